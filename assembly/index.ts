@@ -1,0 +1,381 @@
+// robotstxt-wasm matcher: the hot path, URL bytes in, verdict number out.
+//
+// ─── ABI ────────────────────────────────────────────────────────────────────────────────────────
+// Mirrored by `WasmExports` in src/abi.ts; src/wasm.ts is the only host file that calls it.
+// All pointers and lengths are byte offsets/counts in the exported `memory`. Integers are
+// little-endian. Runtime is "stub": this module never allocates; it owns no memory above
+// `heapBase()`, which the host carves into three regions of its choosing:
+//
+//   table    the compiled rules of one Matcher (format below), written by the host, read-only here.
+//            Becomes current with `useTable`; stays current until the next `useTable`.
+//   input    URL bytes (UTF-8) written by the host before each `check`/`checkMany` call; for a batch
+//            also the `ends` array (u32) and the `out` array, written here.
+//   scratch  owned by this module during a call; the host only guarantees its size:
+//            at least 3 * (longest URL in the call) + 8 bytes for the normalized path, followed by
+//            4 * maxPatLen (table header) + 4 bytes for the string-search fallback table.
+//
+// The host may grow `memory` between calls (never during one); that detaches every host view of
+// the buffer, so the host rebuilds its views after growing. Nothing here caches a pointer across
+// calls except the table and scratch bases set by `useTable`/`useScratch`.
+//
+// Exports
+//   heapBase(): usize                 first byte the host may use (end of static data).
+//   useTable(table: usize): void      the table at `table` (4-aligned) is the current rule set.
+//   useScratch(scratch: usize): void  scratch base (4-aligned).
+//   check(url: usize, len: u32): i32  verdict for one URL (raw bytes, not yet normalized):
+//                                     (deciding rule index + 1) << 1 | allowed. Rule index 0..nRules-1
+//                                     of the current table; 0 in the upper bits = no rule matched.
+//   checkMany(ends: usize, bytes: usize, count: u32, out: usize): void
+//                                     URL i is bytes[ends[i-1] .. ends[i]) (ends[-1] = 0), ends are
+//                                     u32; writes check()'s number for URL i as i32 at out + 4i.
+//   allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void
+//                                     same, but writes one byte per URL at out + i: 1 allowed, 0 not.
+//
+// Table (built by src/compile.ts; every field u32 unless noted)
+//   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, 0, 0, 0
+//            rulesOff/poolOff are relative to the table start.
+//   rules  (20 bytes each, at rulesOff):
+//            +0  patOff   pattern bytes at pool + patOff (escaped, SEMANTICS.md 5)
+//            +4  line     line number in the robots.txt (tie-break: lower line wins)
+//            +8  prev     chain link, index + 1 of the next candidate rule, 0 = end (see below)
+//            +12 patLen   u16, priority of the rule (every '*' and a final '$' count)
+//            +14 litLen   u16, length of the literal prefix (up to the first '*' or final '$')
+//            +16 flags    u8: bit0 allow, bits1-2 type (LITERAL, EXACT, WILD, EMPTY), bit3 anchored
+//                         (pattern ends in '$'); bit4 is the host's (original text follows in pool).
+//            Rules [0, nAlways) have litLen 0 (pattern starts with '*', or is empty) and are tried for
+//            every path. Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix
+//            sorts before its extensions), equal prefixes in line order. `prev` of a sorted rule is
+//            the rule before it when that has the same prefix, else the last rule of the longest
+//            other prefix that is a prefix of this one. So from any rule, following `prev` visits
+//            exactly the rules whose literal prefix is a prefix of its own.
+//   pool: pattern bytes.
+//
+// Semantics: SEMANTICS.md 7-10 over the single rule set the host selected for the agent (the
+// specific set if any group named the agent, else the global set); path extraction (section 8) and
+// percent-encoding normalization (section 1) of the URL happen here.
+// ────────────────────────────────────────────────────────────────────────────────────────────────
+
+const T_LITERAL: u32 = 0;
+const T_EXACT: u32 = 1;
+const T_WILD: u32 = 2;
+const T_EMPTY: u32 = 3;
+const F_ALLOW: u32 = 1;
+const F_ANCHORED: u32 = 8;
+const RULE_SIZE: usize = 20;
+
+const STAR: u32 = 0x2a;
+const SLASH: u32 = 0x2f;
+const PERCENT: u32 = 0x25;
+
+let tableBase: usize = 0;
+let rulesBase: usize = 0;
+let poolBase: usize = 0;
+let nRules: u32 = 0;
+let nAlways: u32 = 0;
+let maxPatLen: u32 = 0;
+let scratchBase: usize = 0;
+
+// Set per call by `locatePath`.
+let pathPtr: usize = 0;
+let pathLen: u32 = 0;
+
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~(15 as usize);
+}
+
+export function useTable(table: usize): void {
+  tableBase = table;
+  nRules = load<u32>(table);
+  nAlways = load<u32>(table, 4);
+  rulesBase = table + <usize>load<u32>(table, 8);
+  poolBase = table + <usize>load<u32>(table, 12);
+  maxPatLen = load<u32>(table, 16);
+}
+
+export function useScratch(scratch: usize): void {
+  scratchBase = scratch;
+}
+
+@inline function isHex(c: u32): bool {
+  return (c - 0x30 < 10) || ((c | 0x20) - 0x61 < 6);
+}
+
+@inline function hexDigit(n: u32): u32 {
+  return n < 10 ? n + 0x30 : n + 0x37;
+}
+
+@inline function upperHex(c: u32): u32 {
+  return c >= 0x61 ? c - 0x20 : c;
+}
+
+// SEMANTICS.md 8 and 1: finds the path of the URL at [url, url+len) and leaves it, normalized, in
+// pathPtr/pathLen. The path points into the URL itself when no byte needs changing, else into
+// scratch. Normalizing only the path is equivalent to normalizing the whole URL first: the
+// delimiters `/ ? ; # :` are never part of a `%hh` triple and escaping never produces them.
+function locatePath(url: usize, len: u32): void {
+  let s: u32 = 0;
+  if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) s = 2;
+
+  // early: first '/', '?' or ';' at or after s; proto: first "://" at or after s.
+  let early: u32 = len;
+  for (let i = s; i < len; i++) {
+    const c = <u32>load<u8>(url + i);
+    if (c == SLASH || c == 0x3f || c == 0x3b) { early = i; break; }
+  }
+  let start = s;
+  // "://" can only come before `early` (a ':' followed by '/' at `early`).
+  for (let i = s; i + 2 < len && i < early; i++) {
+    if (load<u8>(url + i) == 0x3a && load<u8>(url + i + 1) == SLASH && load<u8>(url + i + 2) == SLASH) {
+      start = i + 3;
+      break;
+    }
+  }
+  let p: u32 = early;
+  if (start > s) {
+    p = len;
+    for (let i = start; i < len; i++) {
+      const c = <u32>load<u8>(url + i);
+      if (c == SLASH || c == 0x3f || c == 0x3b) { p = i; break; }
+    }
+  }
+  if (p >= len) { setRootPath(); return; }
+  // '#' searched from s: one before p means the path is "/".
+  for (let i = s; i < p; i++) {
+    if (load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  }
+  // Path end: '#' or NUL (the reference reads the path as a C string), and note whether any byte
+  // needs normalizing.
+  let end = len;
+  let dirty = false;
+  for (let i = p; i < len; i++) {
+    const c = <u32>load<u8>(url + i);
+    if (c == 0x23 || c == 0) { end = i; break; }
+    if (c >= 0x80 || c == PERCENT) dirty = true;
+  }
+  const needSlash = load<u8>(url + p) != SLASH;
+  if (!dirty && !needSlash) {
+    pathPtr = url + p;
+    pathLen = end - p;
+    return;
+  }
+  let o = scratchBase;
+  if (needSlash) { store<u8>(o, SLASH); o++; }
+  for (let i = p; i < end; i++) {
+    const c = <u32>load<u8>(url + i);
+    if (c >= 0x80) {
+      store<u8>(o, PERCENT);
+      store<u8>(o, hexDigit(c >> 4), 1);
+      store<u8>(o, hexDigit(c & 15), 2);
+      o += 3;
+    } else if (c == PERCENT && i + 2 < end && isHex(load<u8>(url + i + 1)) && isHex(load<u8>(url + i + 2))) {
+      store<u8>(o, PERCENT);
+      store<u8>(o, upperHex(load<u8>(url + i + 1)), 1);
+      store<u8>(o, upperHex(load<u8>(url + i + 2)), 2);
+      o += 3;
+      i += 2;
+    } else {
+      store<u8>(o, c);
+      o++;
+    }
+  }
+  pathPtr = scratchBase;
+  pathLen = <u32>(o - scratchBase);
+}
+
+function setRootPath(): void {
+  store<u8>(scratchBase, SLASH);
+  pathPtr = scratchBase;
+  pathLen = 1;
+}
+
+@inline function bytesEqual(a: usize, b: usize, n: u32): bool {
+  for (let i: u32 = 0; i < n; i++) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  }
+  return true;
+}
+
+// Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Naive search is fastest on real
+// patterns; once it has spent more than a linear budget on partial matches it hands over to KMP,
+// so a hostile segment costs O(|hay| + n), never O(|hay| * n).
+function find(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
+  if (to < from || to - from < n) return -1;
+  const last = to - n;
+  const first = load<u8>(needle);
+  let budget: u32 = ((to - from) << 1) + 64;
+  for (let i = from; i <= last; i++) {
+    if (load<u8>(hay + i) != first) continue;
+    let j: u32 = 1;
+    while (j < n && load<u8>(hay + i + j) == load<u8>(needle + j)) j++;
+    if (j == n) return <i32>i;
+    if (j > budget) return kmpFind(hay, i + 1, to, needle, n);
+    budget -= j;
+  }
+  return -1;
+}
+
+function kmpFind(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
+  // fail[j] = length of the longest proper border of needle[0..j+1).
+  // The path may itself live in scratch (at most 3 * url length + 1 bytes); the table follows it.
+  const fail = (scratchBase + <usize>pathLen + 4) & ~(3 as usize);
+  store<u32>(fail, 0);
+  let k: u32 = 0;
+  for (let j: u32 = 1; j < n; j++) {
+    const c = load<u8>(needle + j);
+    while (k > 0 && load<u8>(needle + k) != c) k = load<u32>(fail + (<usize>(k - 1) << 2));
+    if (load<u8>(needle + k) == c) k++;
+    store<u32>(fail + (<usize>j << 2), k);
+  }
+  k = 0;
+  for (let i = from; i < to; i++) {
+    const c = load<u8>(hay + i);
+    while (k > 0 && load<u8>(needle + k) != c) k = load<u32>(fail + (<usize>(k - 1) << 2));
+    if (load<u8>(needle + k) == c) k++;
+    if (k == n) return <i32>(i + 1 - n);
+  }
+  return -1;
+}
+
+// Pattern bytes [j, n) start with '*' and the path has matched up to `pos`. Split at '*' into
+// literal segments; after a '*' every position from the current one onward is reachable, so only
+// the leftmost occurrence of the next segment matters; with an end anchor the last segment must
+// end the path. This equals the reference's position-set algorithm (SEMANTICS.md 9).
+function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
+  const path = pathPtr;
+  const plen = pathLen;
+  while (true) {
+    while (j < n && load<u8>(pat + j) == STAR) j++;
+    if (j == n) return true;
+    let k = j;
+    while (k < n && load<u8>(pat + k) != STAR) k++;
+    const seg = k - j;
+    if (k == n && anchored) {
+      if (plen - pos < seg) return false;
+      return bytesEqual(path + plen - seg, pat + j, seg);
+    }
+    const at = find(path, pos, plen, pat + j, seg);
+    if (at < 0) return false;
+    pos = <u32>at + seg;
+    j = k;
+  }
+  return true;
+}
+
+// Compare the literal prefix of rule r with the path: < 0 if it sorts before the path or is a
+// prefix of it, > 0 otherwise.
+@inline function litCompare(rule: usize): i32 {
+  const lit = poolBase + <usize>load<u32>(rule);
+  const litLen = <u32>load<u16>(rule, 14);
+  const n = litLen < pathLen ? litLen : pathLen;
+  for (let i: u32 = 0; i < n; i++) {
+    const a = <i32>load<u8>(lit + i);
+    const b = <i32>load<u8>(pathPtr + i);
+    if (a != b) return a - b;
+  }
+  return litLen <= pathLen ? -1 : 1;
+}
+
+@inline function isLitPrefix(rule: usize): bool {
+  const litLen = <u32>load<u16>(rule, 14);
+  return litLen <= pathLen && bytesEqual(poolBase + <usize>load<u32>(rule), pathPtr, litLen);
+}
+
+let bestAllowPrio: i32 = -1;
+let bestAllowLine: u32 = 0;
+let bestAllowIdx: i32 = -1;
+let bestDisPrio: i32 = -1;
+let bestDisLine: u32 = 0;
+let bestDisIdx: i32 = -1;
+
+// Try rule `idx` whose literal prefix is known to be a prefix of the path.
+function tryRule(idx: u32): void {
+  const rule = rulesBase + <usize>idx * RULE_SIZE;
+  const flags = <u32>load<u8>(rule, 16);
+  const type = (flags >> 1) & 3;
+  const patLen = <u32>load<u16>(rule, 12);
+  if (type == T_EXACT) {
+    if (pathLen != <u32>load<u16>(rule, 14)) return;
+  } else if (type == T_WILD) {
+    const pat = poolBase + <usize>load<u32>(rule);
+    const anchored = (flags & F_ANCHORED) != 0;
+    const litLen = <u32>load<u16>(rule, 14);
+    if (!matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen)) return;
+  }
+  // T_LITERAL and T_EMPTY match once their literal prefix does.
+  const prio = <i32>patLen;
+  const line = load<u32>(rule, 4);
+  if (flags & F_ALLOW) {
+    if (prio > bestAllowPrio || (prio == bestAllowPrio && line < bestAllowLine)) {
+      bestAllowPrio = prio; bestAllowLine = line; bestAllowIdx = <i32>idx;
+    }
+  } else {
+    if (prio > bestDisPrio || (prio == bestDisPrio && line < bestDisLine)) {
+      bestDisPrio = prio; bestDisLine = line; bestDisIdx = <i32>idx;
+    }
+  }
+}
+
+// Verdict for the path in pathPtr/pathLen against the current table (SEMANTICS.md 7).
+function decide(): i32 {
+  bestAllowPrio = -1; bestAllowLine = 0; bestAllowIdx = -1;
+  bestDisPrio = -1; bestDisLine = 0; bestDisIdx = -1;
+
+  for (let i: u32 = 0; i < nAlways; i++) tryRule(i);
+
+  // Last sorted rule whose literal prefix is <= the path (upper bound minus one).
+  let lo = nAlways;
+  let hi = nRules;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (litCompare(rulesBase + <usize>mid * RULE_SIZE) <= 0) lo = mid + 1; else hi = mid;
+  }
+  let r = <i32>lo - 1;
+  // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
+  // whole (its rules share litLen, ancestors have shorter ones).
+  while (r >= <i32>nAlways) {
+    const rule = rulesBase + <usize>r * RULE_SIZE;
+    if (isLitPrefix(rule)) break;
+    const litLen = load<u16>(rule, 14);
+    r = <i32>load<u32>(rule, 8) - 1;
+    while (r >= 0 && load<u16>(rulesBase + <usize>r * RULE_SIZE, 14) == litLen) {
+      r = <i32>load<u32>(rulesBase + <usize>r * RULE_SIZE, 8) - 1;
+    }
+  }
+  while (r >= <i32>nAlways) {
+    tryRule(<u32>r);
+    r = <i32>load<u32>(rulesBase + <usize>r * RULE_SIZE, 8) - 1;
+  }
+
+  let allowed: i32 = 1;
+  let decider = bestAllowIdx;
+  if (bestDisPrio > bestAllowPrio) {
+    decider = bestDisIdx;
+    if (bestDisPrio > 0) allowed = 0;
+  }
+  return ((decider + 1) << 1) | allowed;
+}
+
+export function check(url: usize, len: u32): i32 {
+  locatePath(url, len);
+  return decide();
+}
+
+export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(bytes + start, end - start);
+    store<i32>(out + (<usize>i << 2), decide());
+    start = end;
+  }
+}
+
+export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(bytes + start, end - start);
+    store<u8>(out + i, <u8>(decide() & 1));
+    start = end;
+  }
+}

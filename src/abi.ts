@@ -1,0 +1,45 @@
+// The TypeScript mirror of the wasm ABI documented at the top of assembly/index.ts. Keep the two in
+// step: field offsets and flag bits below are read by the AssemblyScript matcher.
+
+/** Exports of build/robots.wasm. Pointers and lengths are byte offsets/counts in `memory`. */
+export interface WasmExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number }
+  /** First byte the host may use (16-aligned). */
+  heapBase(): number
+  /** Makes the table at `table` (4-aligned) the current rule set. */
+  useTable(table: number): void
+  /** Scratch base (4-aligned); size: 3 * longest URL + 8 + 4 * maxPatLen + 4 bytes. */
+  useScratch(scratch: number): void
+  /** One URL's bytes: `(rule index + 1) << 1 | allowed`. */
+  check(url: number, len: number): number
+  /** URL i = bytes[ends[i-1], ends[i]); writes check()'s number as i32 at out + 4i. */
+  checkMany(ends: number, bytes: number, count: number, out: number): void
+  /** Same, one byte per URL at out + i: 1 allowed, 0 disallowed. */
+  allowedMany(ends: number, bytes: number, count: number, out: number): void
+}
+
+// Table layout (bytes).
+export const HEADER_SIZE = 32
+export const H_RULES = 0 // u32 words in the header
+export const H_ALWAYS = 1
+export const H_RULES_OFF = 2
+export const H_POOL_OFF = 3
+export const H_MAX_PAT = 4
+
+export const RULE_SIZE = 20
+export const RULE_PAT_OFF = 0 // u32
+export const RULE_LINE = 4 // u32
+export const RULE_PREV = 8 // u32
+export const RULE_PAT_LEN = 12 // u16
+export const RULE_LIT_LEN = 14 // u16
+export const RULE_FLAGS = 16 // u8
+
+export const T_LITERAL = 0
+export const T_EXACT = 1
+export const T_WILD = 2
+export const T_EMPTY = 3
+
+export const F_ALLOW = 1
+export const F_ANCHORED = 8
+/** Host-only flag: the text as written follows the pattern in the pool (u16 length, then bytes). */
+export const F_HAS_ORIG = 16

@@ -1,0 +1,64 @@
+// Argument checking for the public API: bad arguments throw a TypeError that names the parameter
+// and what was expected. Malformed robots.txt content never throws; only the caller's arguments do.
+
+import { asciiLower } from './bytes.js'
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `the string ${JSON.stringify(value.slice(0, 40))}`
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
+}
+
+export function fail(param: string, expected: string, value: unknown): never {
+  throw new TypeError(`${param}: expected ${expected}, got ${describe(value)}`)
+}
+
+/**
+ * SEMANTICS.md 1, "Caller agent": the text before the first '/', trimmed of spaces and tabs,
+ * compared ASCII case-insensitively (so it is returned lower-cased).
+ */
+export function productToken(agent: string): string {
+  const slash = agent.indexOf('/')
+  let s = 0
+  let e = slash < 0 ? agent.length : slash
+  while (s < e && (agent.charCodeAt(s) === 0x20 || agent.charCodeAt(s) === 0x09)) s++
+  while (e > s && (agent.charCodeAt(e - 1) === 0x20 || agent.charCodeAt(e - 1) === 0x09)) e--
+  return asciiLower(agent.slice(s, e))
+}
+
+/** The caller's agent(s) as lower-cased product tokens; throws a TypeError for bad input. */
+export function agentTokens(agent: unknown, param = 'agent'): string[] {
+  if (typeof agent === 'string') {
+    const token = productToken(agent)
+    if (token === '') fail(param, 'a user-agent with a non-empty product token (e.g. "Googlebot")', agent)
+    return [token]
+  }
+  if (Array.isArray(agent)) {
+    if (agent.length === 0) fail(param, 'a user-agent string or a non-empty array of them', agent)
+    const tokens: string[] = []
+    for (let i = 0; i < agent.length; i++) {
+      const a: unknown = agent[i]
+      if (typeof a !== 'string') fail(`${param}[${i}]`, 'a user-agent string', a)
+      const token = productToken(a)
+      if (token === '') fail(`${param}[${i}]`, 'a user-agent with a non-empty product token', a)
+      if (!tokens.includes(token)) tokens.push(token)
+    }
+    return tokens
+  }
+  return fail(param, 'a user-agent string or an array of them', agent)
+}
+
+/** A URL argument as the string the matcher reads: a URL object through its href. */
+export function urlString(url: unknown, param = 'url'): string {
+  if (typeof url === 'string') return url
+  if (url instanceof URL) return url.href
+  return fail(param, 'a string or a URL', url)
+}
+
+/** `maxBytes` option (SEMANTICS.md 1): a number >= 1, rounded down, or Infinity. */
+export function maxBytesOption(value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 1) fail('options.maxBytes', 'a number >= 1 or Infinity', value)
+  return value === Infinity ? Infinity : Math.floor(value)
+}

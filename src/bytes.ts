@@ -1,0 +1,100 @@
+// Byte-level helpers shared by the parser, the compiler and the reference matcher. Everything in
+// robots.txt handling is bytes (SEMANTICS.md): text is only decoded for display.
+
+export const encoder = new TextEncoder()
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
+
+/** UTF-8 bytes of a string; invalid UTF-16 (lone surrogates) becomes U+FFFD like TextEncoder does. */
+export function utf8(s: string): Uint8Array {
+  return encoder.encode(s)
+}
+
+/** Decodes bytes as UTF-8, invalid sequences become U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let ascii = true
+  for (let i = start; i < end; i++) {
+    if (bytes[i]! >= 0x80) {
+      ascii = false
+      break
+    }
+  }
+  if (ascii && end - start < 256) {
+    let s = ''
+    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!)
+    return s
+  }
+  return decoder.decode(bytes.subarray(start, end))
+}
+
+/** space, \t, \n, \v, \f, \r: C's isspace in the "C" locale. */
+export function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d)
+}
+
+export function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+}
+
+const HEX = '0123456789ABCDEF'
+
+/**
+ * SEMANTICS.md 5 (patterns) and 1 (URLs): `%hh` gets upper-case digits, a byte >= 0x80 becomes
+ * `%XX`, everything else is kept. Returns null when nothing changes, which is the common case, so
+ * the caller can keep referring to the original bytes.
+ */
+export function escapeBytes(src: Uint8Array, start: number, end: number): Uint8Array | null {
+  let extra = 0
+  let needed = false
+  for (let i = start; i < end; i++) {
+    const c = src[i]!
+    if (c === 0x25 && i + 2 < end && isHexDigit(src[i + 1]!) && isHexDigit(src[i + 2]!)) {
+      if (src[i + 1]! >= 0x61 || src[i + 2]! >= 0x61) needed = true
+      i += 2
+    } else if (c >= 0x80) {
+      extra += 2
+      needed = true
+    }
+  }
+  if (!needed) return null
+  const out = new Uint8Array(end - start + extra)
+  let o = 0
+  for (let i = start; i < end; i++) {
+    const c = src[i]!
+    if (c === 0x25 && i + 2 < end && isHexDigit(src[i + 1]!) && isHexDigit(src[i + 2]!)) {
+      out[o++] = 0x25
+      out[o++] = upperHex(src[i + 1]!)
+      out[o++] = upperHex(src[i + 2]!)
+      i += 2
+    } else if (c >= 0x80) {
+      out[o++] = 0x25
+      out[o++] = HEX.charCodeAt(c >> 4)
+      out[o++] = HEX.charCodeAt(c & 15)
+    } else {
+      out[o++] = c
+    }
+  }
+  return out
+}
+
+function upperHex(c: number): number {
+  return c >= 0x61 ? c - 0x20 : c
+}
+
+/** ASCII-only lower case: Unicode case mapping would let `\u212A` (Kelvin sign) equal `k`. */
+export function asciiLower(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0x41 && c <= 0x5a) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+  }
+  return s
+}
+
+/** Byte-wise comparison of a[as..ae) and b[bs..be) (shorter-is-smaller on a common prefix). */
+export function compareBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): number {
+  const n = Math.min(ae - as, be - bs)
+  for (let i = 0; i < n; i++) {
+    const d = a[as + i]! - b[bs + i]!
+    if (d !== 0) return d
+  }
+  return ae - as - (be - bs)
+}

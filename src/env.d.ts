@@ -1,0 +1,6 @@
+// `import x from '….wasm'`: bytes (Uint8Array) in the Node/bundler build, a WebAssembly.Module in
+// the workerd build (see scripts/build.mjs). src/wasm.ts accepts either.
+declare module '*.wasm' {
+  const wasm: unknown
+  export default wasm
+}

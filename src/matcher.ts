@@ -1,0 +1,106 @@
+// Matcher: the compiled rules of one (robots.txt, agent) pair, checked in WebAssembly.
+
+import { fail, urlString } from './args.js'
+import { decodeUtf8 } from './bytes.js'
+import { tableRule } from './compile.js'
+import { getEngine } from './wasm.js'
+
+/** The answer for one URL. */
+export interface Verdict {
+  /** May the agent fetch the URL. */
+  allowed: boolean
+  /** The matching line (SEMANTICS.md 7), 0 if no rule matched. */
+  line: number
+  /** The rule written on that line, when there is one: its kind and pattern as written. */
+  rule?: { kind: 'allow' | 'disallow'; pattern: string }
+}
+
+/**
+ * The rules that apply to one agent of one robots.txt, compiled for the WebAssembly matcher.
+ * Create it once per (site, agent) with `robots.matcher(agent)` and check any number of URLs.
+ * It holds only its compiled table (a few dozen bytes per rule); dropping it frees everything.
+ */
+export class Matcher {
+  readonly #table: Uint8Array
+
+  /** @internal Use `Robots.matcher(agent)`. */
+  constructor(table: Uint8Array) {
+    this.#table = table
+  }
+
+  /** True when the agent may fetch `url` (a string or a `URL`). */
+  isAllowed(url: string | URL): boolean {
+    const s = typeof url === 'string' ? url : urlString(url)
+    const engine = getEngine()
+    engine.use(this.#table)
+    return (engine.check(s) & 1) === 1
+  }
+
+  /** The verdict with the matching line and rule. */
+  check(url: string | URL): Verdict {
+    const s = typeof url === 'string' ? url : urlString(url)
+    const engine = getEngine()
+    engine.use(this.#table)
+    return this.#verdict(engine.check(s))
+  }
+
+  /**
+   * Checks many URLs with a bounded number of wasm calls (1,024 URLs per call). Returns `out`
+   * (allocated when not given): 1 where allowed, 0 where disallowed, in input order.
+   */
+  isAllowedMany(urls: readonly (string | URL)[], out?: Uint8Array): Uint8Array {
+    const strings = stringsOf(urls)
+    if (out === undefined) out = new Uint8Array(strings.length)
+    else if (!(out instanceof Uint8Array) || out.length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
+    const engine = getEngine()
+    engine.use(this.#table)
+    engine.many(strings, 0, strings.length, null, out)
+    return out
+  }
+
+  /**
+   * Batch form of `check` that stays in numbers: `out[i]` is the matching line when URL i is
+   * allowed, minus the matching line when it is disallowed (a disallow always has a line >= 1).
+   */
+  checkMany(urls: readonly (string | URL)[], out?: Int32Array): Int32Array {
+    const strings = stringsOf(urls)
+    if (out === undefined) out = new Int32Array(strings.length)
+    else if (!(out instanceof Int32Array) || out.length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
+    const engine = getEngine()
+    engine.use(this.#table)
+    engine.many(strings, 0, strings.length, out, null)
+    const lines = new Map<number, number>()
+    for (let i = 0; i < strings.length; i++) {
+      const r = out[i]!
+      const idx = (r >>> 1) - 1
+      let line = 0
+      if (idx >= 0) {
+        let known = lines.get(idx)
+        if (known === undefined) lines.set(idx, (known = tableRule(this.#table, idx).line))
+        line = known
+      }
+      out[i] = r & 1 ? line : -line
+    }
+    return out
+  }
+
+  #verdict(r: number): Verdict {
+    const allowed = (r & 1) === 1
+    const idx = (r >>> 1) - 1
+    if (idx < 0) return { allowed, line: 0 }
+    const rule = tableRule(this.#table, idx)
+    return { allowed, line: rule.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
+  }
+}
+
+function stringsOf(urls: unknown): readonly string[] {
+  if (!Array.isArray(urls)) fail('urls', 'an array of strings or URLs', urls)
+  for (let i = 0; i < urls.length; i++) {
+    if (typeof urls[i] !== 'string') {
+      const copy = new Array<string>(urls.length)
+      for (let k = 0; k < urls.length; k++) copy[k] = urlString(urls[k], `urls[${k}]`)
+      return copy
+    }
+  }
+  return urls as string[]
+}

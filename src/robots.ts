@@ -1,0 +1,126 @@
+// parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
+
+import { agentTokens, fail, maxBytesOption } from './args.js'
+import { decodeUtf8, encoder } from './bytes.js'
+import { compileTable } from './compile.js'
+import { Matcher, type Verdict } from './matcher.js'
+import {
+  O_GROUP, O_KEY_END, O_KEY_START, O_VAL_END, O_VAL_START, OTHER_STRIDE,
+  namedGroups, parseBody, selectRules, type LineReport, type ParsedRobots,
+} from './parse.js'
+
+/** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
+export const DEFAULT_MAX_BYTES = 512_000
+
+/** Options of `parseRobots`. */
+export interface ParseOptions {
+  /** Bytes of the body to parse (default 512,000 = 500 KiB); `Infinity` reads everything. */
+  maxBytes?: number
+}
+
+const MATCHER_CACHE = 16
+const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
+
+/** A parsed robots.txt. Create it with `parseRobots`. */
+export class Robots {
+  readonly #parsed: ParsedRobots
+  readonly #matchers = new Map<string, Matcher>()
+  #lines: readonly LineReport[] | null = null
+
+  /** @internal Use `parseRobots`. */
+  constructor(parsed: ParsedRobots) {
+    this.#parsed = parsed
+  }
+
+  /** True when `agent` may fetch `url`. Caches the compiled matcher of the last few agents. */
+  isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
+    return this.#cachedMatcher(agent).isAllowed(url)
+  }
+
+  /** The verdict with its matching line and rule (SEMANTICS.md 7 and 11). */
+  check(url: string | URL, agent: string | readonly string[]): Verdict {
+    return this.#cachedMatcher(agent).check(url)
+  }
+
+  /**
+   * Selects the groups that apply to `agent` (a user-agent string, reduced to its product token,
+   * or several agents whose groups merge) and compiles their rules. Keep one per (site, agent).
+   */
+  matcher(agent: string | readonly string[]): Matcher {
+    const { rules } = selectRules(this.#parsed, agentTokens(agent))
+    return new Matcher(compileTable(this.#parsed, rules))
+  }
+
+  /** Sitemap URLs in file order, exact duplicates dropped. */
+  get sitemaps(): readonly string[] {
+    return this.#parsed.sitemaps
+  }
+
+  /**
+   * Crawl-delay in seconds for `agent`: the first valid value in the groups that name it, or, when
+   * none does, in the global groups; `undefined` if there is none. Google ignores it; Bing and
+   * Yandex honour it.
+   */
+  crawlDelay(agent: string | readonly string[]): number | undefined {
+    const p = this.#parsed
+    let groups = namedGroups(p, agentTokens(agent))
+    if (groups.length === 0) groups = p.groups.flatMap((g, i) => (g.global ? [i] : []))
+    for (let o = 0; o < p.others.length; o += OTHER_STRIDE) {
+      if (!groups.includes(p.others[o + O_GROUP]!)) continue
+      const key = decodeUtf8(p.body, p.others[o + O_KEY_START]!, p.others[o + O_KEY_END]!)
+      if (key.toLowerCase() !== 'crawl-delay') continue
+      const value = decodeUtf8(p.body, p.others[o + O_VAL_START]!, p.others[o + O_VAL_END]!)
+      if (CRAWL_DELAY.test(value)) return Number(value)
+    }
+    return undefined
+  }
+
+  /** The per-line report (SEMANTICS.md 11), computed on first access. */
+  get lines(): readonly LineReport[] {
+    if (this.#lines === null) this.#lines = parseBody(this.#parsed.body, true).report!
+    return this.#lines
+  }
+
+  /** @internal The parsed form, for the CLI's explain and the compat layer. */
+  get parsed(): ParsedRobots {
+    return this.#parsed
+  }
+
+  #cachedMatcher(agent: string | readonly string[]): Matcher {
+    const key = typeof agent === 'string' ? agent : Array.isArray(agent) ? agent.join('\n') : null
+    if (key === null) return this.matcher(agent) // throws the TypeError
+    let m = this.#matchers.get(key)
+    if (m === undefined) {
+      m = this.matcher(agent)
+      if (this.#matchers.size >= MATCHER_CACHE) this.#matchers.delete(this.#matchers.keys().next().value!)
+      this.#matchers.set(key, m)
+    }
+    return m
+  }
+}
+
+/**
+ * Parses a robots.txt body (a string, encoded as UTF-8, or raw bytes). Never throws on content:
+ * malformed files are parsed as well as they can be, exactly as Google's parser does.
+ */
+export function parseRobots(body: string | Uint8Array, options?: ParseOptions): Robots {
+  if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
+  const maxBytes = maxBytesOption(options?.maxBytes, DEFAULT_MAX_BYTES)
+  let bytes: Uint8Array
+  if (typeof body === 'string') bytes = encodeCut(body, maxBytes)
+  // A private copy: the caller may reuse its buffer, and lines/sitemaps are read from it later.
+  else if (body instanceof Uint8Array) bytes = body.slice(0, Math.min(body.length, maxBytes))
+  else return fail('body', 'a string or a Uint8Array', body)
+  return new Robots(parseBody(bytes))
+}
+
+/** UTF-8 of `s`, cut at exactly `maxBytes` bytes (even inside a character) without encoding the rest. */
+function encodeCut(s: string, maxBytes: number): Uint8Array {
+  if (s.length * 3 <= maxBytes) return encoder.encode(s)
+  // encodeInto never splits a character, so 3 bytes of slack guarantee at least maxBytes are written
+  // whenever the string is longer; the exact cut is then taken from them.
+  const buf = new Uint8Array(Math.min(maxBytes + 3, s.length * 3))
+  const { written } = encoder.encodeInto(s, buf)
+  if (written <= maxBytes) return buf.subarray(0, written)
+  return buf.subarray(0, maxBytes)
+}

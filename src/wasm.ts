@@ -1,0 +1,164 @@
+// The only host file that touches WebAssembly. It owns the one matcher instance of the process,
+// lays out its memory above heapBase() and moves bytes in and out:
+//
+//   [heapBase, +tableCap)     the resident table: the compiled rules of the Matcher used last
+//   [input,    +inputCap)     URL bytes; for a batch: ends (u32 each), results, then URL bytes
+//   [scratch,  +scratchCap)   the matcher's scratch (see the ABI in assembly/index.ts)
+//
+// Memory ownership: compiled tables live in JS-owned Uint8Arrays held by their Matcher, so a dropped
+// Matcher is plain garbage. A table is copied into wasm memory when its Matcher is used and is not
+// already resident (an identity check, so repeated use of one Matcher copies nothing). wasm memory
+// therefore holds at most one table, and grows only to fit the largest table and URL batch seen.
+
+import type { WasmExports } from './abi.js'
+import { tableMaxPattern } from './compile.js'
+import { encoder } from './bytes.js'
+
+type WasmSource = Uint8Array | WebAssembly.Module
+
+let source: WasmSource | null = null
+let engine: Engine | null = null
+
+/** Called once by the entry module with the embedded bytes or the imported module (workerd). */
+export function provideWasm(src: unknown): void {
+  if (src instanceof WebAssembly.Module || src instanceof Uint8Array) source = src
+  else if (src instanceof ArrayBuffer) source = new Uint8Array(src)
+  else throw new TypeError('robotstxt-wasm: the entry module provided no wasm bytes or module')
+}
+
+/** The process-wide engine, instantiated synchronously on first use. */
+export function getEngine(): Engine {
+  if (engine === null) {
+    if (source === null) throw new Error('robotstxt-wasm: wasm not provided; import the package entry, not src/wasm')
+    const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as Uint8Array<ArrayBuffer>)
+    const instance = new WebAssembly.Instance(module, {})
+    engine = new Engine(instance.exports as unknown as WasmExports)
+  }
+  return engine
+}
+
+const PAGE = 65536
+const BATCH_URLS = 1024
+
+function align16(n: number): number {
+  return (n + 15) & ~15
+}
+
+export class Engine {
+  private readonly w: WasmExports
+  private readonly base: number
+  private u8: Uint8Array
+  private i32: Int32Array
+  private tableCap = 4096
+  private inputCap = 16384
+  private input = 0
+  private scratch = 0
+  private resident: Uint8Array | null = null
+  private residentMaxPat = 0
+
+  constructor(w: WasmExports) {
+    this.w = w
+    this.base = w.heapBase()
+    this.u8 = new Uint8Array(w.memory.buffer)
+    this.i32 = new Int32Array(w.memory.buffer)
+    this.relayout()
+  }
+
+  /** Places input and scratch after the table area and grows memory to fit; rebuilds views. */
+  private relayout(): void {
+    this.input = this.base + this.tableCap
+    this.scratch = align16(this.input + this.inputCap)
+    const scratchCap = 3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16
+    const needed = this.scratch + scratchCap
+    const have = this.w.memory.buffer.byteLength
+    if (needed > have) this.w.memory.grow(Math.ceil((needed - have) / PAGE))
+    // Growing detaches the old ArrayBuffer: views are always rebuilt here, never kept stale.
+    if (this.u8.buffer !== this.w.memory.buffer) {
+      this.u8 = new Uint8Array(this.w.memory.buffer)
+      this.i32 = new Int32Array(this.w.memory.buffer)
+    }
+    this.w.useScratch(this.scratch)
+  }
+
+  /** Makes `table` the matcher's current rule set, copying it in unless it already is. */
+  use(table: Uint8Array): void {
+    if (table === this.resident) return
+    const maxPat = tableMaxPattern(table)
+    if (table.length > this.tableCap || maxPat > this.residentMaxPat) {
+      if (table.length > this.tableCap) this.tableCap = align16(table.length + (table.length >> 1))
+      this.residentMaxPat = Math.max(this.residentMaxPat, maxPat)
+      this.relayout()
+    }
+    this.u8.set(table, this.base)
+    this.w.useTable(this.base)
+    this.resident = table
+  }
+
+  /** Input area of at least `bytes` bytes (URL bytes are at most 3 per UTF-16 unit). */
+  private reserveInput(bytes: number): void {
+    if (bytes > this.inputCap) {
+      this.inputCap = align16(Math.max(bytes, this.inputCap * 2))
+      this.relayout()
+    }
+  }
+
+  /** check() on the current table for one URL string. */
+  check(url: string): number {
+    const len = url.length
+    if (len * 3 > this.inputCap) this.reserveInput(len * 3)
+    const u8 = this.u8
+    const at = this.input
+    // ASCII straight into memory: cheaper than encodeInto for the short URLs crawlers check.
+    let i = 0
+    for (; i < len; i++) {
+      const c = url.charCodeAt(i)
+      if (c >= 0x80) break
+      u8[at + i] = c
+    }
+    let n = len
+    if (i < len) n = i + encoder.encodeInto(url.slice(i), u8.subarray(at + i, at + this.inputCap)).written
+    return this.w.check(at, n)
+  }
+
+  /**
+   * Runs a batch on the current table: check()'s number per URL into `results` (Int32Array), or
+   * the allowed byte per URL into `bytes`. `urls` are strings already.
+   */
+  many(urls: readonly string[], from: number, to: number, results: Int32Array | null, bytes: Uint8Array | null): void {
+    for (let start = from; start < to; start += BATCH_URLS) {
+      const count = Math.min(BATCH_URLS, to - start)
+      let chars = 0
+      for (let k = 0; k < count; k++) chars += urls[start + k]!.length
+      const head = count * 8
+      this.reserveInput(head + chars * 3)
+      const ends = this.input
+      const out = ends + count * 4
+      const data = ends + head
+      const u8 = this.u8
+      // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
+      // boundaries are the string lengths, otherwise each URL is encoded on its own.
+      const joined = count === 1 ? urls[start]! : urls.slice(start, start + count).join('')
+      const { written } = encoder.encodeInto(joined, u8.subarray(data, data + this.inputCap - head))
+      const endsView = this.i32
+      let e = 0
+      if (written === chars) {
+        for (let k = 0; k < count; k++) {
+          e += urls[start + k]!.length
+          endsView[(ends >> 2) + k] = e
+        }
+      } else {
+        for (let k = 0; k < count; k++) {
+          e += encoder.encodeInto(urls[start + k]!, u8.subarray(data + e, data + this.inputCap - head)).written
+          endsView[(ends >> 2) + k] = e
+        }
+      }
+      if (bytes !== null) {
+        this.w.allowedMany(ends, data, count, out)
+        bytes.set(this.u8.subarray(out, out + count), start)
+      } else {
+        this.w.checkMany(ends, data, count, out)
+        results!.set(this.i32.subarray(out >> 2, (out >> 2) + count), start)
+      }
+    }
+  }
+}
