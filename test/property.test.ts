@@ -1,0 +1,62 @@
+// Property tests: the wasm matcher against the pure-TS reference matcher (src/reference.ts), on
+// random patterns and paths and on grammar-generated bodies. Fixed seeds, so a failure is
+// reproducible; PROPERTY_RUNS scales the run counts (the CI default is the issue's 100,000).
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { agentTokens } from '../src/args.js'
+import { utf8 } from '../src/bytes.js'
+import { parseRobots } from '../src/index.js'
+import { parseBody } from '../src/parse.js'
+import { referenceCheck } from '../src/reference.js'
+import { bodyArb, callerArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 100_000)
+
+function reference(body: string, agent: string | string[], url: string) {
+  return referenceCheck(parseBody(utf8(body)), agentTokens(agent), utf8(url))
+}
+
+describe('property: wasm matcher equals the reference matcher', () => {
+  test(`one rule, random pattern and path (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(fc.constantFrom('Allow', 'Disallow'), patternArb, pathArb, (kind, pattern, path) => {
+        const body = `User-agent: *\nDisallow: /\n${kind}: ${pattern}`
+        const got = parseRobots(body).check('http://x.com' + path, 'bot')
+        const want = reference(body, 'bot', 'http://x.com' + path)
+        expect({ allowed: got.allowed, line: got.line }).toEqual(want)
+      }),
+      { numRuns: RUNS, seed: 0x5eed },
+    )
+  })
+
+  test(`several competing rules against many paths through isAllowedMany and checkMany (${RUNS / 10} runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), patternArb), { minLength: 1, maxLength: 12 }),
+        fc.array(pathArb, { minLength: 1, maxLength: 20 }),
+        (rules, paths) => {
+          const body = 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n')
+          const matcher = parseRobots(body).matcher('bot')
+          const urls = paths.map((p) => 'http://x.com' + p)
+          const allowed = matcher.isAllowedMany(urls)
+          const lines = matcher.checkMany(urls)
+          urls.forEach((url, i) => {
+            const want = reference(body, 'bot', url)
+            expect([allowed[i] === 1, Math.abs(lines[i]!)]).toEqual([want.allowed, want.line])
+          })
+        },
+      ),
+      { numRuns: RUNS / 10, seed: 0xbeef },
+    )
+  })
+
+  test(`grammar-generated bodies, agents and URLs (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(bodyArb, callerArb, urlArb, (body, agent, url) => {
+        const got = parseRobots(body).check(url, agent)
+        expect({ allowed: got.allowed, line: got.line }).toEqual(reference(body, agent, url))
+      }),
+      { numRuns: RUNS, seed: 0xfeed },
+    )
+  })
+})
