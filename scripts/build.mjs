@@ -1,9 +1,10 @@
 // Bundles src/ into dist/ (run after `asc` has written build/robots.wasm):
 //   dist/index.js, dist/index.cjs  Node and bundlers; the wasm bytes embedded (esbuild's binary loader)
 //   dist/workerd.js + robots.wasm  Cloudflare Workers; the .wasm imported as a module
+//   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 // Type declarations come from `tsc -p tsconfig.build.json` (dist/types/).
 import { build } from 'esbuild'
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 
 const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning' }
 
@@ -19,5 +20,14 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'binary' } }),
   build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'binary' } }),
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule] }),
+  build({
+    ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'binary' },
+    banner: { js: '#!/usr/bin/env node' },
+    // package.json says "sideEffects": false (right for library users), which would let esbuild drop
+    // src/index.ts's provideWasm() call when the CLI imports through it.
+    ignoreAnnotations: true,
+    define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  }),
 ])
+chmodSync('dist/cli.js', 0o755)
 copyFileSync('build/robots.wasm', 'dist/robots.wasm')

@@ -1,0 +1,70 @@
+// The `robotstxt` command (package.json "bin", bundled to dist/cli.js). The only part of the
+// package that uses node: modules; the library itself runs anywhere.
+
+import { runCheck } from './cli/cmd-check.js'
+import { runExplain } from './cli/cmd-explain.js'
+import { runLint } from './cli/cmd-lint.js'
+import { errorCode, InputError, UsageError } from './cli/errors.js'
+import { HELP } from './cli/help.js'
+import { VERSION } from './cli/version.js'
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  check: runCheck,
+  explain: runExplain,
+  lint: runLint,
+}
+
+/** Runs the command line `argv` (without node and script); resolves to the exit status. */
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv
+  if (first === undefined) {
+    process.stderr.write(HELP.main!)
+    return 2
+  }
+  if (first === '--help' || first === '-h') {
+    process.stdout.write(HELP.main!)
+    return 0
+  }
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(`${VERSION}\n`)
+    return 0
+  }
+  if (first === 'help') {
+    const topic = rest[0]
+    if (topic === undefined) {
+      process.stdout.write(HELP.main!)
+      return 0
+    }
+    if (!(topic in COMMANDS)) throw new UsageError(`no help for unknown command "${topic}"; commands: ${Object.keys(COMMANDS).join(', ')}`)
+    process.stdout.write(HELP[topic]!)
+    return 0
+  }
+  const run = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
+  if (run === undefined) {
+    throw new UsageError(first.startsWith('-') ? `unknown option "${first}" (a command comes first)` : `unknown command "${first}"; commands: ${Object.keys(COMMANDS).join(', ')}`)
+  }
+  return run(rest)
+}
+
+// A reader that goes away (`robotstxt check … | head`) is not an error: stop quietly.
+process.stdout.on('error', (err) => {
+  if (errorCode(err) === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw err
+})
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      const help = err.command !== undefined ? `robotstxt help ${err.command}` : 'robotstxt --help'
+      process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${err.message}\nTry '${help}'.\n`)
+    } else if (err instanceof InputError) {
+      process.stderr.write(`robotstxt: ${err.message}\n`)
+    } else {
+      process.stderr.write(`robotstxt: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    }
+    process.exitCode = 2
+  },
+)

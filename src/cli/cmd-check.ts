@@ -1,0 +1,115 @@
+// `robotstxt check ROBOTS AGENT URL...` and `robotstxt check ROBOTS AGENT --urls FILE`.
+
+import { createReadStream } from 'node:fs'
+import type { Readable } from 'node:stream'
+import { describeFsError, InputError, UsageError } from './errors.js'
+import { HELP } from './help.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
+import { loadRobots, type LoadedRobots } from './source.js'
+import { streamCheck, type BatchCheck, type StreamResult } from './stream.js'
+
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
+
+/** Runs `check`; resolves to the exit status. */
+export async function runCheck(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS, 'check')
+  if (values.help === true) {
+    process.stdout.write(HELP.check!)
+    return 0
+  }
+  const urlsFile = values.urls as string | undefined
+  const [robotsArg, agentArg, ...urls] = positionals
+  if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'check')
+  if (agentArg === undefined) throw new UsageError('missing AGENT (a user-agent such as Googlebot)', 'check')
+  const agent = agentArgument(agentArg, 'check')
+  if (urlsFile !== undefined) {
+    if (urls.length > 0) throw new UsageError('give either URL arguments or --urls FILE, not both', 'check')
+    if (urlsFile === '' ) throw new UsageError('--urls: expected a file path or "-" for stdin', 'check')
+    if (urlsFile === '-' && robotsArg === '-') throw new UsageError('ROBOTS and --urls cannot both be stdin ("-")', 'check')
+  } else {
+    if (urls.length === 0) throw new UsageError('missing URL (or --urls FILE for a list)', 'check')
+    for (const u of urls) urlArgument(u, 'check')
+  }
+  const timeoutMs = timeoutOption(values.timeout, 'check')
+
+  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'check')
+  reportFetch(loaded)
+  const check = batchCheck(loaded, agent)
+
+  if (urlsFile === undefined) {
+    const out = new Int32Array(urls.length)
+    check(urls, out)
+    let text = ''
+    let anyDisallowed = false
+    for (let i = 0; i < urls.length; i++) {
+      const v = out[i]!
+      if (v < 0) anyDisallowed = true
+      text += `${v < 0 ? 'disallowed' : 'allowed'}\t${v < 0 ? ~v : v}\t${urls[i]!}\n`
+    }
+    process.stdout.write(text)
+    return anyDisallowed ? 1 : 0
+  }
+
+  const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
+  const result = await streamCheck(input, process.stdout, check, progressReporter())
+  return result.disallowed > 0 ? 1 : 0
+}
+
+/** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all (https://…/robots.txt)". */
+export function reportFetch(loaded: LoadedRobots): void {
+  const f = loaded.fetched
+  if (f === null) return
+  process.stderr.write(`robots.txt: ${f.status ?? 'no response'} ${f.outcome} (${f.origin}/robots.txt)\n`)
+}
+
+/**
+ * Verdicts for a batch of URLs under the loaded robots.txt: the matcher's for a file or a fetch
+ * that gave 'ok', a constant for allow-all / disallow-all (line 0). URLs on another origin than a
+ * fetched robots.txt are an error: its rules say nothing about them.
+ */
+export function batchCheck(loaded: LoadedRobots, agent: string): BatchCheck {
+  const fetched = loaded.fetched
+  const matcher = loaded.robots.matcher(agent)
+  return (urls, out) => {
+    if (fetched !== null) {
+      for (let i = 0; i < urls.length; i++) {
+        if (!onOrigin(urls[i]!, fetched.origin)) {
+          throw new InputError(`${JSON.stringify(urls[i])} is not on ${fetched.origin}, whose robots.txt was fetched`)
+        }
+      }
+      if (fetched.outcome !== 'ok') {
+        out.fill(fetched.outcome === 'allow-all' ? 0 : ~0, 0, urls.length)
+        return
+      }
+    }
+    matcher.checkMany(urls, out)
+    // checkMany gives -line for a disallow; the CLI's code is ~line, which also holds line 0.
+    for (let i = 0; i < urls.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
+  }
+}
+
+async function openInput(path: string): Promise<Readable> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
+  // Surface "no such file" before any output, as a clean input error.
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve())
+    stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))
+  })
+  return stream
+}
+
+/** Progress on stderr, at most a few times a second, only when stderr is a terminal. */
+function progressReporter(): ((r: StreamResult) => void) | undefined {
+  if (process.stderr.isTTY !== true) return undefined
+  let last = 0
+  const show = (r: StreamResult) => {
+    const now = Date.now()
+    if (now - last < 250) return
+    last = now
+    process.stderr.write(`\r\x1b[K${r.total.toLocaleString('en-US')} URLs checked, ${r.disallowed.toLocaleString('en-US')} disallowed`)
+  }
+  process.once('beforeExit', () => {
+    if (last !== 0) process.stderr.write('\r\x1b[K')
+  })
+  return show
+}

@@ -1,0 +1,104 @@
+// `robotstxt explain ROBOTS AGENT URL [--json]`.
+
+import { reportFetch } from './cmd-check.js'
+import { InputError, UsageError } from './errors.js'
+import { explain, type Explanation, type RuleMatch } from './explain.js'
+import { HELP } from './help.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
+import { loadRobots, type LoadedRobots } from './source.js'
+import { styleFor, type Style } from './style.js'
+
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
+
+/** Runs `explain`; resolves to the exit status (0 once explained, whatever the verdict). */
+export async function runExplain(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS, 'explain')
+  if (values.help === true) {
+    process.stdout.write(HELP.explain!)
+    return 0
+  }
+  const [robotsArg, agentArg, url, ...extra] = positionals
+  if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'explain')
+  if (agentArg === undefined) throw new UsageError('missing AGENT (a user-agent such as Googlebot)', 'explain')
+  if (url === undefined) throw new UsageError('missing URL', 'explain')
+  if (extra.length > 0) throw new UsageError(`explain takes one URL, got ${extra.length + 1} (check takes several)`, 'explain')
+  const agent = agentArgument(agentArg, 'explain')
+  urlArgument(url, 'explain')
+  const timeoutMs = timeoutOption(values.timeout, 'explain')
+
+  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'explain')
+  reportFetch(loaded)
+  const fetched = loaded.fetched
+  if (fetched !== null && !onOrigin(url, fetched.origin)) {
+    throw new InputError(`${JSON.stringify(url)} is not on ${fetched.origin}, whose robots.txt was fetched`)
+  }
+
+  const e = explain(loaded.robots, agent, url)
+  if (fetched !== null && fetched.outcome !== 'ok') {
+    // The fetch decided: the (empty) file's explanation would say "no group", which is not why.
+    e.allowed = fetched.outcome === 'allow-all'
+    e.reason = fetched.outcome === 'allow-all'
+      ? `the robots.txt fetch got ${fetched.status ?? 'no response'}: a 4xx means there is no robots.txt, so every URL is allowed`
+      : `the robots.txt fetch got ${fetched.status === null ? 'no response' : fetched.status}: a server error or an unreachable server means every URL is disallowed until a fetch succeeds`
+  } else {
+    // The explanation follows the reference algorithm; the matcher is what crawlers run. They
+    // are tested to agree on every labelled case; a disagreement here is a bug worth reporting.
+    const v = loaded.robots.check(url, agent)
+    if (v.allowed !== e.allowed || v.line !== e.line) {
+      process.stderr.write(`robotstxt: internal error: the explanation (${e.allowed ? 'allowed' : 'disallowed'}, line ${e.line}) disagrees with the matcher (${v.allowed ? 'allowed' : 'disallowed'}, line ${v.line}); please report it\n`)
+      return 2
+    }
+  }
+
+  if (values.json === true) {
+    const json = {
+      robots: loaded.label,
+      fetch: fetched === null ? null : { origin: fetched.origin, status: fetched.status, outcome: fetched.outcome },
+      ...e,
+    }
+    process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+  } else {
+    process.stdout.write(render(loaded, e, styleFor(process.stdout)))
+  }
+  return 0
+}
+
+const GROUP_WHY: Record<Explanation['group'], (token: string) => string> = {
+  specific: (t) => `specific: a user-agent line names "${t}", so the * groups do not apply`,
+  global: (t) => `global: no user-agent line names "${t}", so the * groups apply`,
+  none: (t) => `none: no user-agent line names "${t}" and there is no * group`,
+}
+
+/** The human-readable explanation. */
+export function render(loaded: LoadedRobots, e: Explanation, st: Style): string {
+  const out: string[] = []
+  const field = (name: string, value: string) => out.push(`${st.bold(name.padEnd(9))}${value}`)
+  field('robots', loaded.fetched === null ? loaded.label : `${loaded.fetched.origin}/robots.txt (${loaded.fetched.status ?? 'no response'} ${loaded.fetched.outcome})`)
+  field('agent', e.token === e.agent.toLowerCase() ? e.agent : `${e.agent} (matched as "${e.token}")`)
+  field('url', e.url)
+  field('path', e.path)
+  out.push('')
+  if (loaded.fetched === null || loaded.fetched.outcome === 'ok') {
+    field('group', GROUP_WHY[e.group](e.token))
+    for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(5)}`)}${a.text}${a.names ? st.cyan(`   <- names ${e.token}`) : ''}`)
+    out.push('')
+    if (e.matches.length === 0) {
+      field('rules', 'no rule of these groups matches the path')
+    } else {
+      field('rules', 'matching the path (priority = pattern length in bytes; the longest wins, an allow wins a tie)')
+      const width = Math.max(...e.matches.map((m) => m.text.length))
+      for (const m of e.matches) out.push(`  ${matchLine(m, width, m === e.decidingRule, st)}`)
+    }
+    out.push('')
+  }
+  const verdict = e.allowed ? st.green('allowed') : st.red('disallowed')
+  field('verdict', `${verdict}${e.line > 0 ? ` by line ${e.line}` : ''}`)
+  out.push(`  ${e.reason}`)
+  return out.join('\n') + '\n'
+}
+
+function matchLine(m: RuleMatch, width: number, decides: boolean, st: Style): string {
+  const via = m.indexHtml !== undefined ? ` (as ${m.indexHtml}, the index.html rule)` : ''
+  const text = `${st.dim(`line ${String(m.line).padEnd(5)}`)}${m.text.padEnd(width)}  priority ${m.priority}${via}`
+  return decides ? `${text}${st.cyan('   <- decides')}` : text
+}

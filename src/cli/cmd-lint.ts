@@ -1,0 +1,71 @@
+// `robotstxt lint ROBOTS [--json]`.
+
+import { reportFetch } from './cmd-check.js'
+import { UsageError } from './errors.js'
+import { HELP } from './help.js'
+import { lint, type Finding, type LintResult } from './lint.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
+import { loadRobots, type LoadedRobots } from './source.js'
+import { styleFor, type Style } from './style.js'
+
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
+
+/** Runs `lint`; resolves to 1 when there are errors, else 0. */
+export async function runLint(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS, 'lint')
+  if (values.help === true) {
+    process.stdout.write(HELP.lint!)
+    return 0
+  }
+  const [robotsArg, ...extra] = positionals
+  if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'lint')
+  if (extra.length > 0) throw new UsageError(`lint takes one ROBOTS, got ${extra.length + 1}`, 'lint')
+  const timeoutMs = timeoutOption(values.timeout, 'lint')
+
+  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'lint')
+  reportFetch(loaded)
+  const result = lint(loaded)
+  const fetched = loaded.fetched
+  if (fetched !== null && fetched.outcome !== 'ok') {
+    // Nothing to lint: what the fetch means for crawlers is the finding.
+    const status = fetched.status ?? 'no response'
+    const finding: Finding = fetched.outcome === 'allow-all'
+      ? { line: null, severity: 'warning', code: 'fetch-allow-all', message: `no robots.txt (${status}): crawlers may fetch everything` }
+      : { line: null, severity: 'error', code: 'fetch-disallow-all', message: `fetching the robots.txt failed (${status}): crawlers treat every URL as disallowed until it succeeds` }
+    result.findings = [finding]
+    result.errors = finding.severity === 'error' ? 1 : 0
+    result.warnings = finding.severity === 'warning' ? 1 : 0
+    result.infos = 0
+  }
+
+  if (values.json === true) {
+    const json = {
+      source: loaded.label,
+      fetch: fetched === null ? null : { origin: fetched.origin, status: fetched.status, outcome: fetched.outcome },
+      bytes: loaded.size,
+      summary: { errors: result.errors, warnings: result.warnings, infos: result.infos },
+      findings: result.findings,
+      lines: loaded.robots.lines,
+    }
+    process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+  } else {
+    process.stdout.write(render(loaded, result, styleFor(process.stdout)))
+  }
+  return result.errors > 0 ? 1 : 0
+}
+
+const SEVERITY_STYLE: Record<Finding['severity'], keyof Style> = { error: 'red', warning: 'yellow', info: 'cyan' }
+
+/** Compiler-style lines ("FILE:LINE: severity: message [code]") and a summary. */
+export function render(loaded: LoadedRobots, result: LintResult, st: Style): string {
+  const name = loaded.fetched !== null ? `${loaded.fetched.origin}/robots.txt` : loaded.label
+  let text = ''
+  for (const f of result.findings) {
+    const where = f.line === null ? `${name}:` : `${name}:${f.line}:`
+    text += `${st.bold(where)} ${st[SEVERITY_STYLE[f.severity]](f.severity)}: ${f.message} ${st.dim(`[${f.code}]`)}\n`
+  }
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+  const summary = `${count(result.errors, 'error')}, ${count(result.warnings, 'warning')}, ${count(result.infos, 'info')}`
+  text += result.findings.length === 0 ? `${name}: no problems found\n` : `${name}: ${summary}\n`
+  return text
+}

@@ -1,0 +1,118 @@
+// Help texts: `robotstxt --help`, `robotstxt help COMMAND`, `robotstxt COMMAND --help`.
+
+import { VERSION } from './version.js'
+
+const ROBOTS_ARG = `ROBOTS is a file path, '-' for stdin, or an http(s) URL: that origin's /robots.txt is
+fetched (redirects, status codes and the 500 KiB limit as Google handles them; 4xx means
+allow-all, 429/5xx and network errors mean disallow-all) and the outcome is shown on stderr.`
+
+const AGENT_ARG = `AGENT is the crawler's user-agent; only its product token counts
+("Googlebot/2.1 (+http://www.google.com/bot.html)" is matched as "Googlebot").`
+
+const FETCH_OPTS = `  --timeout MS        time limit for fetching ROBOTS, in ms (default 10000)
+  --user-agent UA     User-Agent header sent when fetching ROBOTS
+                      (default robotstxt-wasm/${VERSION})`
+
+/** Help per subcommand. */
+export const HELP: Record<string, string> = {
+  main: `robotstxt ${VERSION}: robots.txt checks exactly as Googlebot reads the file
+
+Usage:
+  robotstxt check ROBOTS AGENT URL...        is each URL allowed for AGENT?
+  robotstxt check ROBOTS AGENT --urls FILE   the same for one URL per line ('-' = stdin)
+  robotstxt explain ROBOTS AGENT URL         the group and rule that decide, and why
+  robotstxt lint ROBOTS                      problems in a robots.txt, line by line
+  robotstxt help [COMMAND]                   help for a command
+
+${ROBOTS_ARG}
+
+${AGENT_ARG}
+
+Options:
+  -h, --help      show help (also after a command: robotstxt check --help)
+  -V, --version   print the version
+
+Exit status: 0 allowed / no lint errors, 1 disallowed / lint errors, 2 usage error or
+unreadable input.
+`,
+
+  check: `Usage:
+  robotstxt check ROBOTS AGENT URL...
+  robotstxt check ROBOTS AGENT --urls FILE
+
+Prints one line per URL, tab-separated:
+  allowed|disallowed  LINE  URL
+LINE is the robots.txt line that decided (0 when no rule matched).
+
+Each URL is an absolute URL or a path starting with '/'. With --urls, FILE ('-' = stdin) holds
+one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
+input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
+are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
+same origin (a path is fine).
+
+${ROBOTS_ARG}
+
+${AGENT_ARG}
+
+Options:
+  --urls FILE         read the URLs from FILE, one per line ('-' = stdin)
+${FETCH_OPTS}
+  -h, --help          show this help
+
+Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
+unreadable input.
+`,
+
+  explain: `Usage:
+  robotstxt explain ROBOTS AGENT URL [--json]
+
+Shows how the verdict comes about:
+  - the groups that apply to AGENT and why: "specific" (a User-agent line names it; the *
+    groups are then ignored), "global" (only * groups apply) or "none" (everything allowed),
+    with their User-agent lines;
+  - the path the rules are matched against (after percent-encoding, as crawlers do);
+  - every rule of those groups that matches, with its priority (the pattern's length in
+    bytes: the longest match wins, and an allow wins a tie);
+  - the deciding rule and its line, and the verdict.
+
+${ROBOTS_ARG}
+
+${AGENT_ARG}
+
+Options:
+  --json              print the explanation as JSON
+${FETCH_OPTS}
+  -h, --help          show this help
+
+Exit status: 0 when explained (whatever the verdict: use check for a verdict status), 2 on a
+usage error or unreadable input.
+`,
+
+  lint: `Usage:
+  robotstxt lint ROBOTS [--json]
+
+Reports, with line numbers, what crawlers will do differently from what the file seems to say:
+  error    lines or parts of the file without effect: rules before any User-agent line,
+           patterns that can never match, an HTML page instead of a robots.txt, content past
+           the 500 KiB limit
+  warning  accepted by Google but risky elsewhere, or ignored: misspelled keys, missing
+           colons, unknown keys, invalid UTF-8, over-long lines, User-agent lines without
+           rules at the end of the file
+  info     worth knowing: Crawl-delay and other extensions Google ignores, a byte order mark,
+           user-agents matched by a shorter token
+
+Output is "FILE:LINE: severity: message [code]", coloured on a terminal (unless NO_COLOR is
+set). --json prints {source, bytes, summary, findings, lines}, where lines is the parser's
+per-line report.
+
+${ROBOTS_ARG}
+
+Options:
+  --json              print the findings as JSON
+${FETCH_OPTS}
+  -h, --help          show this help
+
+Exit status: 0 when there are no errors (warnings and infos are fine), 1 when there are
+errors, 2 on a usage error or unreadable input.
+`,
+}

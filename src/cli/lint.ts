@@ -1,0 +1,307 @@
+// `robotstxt lint`: findings about a robots.txt, from the parser's per-line report (SEMANTICS.md 11)
+// and from checks on the file as a whole (HTML instead of robots.txt, size limit, encoding, BOM,
+// a trailing group without rules). Findings never depend on a crawler: they say what Google's
+// parser does with each line and where other crawlers may disagree.
+
+import { DEFAULT_MAX_BYTES, type LineReport, type Robots } from '../index.js'
+import { MAX_LINE_BYTES } from '../parse.js'
+
+/** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
+export type Severity = 'error' | 'warning' | 'info'
+
+/** One problem or remark. */
+export interface Finding {
+  /** Line number from 1, or null for the file as a whole. */
+  line: number | null
+  severity: Severity
+  /** Stable identifier of the check (for filtering in scripts). */
+  code: string
+  message: string
+}
+
+/** What lint needs: the parsed file, the bytes that were parsed and whether there were more. */
+export interface LintInput {
+  robots: Robots
+  /** The bytes parsed (at most DEFAULT_MAX_BYTES). */
+  body: Uint8Array
+  /** Total size of the input when known. */
+  size: number | null
+  /** The input was longer than DEFAULT_MAX_BYTES. */
+  truncated: boolean
+}
+
+/** The result of lint, also its `--json` form (with `lines` = the per-line report). */
+export interface LintResult {
+  findings: Finding[]
+  errors: number
+  warnings: number
+  infos: number
+}
+
+// Keys with a known meaning outside Google's parser: said once, as info, not as unknown keys.
+const KNOWN_OTHER: Record<string, string> = {
+  'crawl-delay': 'Crawl-delay is ignored by Google; Bing, Yandex and many other crawlers honour it',
+  'host': 'Host is a Yandex extension (no longer used by Yandex either); other crawlers ignore it',
+  'clean-param': 'Clean-param is a Yandex extension; other crawlers ignore it',
+  'request-rate': 'Request-rate is not standard; Google and most crawlers ignore it',
+  'visit-time': 'Visit-time is not standard; Google and most crawlers ignore it',
+}
+const UNSUPPORTED: Record<string, string> = {
+  noindex: 'Noindex is not supported in robots.txt (Google stopped reading it in 2019); use a robots meta tag or an X-Robots-Tag header',
+  nofollow: 'Nofollow is not a robots.txt directive; use a robots meta tag or an X-Robots-Tag header',
+  noarchive: 'Noarchive is not a robots.txt directive; use a robots meta tag or an X-Robots-Tag header',
+}
+// Keys that differ from a real one only by case, punctuation or spacing, for "did you mean".
+const CANONICAL: Record<string, string> = {
+  useragent: 'User-agent', allow: 'Allow', disallow: 'Disallow', sitemap: 'Sitemap', crawldelay: 'Crawl-delay',
+}
+const TYPO_OF: Record<LineReport['type'], string> = {
+  'user-agent': 'User-agent', 'allow': 'Allow', 'disallow': 'Disallow', 'sitemap': 'Sitemap',
+  'empty': '', 'comment': '', 'invalid': '', 'other': '',
+}
+const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
+const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#]+\S*$/i
+const HTML_TAG = /<(?:!doctype\s+html|html|head|body|title|meta|script|div|p)[\s>]/i
+const FULL_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
+
+/** Runs every check; findings come sorted by line, file-wide ones first. */
+export function lint(input: LintInput): LintResult {
+  const { robots, body } = input
+  const lines = robots.lines
+  const findings: Finding[] = []
+  const add = (line: number | null, severity: Severity, code: string, message: string) => {
+    findings.push({ line, severity, code, message })
+  }
+
+  const htmlLine = htmlStart(body)
+  if (htmlLine !== null) {
+    add(htmlLine, 'error', 'html', 'this looks like an HTML page, not a robots.txt (a server answering every path with a page?); its lines are not rules')
+  }
+  if (input.truncated) {
+    const last = lines.length
+    const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
+    const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
+    const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
+    add(last, 'error', 'too-large', `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}`)
+  }
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+    add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
+  }
+  for (const line of invalidUtf8Lines(body, input.truncated)) {
+    add(line, 'warning', 'invalid-utf8', 'not valid UTF-8: save the file as UTF-8 (its bytes are percent-encoded and only match URLs with the same bytes)')
+  }
+  for (const line of nulLines(body)) {
+    add(line, 'warning', 'nul', 'a NUL byte ends the line here; the rest of the line is ignored')
+  }
+
+  let directives = 0
+  for (const r of lines) {
+    if (r.type === 'empty' || r.type === 'comment') continue
+    if (r.tooLong) add(r.line, 'warning', 'line-too-long', `longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; the rest of the line is ignored`)
+    if (r.type === 'invalid') {
+      if (htmlLine === null) add(r.line, 'warning', 'invalid-line', 'not a "key: value" line; ignored')
+      continue
+    }
+    directives++
+    const key = r.key ?? ''
+    const value = r.value ?? ''
+    if (r.typo) add(r.line, 'warning', 'typo', `"${key}" is read as ${TYPO_OF[r.type]} by Google, but other crawlers may not accept the misspelling`)
+    if (r.missingColon) add(r.line, 'warning', 'missing-colon', `no ":" after "${key}"; Google accepts it, other crawlers may not`)
+    switch (r.type) {
+      case 'user-agent':
+        lintAgent(r, value, add)
+        break
+      case 'allow':
+      case 'disallow':
+        lintRule(r, value, add)
+        break
+      case 'sitemap':
+        if (!ABSOLUTE_HTTP.test(value)) add(r.line, 'warning', 'sitemap-url', `sitemap "${value}" is not an absolute http(s) URL; crawlers need the full URL`)
+        break
+      case 'other':
+        lintOther(r, key, value, htmlLine !== null, add)
+        break
+    }
+  }
+
+  const groups = robots.parsed.groups
+  const lastGroup = groups[groups.length - 1]
+  if (lastGroup !== undefined && lastGroup.ruleEnd === lastGroup.ruleStart) {
+    const at = lastGroup.agentLines
+    const which = at.length === 1 ? `the user-agent line ${at[0]}` : `the user-agent lines ${at[0]}-${at[at.length - 1]}`
+    add(at[0]!, 'warning', 'empty-group', lastGroup.agents.length > 0
+      ? `${which} at the end of the file have no rules: the crawlers named there may fetch everything (the * group no longer applies to them)`
+      : `${which} at the end of the file have no rules`)
+  }
+  if (directives === 0 && htmlLine === null) {
+    add(null, 'info', 'no-rules', body.length === 0 ? 'the file is empty: every crawler may fetch everything' : 'no directives: every crawler may fetch everything')
+  }
+
+  findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+  let errors = 0
+  let warnings = 0
+  let infos = 0
+  for (const f of findings) {
+    if (f.severity === 'error') errors++
+    else if (f.severity === 'warning') warnings++
+    else infos++
+  }
+  return { findings, errors, warnings, infos }
+}
+
+type Add = (line: number | null, severity: Severity, code: string, message: string) => void
+
+function lintAgent(r: LineReport, value: string, add: Add): void {
+  if (value === '*' || /^\*[ \t\v\f]/.test(value)) return
+  const token = /^[A-Za-z_-]*/.exec(value)![0]
+  if (value.startsWith('*')) {
+    add(r.line, 'warning', 'agent-wildcard', `"${value}" is not the global agent: "*" means every crawler only on its own, and names no crawler here`)
+  } else if (token === '') {
+    add(r.line, 'warning', 'agent-no-token', value === '' ? 'empty user-agent: it names no crawler' : `"${value}" names no crawler: a user-agent is matched by its leading letters, "-" and "_", and it has none`)
+  } else if (token !== value) {
+    add(r.line, 'info', 'agent-token', `matched as "${token}": only the leading letters, "-" and "_" of a user-agent count`)
+  }
+}
+
+function lintRule(r: LineReport, value: string, add: Add): void {
+  const name = r.type === 'allow' ? 'Allow' : 'Disallow'
+  if (r.outsideGroup) add(r.line, 'error', 'outside-group', `${name} before any User-agent line: it applies to no crawler`)
+  if (r.neverMatches) {
+    const hint = FULL_URL.test(value) ? ': patterns are paths, write the path without scheme and host' : ': it never matches (paths start with "/")'
+    add(r.line, 'error', 'never-matches', `pattern "${value}" starts with neither "/" nor "*"${hint}`)
+  }
+  const dollar = value.indexOf('$')
+  if (dollar >= 0 && dollar < value.length - 1) {
+    add(r.line, 'info', 'literal-dollar', '"$" anchors the end of the URL only as the last character of a pattern; here it matches a literal "$"')
+  }
+  if (r.type === 'allow' && value === '' && !r.outsideGroup) {
+    add(r.line, 'info', 'empty-allow', 'an empty Allow matches every path with priority 0; it has no effect')
+  }
+}
+
+function lintOther(r: LineReport, key: string, value: string, html: boolean, add: Add): void {
+  const lower = key.toLowerCase()
+  if (lower.startsWith('\ufeff')) {
+    add(r.line, 'error', 'bom-in-key', 'a byte order mark (U+FEFF) before the key makes it unrecognised: the line is ignored')
+    return
+  }
+  const known = KNOWN_OTHER[lower]
+  if (known !== undefined) {
+    add(r.line, 'info', 'extension', known)
+    if (lower === 'crawl-delay' && !CRAWL_DELAY.test(value)) add(r.line, 'warning', 'crawl-delay-value', `crawl-delay "${value}" is not a number of seconds (digits, optionally with a decimal point)`)
+    return
+  }
+  const unsupported = UNSUPPORTED[lower]
+  if (unsupported !== undefined) {
+    add(r.line, 'warning', 'unsupported', unsupported)
+    return
+  }
+  if (html) return
+  const canonical = CANONICAL[lower.replace(/[^a-z]/g, '')]
+  const hint = canonical !== undefined ? `; did you mean "${canonical}"?` : ''
+  add(r.line, 'warning', 'unknown-key', `unknown key "${key}": ignored${hint}`)
+}
+
+/** Line number of the first HTML tag when the file starts (after BOM and whitespace) with '<'. */
+function htmlStart(body: Uint8Array): number | null {
+  let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
+  while (i < body.length && (body[i] === 0x20 || (body[i]! >= 0x09 && body[i]! <= 0x0d))) i++
+  if (body[i] !== 0x3c) return null
+  const head = String.fromCharCode(...body.subarray(i, i + 4096))
+  const m = HTML_TAG.exec(head)
+  if (m === null) return null
+  return lineAt(body, i + m.index)
+}
+
+/** Line number (SEMANTICS.md 2: LF, CR and CRLF are one break each) of byte offset `at`. */
+function lineAt(body: Uint8Array, at: number): number {
+  let line = 1
+  for (let i = 0; i < at; i++) {
+    const c = body[i]
+    if (c === 0x0a) line++
+    else if (c === 0x0d) {
+      line++
+      if (body[i + 1] === 0x0a && i + 1 < at) i++
+    }
+  }
+  return line
+}
+
+/** Calls `fn(start, end, line)` for every line of the body (after a BOM), numbered as the parser does. */
+function forEachLine(body: Uint8Array, fn: (start: number, end: number, line: number) => void): void {
+  let i = 0
+  while (i < 3 && body[i] === [0xef, 0xbb, 0xbf][i]) i++
+  let line = 1
+  let start = i
+  for (; i < body.length; i++) {
+    const c = body[i]
+    if (c !== 0x0a && c !== 0x0d) continue
+    fn(start, i, line++)
+    if (c === 0x0d && body[i + 1] === 0x0a) i++
+    start = i + 1
+  }
+  fn(start, body.length, line)
+}
+
+function nulLines(body: Uint8Array): number[] {
+  if (body.indexOf(0) < 0) return []
+  const out: number[] = []
+  forEachLine(body, (s, e, line) => {
+    const nul = body.indexOf(0, s)
+    if (nul >= 0 && nul < e) out.push(line)
+  })
+  return out
+}
+
+/** Lines with bytes that are not well-formed UTF-8 (overlong forms and surrogates included). */
+function invalidUtf8Lines(body: Uint8Array, truncated: boolean): number[] {
+  const out: number[] = []
+  forEachLine(body, (s, e, line) => {
+    const bad = firstInvalidUtf8(body, s, e)
+    if (bad < 0) return
+    // A character cut in two by the size limit is not the author's mistake.
+    if (truncated && e === body.length && incompleteTail(body, bad, e)) return
+    out.push(line)
+  })
+  return out
+}
+
+/** Index of the first byte of an ill-formed sequence in body[s, e), or -1 (RFC 3629 table). */
+function firstInvalidUtf8(b: Uint8Array, s: number, e: number): number {
+  let i = s
+  while (i < e) {
+    const c = b[i]!
+    if (c < 0x80) {
+      i++
+      continue
+    }
+    let n: number
+    let lo = 0x80
+    let hi = 0xbf
+    if (c >= 0xc2 && c <= 0xdf) n = 1
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2
+      if (c === 0xe0) lo = 0xa0
+      else if (c === 0xed) hi = 0x9f
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3
+      if (c === 0xf0) lo = 0x90
+      else if (c === 0xf4) hi = 0x8f
+    } else return i
+    if (i + n >= e) return i
+    const c1 = b[i + 1]!
+    if (c1 < lo || c1 > hi) return i
+    for (let k = 2; k <= n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i
+    i += n + 1
+  }
+  return -1
+}
+
+/** body[at, e) is the start of a valid multi-byte sequence that merely runs past `e`. */
+function incompleteTail(b: Uint8Array, at: number, e: number): boolean {
+  const c = b[at]!
+  const need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0
+  if (need === 0 || at + need <= e) return false
+  for (let k = at + 1; k < e; k++) if ((b[k]! & 0xc0) !== 0x80) return false
+  return true
+}

@@ -1,0 +1,79 @@
+// Command-line parsing shared by the subcommands, on node:util's parseArgs (strict: an unknown
+// option is a usage error, never silently ignored).
+
+import { parseArgs } from 'node:util'
+import { agentTokens } from '../args.js'
+import { UsageError } from './errors.js'
+
+/** Option specs in parseArgs form. */
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>
+
+/** Options every subcommand accepts. */
+export const COMMON_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionSpec
+
+/** Options of the subcommands that may fetch ROBOTS. */
+export const FETCH_OPTIONS = {
+  'timeout': { type: 'string' },
+  'user-agent': { type: 'string' },
+} as const satisfies OptionSpec
+
+/** Parses `argv` for `command`; parseArgs' own messages are kept, as the usage error's text. */
+export function parse<T extends OptionSpec>(argv: string[], options: T, command: string): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+    return { values: values as Record<string, string | boolean | undefined>, positionals }
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message.split('\n')[0]!.replace(/\.$/, '') : String(err), command)
+  }
+}
+
+/** `--timeout MS`: a whole number of milliseconds >= 1 (default 10,000, as fetchRobots). */
+export function timeoutOption(value: string | boolean | undefined, command: string): number {
+  if (value === undefined) return 10_000
+  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(n >= 1) || !Number.isSafeInteger(n)) throw new UsageError(`--timeout: expected a number of milliseconds >= 1, got "${String(value)}"`, command)
+  return n
+}
+
+/** AGENT: a user-agent with a non-empty product token, else a usage error. */
+export function agentArgument(agent: string, command: string): string {
+  try {
+    agentTokens(agent)
+  } catch {
+    throw new UsageError(`AGENT: expected a user-agent with a product token of letters, "-" or "_" (e.g. "Googlebot"), got ${JSON.stringify(agent)}`, command)
+  }
+  return agent
+}
+
+/**
+ * A URL argument: an absolute URL or a path starting with '/'. The string itself is what gets
+ * checked (SEMANTICS.md 1: no re-encoding by the URL parser); parsing only catches typos such as
+ * "example.com/a", which the matcher would read as the path "/a".
+ */
+export function urlArgument(url: string, command: string): string {
+  if (url.startsWith('/') && !url.startsWith('//')) return url
+  try {
+    new URL(url)
+  } catch {
+    throw new UsageError(`URL: expected an absolute URL (https://host/path) or a path starting with "/", got ${JSON.stringify(url)}`, command)
+  }
+  return url
+}
+
+/**
+ * True when `url` (an argument or a --urls line) may be checked against the robots.txt of
+ * `origin`: a path, or a URL on that origin (HTTP.md: scheme, host and port; default port dropped).
+ */
+export function onOrigin(url: string, origin: string): boolean {
+  if (url.startsWith('/') && !url.startsWith('//')) return true
+  if (url.startsWith(origin)) {
+    const c = url.charCodeAt(origin.length)
+    // The fast path: the origin spelled exactly as fetchRobots normalises it.
+    if (Number.isNaN(c) || c === 0x2f || c === 0x3f || c === 0x23) return true
+  }
+  try {
+    return new URL(url).origin === origin
+  } catch {
+    return false
+  }
+}

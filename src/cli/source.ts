@@ -1,0 +1,143 @@
+// Loading the ROBOTS argument: a file path, '-' for stdin, or an http(s) URL fetched with
+// fetchRobots (HTTP.md). Files are read only up to the 500 KiB limit the parser applies anyway, so
+// a huge file costs no memory; its full size is still known for lint.
+
+import { open } from 'node:fs/promises'
+import * as fetching from '../fetch.js'
+import type { FetchOptions, RobotsFetch } from '../fetch.js'
+import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../index.js'
+import { describeFsError, InputError, UsageError } from './errors.js'
+import { VERSION } from './version.js'
+
+/** A robots.txt ready to query, with what lint needs to know about where it came from. */
+export interface LoadedRobots {
+  /** The ROBOTS argument as given (for messages). */
+  label: string
+  robots: Robots
+  /** The bytes parsed (at most DEFAULT_MAX_BYTES); empty when a fetch did not give 'ok'. */
+  body: Uint8Array
+  /** Size of the whole input in bytes when known (not for fetches and endless streams). */
+  size: number | null
+  /** The input is longer than the 500 KiB limit: only `body` was parsed. */
+  truncated: boolean
+  /** The fetch result when ROBOTS was a URL. */
+  fetched: RobotsFetch | null
+}
+
+/** Options for fetching a robots.txt URL. */
+export interface LoadOptions {
+  timeoutMs: number
+  userAgent: string | undefined
+}
+
+/** The default User-Agent header for fetches made by the CLI. */
+export const FETCH_USER_AGENT = `robotstxt-wasm/${VERSION} (+https://www.npmjs.com/package/robotstxt-wasm)`
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
+
+/** True when the ROBOTS argument is meant as a URL rather than a file path. */
+export function isUrlArgument(arg: string): boolean {
+  return SCHEME.test(arg)
+}
+
+/**
+ * Reads or fetches ROBOTS. Throws InputError when it cannot be read and UsageError for a URL that
+ * cannot be fetched at all (bad syntax, another scheme). A fetch that fails on the network is not
+ * an error: it is an outcome ('disallow-all'), as for a crawler.
+ */
+export async function loadRobots(arg: string, options: LoadOptions, command: string): Promise<LoadedRobots> {
+  if (isUrlArgument(arg)) {
+    let url: URL
+    try {
+      url = new URL(arg)
+    } catch {
+      throw new UsageError(`ROBOTS: not a valid URL: ${arg}`, command)
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`ROBOTS: only http and https URLs can be fetched, got ${url.protocol.slice(0, -1)}: (a file path has no scheme)`, command)
+    }
+    // TEMPORARY until src/fetch.ts exports fetchRobots.
+    const fetchRobots = (fetching as { fetchRobots?: (u: URL, o: FetchOptions) => Promise<RobotsFetch> }).fetchRobots
+    if (fetchRobots === undefined) throw new InputError('fetching a robots.txt URL is not available yet')
+    const fetched = await fetchRobots(url, { timeoutMs: options.timeoutMs, userAgent: options.userAgent ?? FETCH_USER_AGENT })
+    const body = fetched.outcome === 'ok' ? fetched.robots.parsed.body : new Uint8Array(0)
+    // fetchRobots stops reading at the limit, so a body of exactly that length may have been cut.
+    return { label: arg, robots: fetched.robots, body, size: null, truncated: body.length >= DEFAULT_MAX_BYTES, fetched }
+  }
+  let read: Capped
+  if (arg === '-') {
+    try {
+      read = await readStreamCapped(process.stdin, DEFAULT_MAX_BYTES)
+    } catch (err) {
+      throw new InputError(`cannot read stdin: ${describeFsError(err)}`)
+    }
+  } else {
+    read = await readFileCapped(arg, DEFAULT_MAX_BYTES)
+  }
+  const { bytes, size, truncated } = read
+  return { label: arg === '-' ? '(stdin)' : arg, robots: parseRobots(bytes), body: bytes, size, truncated, fetched: null }
+}
+
+/** The first `max` bytes of a file; for a regular file, no byte past `max` is read. */
+async function readFileCapped(path: string, max: number): Promise<Capped> {
+  let handle
+  try {
+    handle = await open(path, 'r')
+  } catch (err) {
+    throw new InputError(`cannot read ${path}: ${describeFsError(err)}`)
+  }
+  try {
+    const info = await handle.stat()
+    if (info.isDirectory()) throw new InputError(`cannot read ${path}: is a directory`)
+    // Not a regular file, or one that reports no size (/proc): read it as a stream.
+    if (!info.isFile() || info.size === 0) return await readStreamCapped(handle.createReadStream({ autoClose: false }), max)
+    const buf = new Uint8Array(Math.min(info.size, max))
+    let have = 0
+    while (have < buf.length) {
+      const { bytesRead } = await handle.read(buf, have, buf.length - have, null)
+      if (bytesRead === 0) break
+      have += bytesRead
+    }
+    return { bytes: buf.subarray(0, have), size: info.size, truncated: info.size > max }
+  } catch (err) {
+    if (err instanceof InputError) throw err
+    throw new InputError(`cannot read ${path}: ${describeFsError(err)}`)
+  } finally {
+    await handle.close()
+  }
+}
+
+interface Capped {
+  bytes: Uint8Array
+  /** Total size when known (regular files, or a stream that ended within the limit). */
+  size: number | null
+  /** More than `max` bytes exist; only the first `max` were kept. */
+  truncated: boolean
+}
+
+/**
+ * Reads a stream (stdin, a pipe, a device) up to `max` + 1 bytes and stops: an endless source such
+ * as /dev/zero must not hang the command, and lint only needs to know that there was more.
+ */
+async function readStreamCapped(stream: AsyncIterable<Uint8Array> & { destroy(): void }, max: number): Promise<Capped> {
+  const chunks: Uint8Array[] = []
+  let kept = 0
+  let truncated = false
+  for await (const chunk of stream) {
+    const part = chunk.subarray(0, max - kept)
+    chunks.push(part)
+    kept += part.length
+    if (part.length < chunk.length) {
+      truncated = true
+      stream.destroy()
+      break
+    }
+  }
+  const bytes = new Uint8Array(kept)
+  let at = 0
+  for (const c of chunks) {
+    bytes.set(c, at)
+    at += c.length
+  }
+  return { bytes, size: truncated ? null : kept, truncated }
+}
