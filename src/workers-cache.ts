@@ -1,0 +1,198 @@
+// A RobotsCacheStorage on the Cloudflare Workers Cache API: the in-memory RobotsCache lives as long
+// as one isolate, this keeps results in the data center's cache across isolates and requests.
+//
+// A record is one cached Response under a synthetic GET URL per origin: the robots.txt bytes as the
+// body, the rest of the record as JSON in one header. Its Cache-Control max-age covers the record's
+// lifetime plus `keepMs`, so a failed refresh can still fall back to the last good copy (HTTP.md,
+// "Caching"). Reading validates everything and treats anything unexpected (another format version,
+// a foreign or truncated entry) as a miss: the cache then fetches, which is always safe.
+//
+// No Workers global is touched at import time, so the package still loads in Node; any object with
+// the two Cache methods works (a browser Cache, a test double).
+
+import { fail } from './args.js'
+import type { RobotsCacheStorage, StoredRobots } from './cache.js'
+import type { RobotsOutcome } from './fetch.js'
+
+/**
+ * The methods of a Workers `Cache` that the storage uses: pass `caches.default` or the result of
+ * `await caches.open(name)`. Keys are plain GET URLs.
+ */
+export interface WorkersCache {
+  /** The cached response for `request`, if any. */
+  match(request: string): Promise<Response | undefined>
+  /** Caches `response` under `request`, for as long as its Cache-Control allows. */
+  put(request: string, response: Response): Promise<void>
+}
+
+/** Options of `workersCacheStorage`. */
+export interface WorkersCacheStorageOptions {
+  /**
+   * Absolute http(s) URL the cache keys start with; a record is kept under this plus the
+   * URL-encoded origin. Default `https://robotstxt-wasm.invalid/robots-cache/v1/`. Cloudflare
+   * recommends keys on your Worker's own host name (e.g. `https://example.com/_robots-cache/`);
+   * a distinct prefix also keeps separate caches apart in one zone.
+   */
+  keyPrefix?: string
+  /**
+   * How long a record stays cached after it expires, in ms, so that a failed refresh can go on
+   * serving the last good copy; default 30 days. The data center's cache may drop it sooner.
+   */
+  keepMs?: number
+  /** The clock used to turn `expiresAt` into a cache lifetime, ms since the epoch; default `Date.now`. */
+  now?: () => number
+}
+
+/** Default `keyPrefix`; `.invalid` (RFC 2606) can never be a real host. */
+export const DEFAULT_WORKERS_CACHE_KEY_PREFIX = 'https://robotstxt-wasm.invalid/robots-cache/v1/'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const DEFAULT_KEEP_MS = 30 * DAY_MS
+/** The header holding the record's fields; its `v` is the format version. */
+const META_HEADER = 'x-robotstxt-wasm-record'
+const FORMAT = 1
+const OUTCOMES: readonly RobotsOutcome[] = ['ok', 'allow-all', 'disallow-all']
+
+/** The record without its body, as stored in META_HEADER. */
+interface Meta {
+  v: number
+  origin: string
+  status: number | null
+  outcome: RobotsOutcome
+  fetchedAt: number
+  expiresAt: number
+  unreachableSince: number | null
+  good: boolean
+  /** Length of the body, or null when the record has none (not the same as an empty body). */
+  bodyBytes: number | null
+}
+
+/**
+ * A `RobotsCacheStorage` that keeps `RobotsCache` results in the Cloudflare Workers Cache API, so
+ * that they outlive an isolate and are shared by every isolate of the Worker in a data center.
+ * Workers on `*.workers.dev` have a Cache API that stores nothing: there, only the `RobotsCache`'s
+ * own memory (per isolate) applies. Errors from the Cache API propagate; `RobotsCache` treats them
+ * as misses.
+ *
+ * @param cache `caches.default`, or a named cache from `caches.open()`.
+ * @example
+ * // Created once per isolate, outside the fetch handler; `caches` is only read when called.
+ * const robots = new RobotsCache({ userAgent: 'MyBot/1.0', storage: workersCacheStorage(caches.default) })
+ */
+export function workersCacheStorage(cache: WorkersCache, options?: WorkersCacheStorageOptions): RobotsCacheStorage {
+  if (typeof cache !== 'object' || cache === null || typeof cache.match !== 'function' || typeof cache.put !== 'function') {
+    fail('cache', 'a Workers Cache such as caches.default (an object with match and put methods)', cache)
+  }
+  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('options', 'an object', options)
+  const prefix = keyPrefixOption(options?.keyPrefix)
+  const keepMs = options?.keepMs ?? DEFAULT_KEEP_MS
+  if (typeof keepMs !== 'number' || !Number.isFinite(keepMs) || keepMs < 0) fail('options.keepMs', 'a finite number of ms >= 0', keepMs)
+  const now = options?.now ?? Date.now
+  if (typeof now !== 'function') fail('options.now', 'a function returning ms since the epoch', now)
+  const keyOf = (origin: string) => prefix + encodeURIComponent(origin)
+
+  return {
+    async get(origin: string): Promise<StoredRobots | undefined> {
+      const res = await cache.match(keyOf(origin))
+      if (res === undefined) return undefined
+      const meta = parseMeta(res.headers.get(META_HEADER))
+      const usable = meta !== null && meta.origin === origin
+      if (!usable || meta.bodyBytes === null) {
+        // Release the unread body (the response holds I/O resources until it is consumed).
+        await res.body?.cancel()
+        return usable ? toRecord(meta, null) : undefined
+      }
+      const body = new Uint8Array(await res.arrayBuffer())
+      // A body of another length than written is not this record's (or was cut short).
+      return body.length === meta.bodyBytes ? toRecord(meta, body) : undefined
+    },
+
+    async put(origin: string, record: StoredRobots): Promise<void> {
+      const meta: Meta = {
+        v: FORMAT,
+        origin: record.origin,
+        status: record.status,
+        outcome: record.outcome,
+        fetchedAt: record.fetchedAt,
+        expiresAt: record.expiresAt,
+        unreachableSince: record.unreachableSince,
+        good: record.good,
+        bodyBytes: record.body === null ? null : record.body.length,
+      }
+      // At least one second, so that the write always replaces an earlier record.
+      const seconds = Math.max(1, Math.ceil((record.expiresAt + keepMs - now()) / 1000))
+      const response = new Response(bodyInit(record.body), {
+        headers: {
+          'content-type': 'application/octet-stream',
+          'cache-control': `max-age=${seconds}`,
+          [META_HEADER]: JSON.stringify(meta),
+        },
+      })
+      await cache.put(keyOf(origin), response)
+    },
+  }
+}
+
+function keyPrefixOption(value: unknown): string {
+  if (value === undefined) return DEFAULT_WORKERS_CACHE_KEY_PREFIX
+  let url: URL | null = null
+  if (typeof value === 'string') {
+    try {
+      url = new URL(value)
+    } catch {
+      url = null
+    }
+  }
+  // A query or fragment would swallow the origin appended to the prefix.
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    fail('options.keyPrefix', 'an absolute http: or https: URL without query or fragment', value)
+  }
+  return url.href
+}
+
+/** A Response body from the record's bytes; those on a SharedArrayBuffer are copied (not a BodyInit). */
+function bodyInit(body: Uint8Array | null): Uint8Array<ArrayBuffer> | null {
+  if (body === null) return null
+  return body.buffer instanceof ArrayBuffer ? (body as Uint8Array<ArrayBuffer>) : body.slice()
+}
+
+function isTime(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v)
+}
+
+/** The stored metadata if it is a well-formed record of this format; null otherwise. */
+function parseMeta(header: string | null): Meta | null {
+  if (header === null) return null
+  let m: unknown
+  try {
+    m = JSON.parse(header)
+  } catch {
+    return null
+  }
+  if (typeof m !== 'object' || m === null) return null
+  const r = m as Record<string, unknown>
+  const ok =
+    r.v === FORMAT &&
+    typeof r.origin === 'string' &&
+    (r.status === null || (Number.isInteger(r.status) && (r.status as number) >= 100 && (r.status as number) <= 999)) &&
+    OUTCOMES.includes(r.outcome as RobotsOutcome) &&
+    isTime(r.fetchedAt) &&
+    isTime(r.expiresAt) &&
+    (r.unreachableSince === null || isTime(r.unreachableSince)) &&
+    typeof r.good === 'boolean' &&
+    (r.bodyBytes === null || (Number.isInteger(r.bodyBytes) && (r.bodyBytes as number) >= 0))
+  return ok ? (r as unknown as Meta) : null
+}
+
+function toRecord(meta: Meta, body: Uint8Array | null): StoredRobots {
+  return {
+    origin: meta.origin,
+    status: meta.status,
+    outcome: meta.outcome,
+    body,
+    fetchedAt: meta.fetchedAt,
+    expiresAt: meta.expiresAt,
+    unreachableSince: meta.unreachableSince,
+    good: meta.good,
+  }
+}
