@@ -13,6 +13,10 @@
 //   scratch  owned by this module during a call; the host only guarantees its size:
 //            at least 3 * (longest URL in the call) + 8 bytes for the normalized path, followed by
 //            4 * maxPatLen (table header) + 4 bytes for the string-search fallback table.
+//            Slack: 16-byte vector loads may read up to 15 bytes past the end of a URL or path, and
+//            stores may write up to 15 bytes past the normalized path; the host keeps at least 64
+//            bytes of memory after scratch and after every URL it writes, so these stay in bounds.
+//            Bytes read past an end are masked off and never change a result.
 //
 // The host may grow `memory` between calls (never during one); that detaches every host view of
 // the buffer, so the host rebuilds its views after growing. Nothing here caches a pointer across
@@ -40,8 +44,14 @@
 //            +8  prev     chain link, index + 1 of the next candidate rule, 0 = end (see below)
 //            +12 patLen   u16, priority of the rule (every '*' and a final '$' count)
 //            +14 litLen   u16, length of the literal prefix (up to the first '*' or final '$')
-//            +16 flags    u8: bit0 allow, bits1-2 type (LITERAL, EXACT, WILD, EMPTY), bit3 anchored
-//                         (pattern ends in '$'); bit4 is the host's (original text follows in pool).
+//            +16 flags    u8: bit0 allow; bits1-3 type; bit4 anchored (pattern ends in '$');
+//                         bit5 is the host's (original text follows in pool). Types:
+//                         LITERAL  matches when the literal prefix does (also "/a*", "/a*$", "")
+//                         EXACT    "/a$": the path is exactly the literal prefix
+//                         WILD     anything else with '*': general segment matcher
+//                         SUFFIX   "/a*x$" (one literal segment after the stars): path ends with it
+//                         CONTAINS "/a*x"  (one literal segment after the stars): find it once
+//            +18 segOff   u16, SUFFIX/CONTAINS: offset of the segment in the pattern
 //            Rules [0, nAlways) have litLen 0 (pattern starts with '*', or is empty) and are tried for
 //            every path. Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix
 //            sorts before its extensions), equal prefixes in line order. `prev` of a sorted rule is
@@ -58,9 +68,10 @@
 const T_LITERAL: u32 = 0;
 const T_EXACT: u32 = 1;
 const T_WILD: u32 = 2;
-const T_EMPTY: u32 = 3;
+const T_SUFFIX: u32 = 3;
+const T_CONTAINS: u32 = 4;
 const F_ALLOW: u32 = 1;
-const F_ANCHORED: u32 = 8;
+const F_ANCHORED: u32 = 16;
 const RULE_SIZE: usize = 20;
 
 const STAR: u32 = 0x2a;
@@ -112,45 +123,41 @@ export function useScratch(scratch: usize): void {
 // pathPtr/pathLen. The path points into the URL itself when no byte needs changing, else into
 // scratch. Normalizing only the path is equivalent to normalizing the whole URL first: the
 // delimiters `/ ? ; # :` are never part of a `%hh` triple and escaping never produces them.
+//
+// One pass instead of the spec's separate searches: the first of '/', '?', ';', '#' from s decides.
+// A '#' first means the path is "/". A '/' that ends a "://" (the ':' at index >= s) is the
+// protocol; no earlier "://" can exist, since its '/' would have come first. The path then starts
+// at the first delimiter after "://", again "/" if a '#' comes first.
 function locatePath(url: usize, len: u32): void {
-  let s: u32 = 0;
-  if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) s = 2;
-
-  // early: first '/', '?' or ';' at or after s; proto: first "://" at or after s.
-  let early: u32 = len;
-  for (let i = s; i < len; i++) {
-    const c = <u32>load<u8>(url + i);
-    if (c == SLASH || c == 0x3f || c == 0x3b) { early = i; break; }
+  let i: u32 = 0;
+  if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) i = 2;
+  const s = i;
+  i = findDelimiter(url, i, len);
+  if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  if (load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
+    i = findDelimiter(url, i + 2, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
   }
-  let start = s;
-  // "://" can only come before `early` (a ':' followed by '/' at `early`).
-  for (let i = s; i + 2 < len && i < early; i++) {
-    if (load<u8>(url + i) == 0x3a && load<u8>(url + i + 1) == SLASH && load<u8>(url + i + 2) == SLASH) {
-      start = i + 3;
-      break;
-    }
-  }
-  let p: u32 = early;
-  if (start > s) {
-    p = len;
-    for (let i = start; i < len; i++) {
-      const c = <u32>load<u8>(url + i);
-      if (c == SLASH || c == 0x3f || c == 0x3b) { p = i; break; }
-    }
-  }
-  if (p >= len) { setRootPath(); return; }
-  // '#' searched from s: one before p means the path is "/".
-  for (let i = s; i < p; i++) {
-    if (load<u8>(url + i) == 0x23) { setRootPath(); return; }
-  }
-  // Path end: '#' or NUL (the reference reads the path as a C string), and note whether any byte
-  // needs normalizing.
+  const p = i;
+  // Path end: '#' or NUL (the reference reads the path as a C string); note whether any byte
+  // needs normalizing (>= 0x80 or '%'), 16 bytes at a time.
   let end = len;
   let dirty = false;
-  for (let i = p; i < len; i++) {
-    const c = <u32>load<u8>(url + i);
-    if (c == 0x23 || c == 0) { end = i; break; }
-    if (c >= 0x80 || c == PERCENT) dirty = true;
+  const vHash = i8x16.splat(0x23);
+  const vZero = i8x16.splat(0);
+  const vPct = i8x16.splat(<i8>PERCENT);
+  for (; i < len; i += 16) {
+    const v = v128.load(url + i);
+    const live = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    const stop = i8x16.bitmask(v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero))) & live;
+    const odd = (i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v)) & live;
+    if (stop != 0) {
+      const k = ctz<u32>(stop);
+      if ((odd & ((1 << k) - 1)) != 0) dirty = true;
+      end = i + k;
+      break;
+    }
+    if (odd != 0) dirty = true;
   }
   const needSlash = load<u8>(url + p) != SLASH;
   if (!dirty && !needSlash) {
@@ -160,26 +167,66 @@ function locatePath(url: usize, len: u32): void {
   }
   let o = scratchBase;
   if (needSlash) { store<u8>(o, SLASH); o++; }
-  for (let i = p; i < end; i++) {
-    const c = <u32>load<u8>(url + i);
+  i = p;
+  while (true) {
+    const k = nextSpecial(url, i, end);
+    copyRun(o, url + i, k - i);
+    o += k - i;
+    if (k >= end) break;
+    const c = <u32>load<u8>(url + k);
     if (c >= 0x80) {
       store<u8>(o, PERCENT);
       store<u8>(o, hexDigit(c >> 4), 1);
       store<u8>(o, hexDigit(c & 15), 2);
       o += 3;
-    } else if (c == PERCENT && i + 2 < end && isHex(load<u8>(url + i + 1)) && isHex(load<u8>(url + i + 2))) {
+      i = k + 1;
+    } else if (k + 2 < end && isHex(load<u8>(url + k + 1)) && isHex(load<u8>(url + k + 2))) {
       store<u8>(o, PERCENT);
-      store<u8>(o, upperHex(load<u8>(url + i + 1)), 1);
-      store<u8>(o, upperHex(load<u8>(url + i + 2)), 2);
+      store<u8>(o, upperHex(load<u8>(url + k + 1)), 1);
+      store<u8>(o, upperHex(load<u8>(url + k + 2)), 2);
       o += 3;
-      i += 2;
+      i = k + 3;
     } else {
-      store<u8>(o, c);
+      store<u8>(o, PERCENT);
       o++;
+      i = k + 1;
     }
   }
   pathPtr = scratchBase;
   pathLen = <u32>(o - scratchBase);
+}
+
+// First index >= i of '/', '?', ';' or '#', or len.
+function findDelimiter(url: usize, i: u32, len: u32): u32 {
+  const vSlash = i8x16.splat(<i8>SLASH);
+  const vQuery = i8x16.splat(0x3f);
+  const vSemi = i8x16.splat(0x3b);
+  const vHash = i8x16.splat(0x23);
+  for (; i < len; i += 16) {
+    const v = v128.load(url + i);
+    const m = v128.or(v128.or(i8x16.eq(v, vSlash), i8x16.eq(v, vQuery)), v128.or(i8x16.eq(v, vSemi), i8x16.eq(v, vHash)));
+    let bits = i8x16.bitmask(m);
+    if (len - i < 16) bits &= (1 << (len - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return len;
+}
+
+// First index in [i, end) of a byte that normalization changes ('%' or >= 0x80), or end.
+function nextSpecial(url: usize, i: u32, end: u32): u32 {
+  const vPct = i8x16.splat(<i8>PERCENT);
+  for (; i < end; i += 16) {
+    const v = v128.load(url + i);
+    let bits = i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v);
+    if (end - i < 16) bits &= (1 << (end - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return end;
+}
+
+// Copies n bytes 16 at a time; may write up to 15 bytes past dst + n (scratch slack).
+@inline function copyRun(dst: usize, src: usize, n: u32): void {
+  for (let q: u32 = 0; q < n; q += 16) v128.store(dst + q, v128.load(src + q));
 }
 
 function setRootPath(): void {
@@ -195,21 +242,32 @@ function setRootPath(): void {
   return true;
 }
 
-// Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Naive search is fastest on real
-// patterns; once it has spent more than a linear budget on partial matches it hands over to KMP,
-// so a hostile segment costs O(|hay| + n), never O(|hay| * n).
+// Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Candidates are found 16 at a time
+// by comparing the needle's first and last bytes at once, then verified; real patterns rarely
+// have false candidates. Once verification has spent more than a linear budget (hostile input
+// such as "*aaaa…ab" against "aaaa…"), KMP takes over, so a segment costs O(|hay| + n), never
+// O(|hay| * n).
 function find(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
   if (to < from || to - from < n) return -1;
-  const last = to - n;
-  const first = load<u8>(needle);
+  const limit = to - n + 1; // candidate starts are [from, limit)
+  const vFirst = i8x16.splat(load<u8>(needle));
+  const vLast = i8x16.splat(load<u8>(needle + n - 1));
   let budget: u32 = ((to - from) << 1) + 64;
-  for (let i = from; i <= last; i++) {
-    if (load<u8>(hay + i) != first) continue;
-    let j: u32 = 1;
-    while (j < n && load<u8>(hay + i + j) == load<u8>(needle + j)) j++;
-    if (j == n) return <i32>i;
-    if (j > budget) return kmpFind(hay, i + 1, to, needle, n);
-    budget -= j;
+  for (let i = from; i < limit; i += 16) {
+    let bits = i8x16.bitmask(v128.and(
+      i8x16.eq(v128.load(hay + i), vFirst),
+      i8x16.eq(v128.load(hay + i + n - 1), vLast),
+    ));
+    if (limit - i < 16) bits &= (1 << (limit - i)) - 1;
+    while (bits != 0) {
+      const at = i + ctz<u32>(bits);
+      let j: u32 = 1;
+      while (j < n && load<u8>(hay + at + j) == load<u8>(needle + j)) j++;
+      if (j >= n) return <i32>at;
+      if (j > budget) return kmpFind(hay, at + 1, to, needle, n);
+      budget -= j;
+      bits &= bits - 1;
+    }
   }
   return -1;
 }
@@ -291,9 +349,18 @@ let bestDisIdx: i32 = -1;
 function tryRule(idx: u32): void {
   const rule = rulesBase + <usize>idx * RULE_SIZE;
   const flags = <u32>load<u8>(rule, 16);
-  const type = (flags >> 1) & 3;
+  const type = (flags >> 1) & 7;
   const patLen = <u32>load<u16>(rule, 12);
-  if (type == T_EXACT) {
+  if (type == T_SUFFIX) {
+    const seg = poolBase + <usize>load<u32>(rule) + <usize>load<u16>(rule, 18);
+    const segLen = patLen - 1 - <u32>load<u16>(rule, 18);
+    const litLen = <u32>load<u16>(rule, 14);
+    if (pathLen < litLen + segLen) return;
+    if (!bytesEqual(pathPtr + pathLen - segLen, seg, segLen)) return;
+  } else if (type == T_CONTAINS) {
+    const segOff = <u32>load<u16>(rule, 18);
+    if (find(pathPtr, <u32>load<u16>(rule, 14), pathLen, poolBase + <usize>load<u32>(rule) + segOff, patLen - segOff) < 0) return;
+  } else if (type == T_EXACT) {
     if (pathLen != <u32>load<u16>(rule, 14)) return;
   } else if (type == T_WILD) {
     const pat = poolBase + <usize>load<u32>(rule);
@@ -301,7 +368,7 @@ function tryRule(idx: u32): void {
     const litLen = <u32>load<u16>(rule, 14);
     if (!matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen)) return;
   }
-  // T_LITERAL and T_EMPTY match once their literal prefix does.
+  // T_LITERAL matches once its literal prefix does.
   const prio = <i32>patLen;
   const line = load<u32>(rule, 4);
   if (flags & F_ALLOW) {

@@ -33,13 +33,16 @@ export const RULE_PREV = 8 // u32
 export const RULE_PAT_LEN = 12 // u16
 export const RULE_LIT_LEN = 14 // u16
 export const RULE_FLAGS = 16 // u8
+export const RULE_SEG_OFF = 18 // u16
 
 export const T_LITERAL = 0
 export const T_EXACT = 1
 export const T_WILD = 2
-export const T_EMPTY = 3
+export const T_SUFFIX = 3
+export const T_CONTAINS = 4
 
 export const F_ALLOW = 1
-export const F_ANCHORED = 8
+export const TYPE_SHIFT = 1
+export const F_ANCHORED = 16
 /** Host-only flag: the text as written follows the pattern in the pool (u16 length, then bytes). */
-export const F_HAS_ORIG = 16
+export const F_HAS_ORIG = 32

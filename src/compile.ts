@@ -3,8 +3,8 @@
 
 import {
   F_ALLOW, F_ANCHORED, F_HAS_ORIG, HEADER_SIZE, H_ALWAYS, H_MAX_PAT, H_POOL_OFF, H_RULES, H_RULES_OFF,
-  RULE_FLAGS, RULE_LINE, RULE_LIT_LEN, RULE_PAT_LEN, RULE_PAT_OFF, RULE_PREV, RULE_SIZE,
-  T_EMPTY, T_EXACT, T_LITERAL, T_WILD,
+  RULE_FLAGS, RULE_LINE, RULE_LIT_LEN, RULE_PAT_LEN, RULE_PAT_OFF, RULE_PREV, RULE_SEG_OFF, RULE_SIZE,
+  T_CONTAINS, T_EXACT, T_LITERAL, T_SUFFIX, T_WILD, TYPE_SHIFT,
 } from './abi.js'
 import { compareBytes } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type ParsedRobots } from './parse.js'
@@ -14,6 +14,7 @@ interface Entry {
   ps: number
   pe: number
   litLen: number
+  segOff: number
   flags: number
   line: number
   /** Text as written when it differs from the pattern (escaped, or an index.html derivative). */
@@ -24,37 +25,46 @@ interface Entry {
 }
 
 const INDEX_HTM = [0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d] // "/index.htm"
+const STAR = 0x2a
 
+/**
+ * Classifies a pattern for the matcher (types in assembly/index.ts). The common shapes get a
+ * type of their own so that the matcher does one comparison or one search instead of running
+ * the general segment loop.
+ */
 function entryFor(pat: Uint8Array, ps: number, pe: number, allow: boolean, line: number): Entry | null {
   const n = pe - ps
   let flags = allow ? F_ALLOW : 0
   let litLen = 0
-  if (n === 0) {
-    flags |= T_EMPTY << 1
-  } else {
+  let segOff = 0
+  let type = T_LITERAL
+  if (n > 0) {
     // A pattern that starts with neither '/' nor '*' can never match a path (paths start with
     // '/'); `$` alone is one of them. Dropping them changes no verdict and no matching line.
     const c0 = pat[ps]
-    if (c0 !== 0x2f && c0 !== 0x2a) return null
+    if (c0 !== 0x2f && c0 !== STAR) return null
     const anchored = pat[pe - 1] === 0x24
     const body = anchored ? n - 1 : n
-    let star = -1
-    for (let i = 0; i < body; i++) {
-      if (pat[ps + i] === 0x2a) {
-        star = i
-        break
-      }
-    }
-    if (star < 0) {
-      flags |= (anchored ? T_EXACT : T_LITERAL) << 1
-      litLen = body
+    let star = 0
+    while (star < body && pat[ps + star] !== STAR) star++
+    litLen = star
+    if (star === body) {
+      type = anchored ? T_EXACT : T_LITERAL
     } else {
-      flags |= T_WILD << 1
-      litLen = star
+      let j = star
+      while (j < body && pat[ps + j] === STAR) j++
+      let k = j
+      while (k < body && pat[ps + k] !== STAR) k++
+      if (j === body) type = T_LITERAL // only stars after the prefix: "/a*" and "/a*$" match any extension
+      else if (k === body) {
+        type = anchored ? T_SUFFIX : T_CONTAINS
+        segOff = j
+      } else type = T_WILD
     }
     if (anchored) flags |= F_ANCHORED
   }
-  return { pat, ps, pe, litLen, flags, line, orig: null, os: 0, oe: 0, prev: 0 }
+  flags |= type << TYPE_SHIFT
+  return { pat, ps, pe, litLen, segOff, flags, line, orig: null, os: 0, oe: 0, prev: 0 }
 }
 
 /** SEMANTICS.md 10: `…/index.htm…` also allows `…/` exactly, as its own rule on the same line. */
@@ -122,35 +132,43 @@ export function compileTable(parsed: ParsedRobots, ruleIds: readonly number[]): 
   const rulesOff = HEADER_SIZE
   const poolOff = rulesOff + entries.length * RULE_SIZE
   const table = new Uint8Array((poolOff + poolSize + 3) & ~3)
-  const view = new DataView(table.buffer)
-  view.setUint32(H_RULES * 4, entries.length, true)
-  view.setUint32(H_ALWAYS * 4, always.length, true)
-  view.setUint32(H_RULES_OFF * 4, rulesOff, true)
-  view.setUint32(H_POOL_OFF * 4, poolOff, true)
-  view.setUint32(H_MAX_PAT * 4, maxPat, true)
+  const u32 = new Uint32Array(table.buffer)
+  const u16 = new Uint16Array(table.buffer)
+  u32[H_RULES] = entries.length
+  u32[H_ALWAYS] = always.length
+  u32[H_RULES_OFF] = rulesOff
+  u32[H_POOL_OFF] = poolOff
+  u32[H_MAX_PAT] = maxPat
 
   let o = 0
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!
     const at = rulesOff + i * RULE_SIZE
     const patLen = e.pe - e.ps
-    view.setUint32(at + RULE_PAT_OFF, o, true)
-    view.setUint32(at + RULE_LINE, e.line, true)
-    view.setUint32(at + RULE_PREV, e.prev, true)
-    view.setUint16(at + RULE_PAT_LEN, patLen, true)
-    view.setUint16(at + RULE_LIT_LEN, e.litLen, true)
+    u32[(at + RULE_PAT_OFF) >> 2] = o
+    u32[(at + RULE_LINE) >> 2] = e.line
+    u32[(at + RULE_PREV) >> 2] = e.prev
+    u16[(at + RULE_PAT_LEN) >> 1] = patLen
+    u16[(at + RULE_LIT_LEN) >> 1] = e.litLen
+    u16[(at + RULE_SEG_OFF) >> 1] = e.segOff
     table[at + RULE_FLAGS] = e.flags | (e.orig !== null ? F_HAS_ORIG : 0)
-    table.set(e.pat.subarray(e.ps, e.pe), poolOff + o)
+    copyBytes(table, poolOff + o, e.pat, e.ps, e.pe)
     o += patLen
     if (e.orig !== null) {
       const len = e.oe - e.os
       table[poolOff + o] = len & 0xff
       table[poolOff + o + 1] = len >> 8
-      table.set(e.orig.subarray(e.os, e.oe), poolOff + o + 2)
+      copyBytes(table, poolOff + o + 2, e.orig, e.os, e.oe)
       o += 2 + len
     }
   }
   return table
+}
+
+/** Patterns are short: a loop beats creating a subarray for `set`. */
+function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, s: number, e: number): void {
+  if (e - s > 64) dst.set(src.subarray(s, e), at)
+  else for (let i = s; i < e; i++) dst[at++] = src[i]!
 }
 
 /**
@@ -199,5 +217,6 @@ export function tableRule(table: Uint8Array, i: number): { allow: boolean; line:
 
 /** Largest pattern length in a table (sizes the matcher's scratch). */
 export function tableMaxPattern(table: Uint8Array): number {
-  return new DataView(table.buffer, table.byteOffset, table.byteLength).getUint32(H_MAX_PAT * 4, true)
+  const at = H_MAX_PAT * 4
+  return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
 }

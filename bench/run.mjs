@@ -1,0 +1,285 @@
+// `npm run bench`: robotstxt-wasm against robots-parser 3.0.1, in one process, interleaved, each
+// phase timed apart. Prints a Markdown report (machine, Node, date) and writes bench/RESULTS.md.
+//
+//   BENCH_ROUNDS (default 5) rounds per comparison, alternating which library runs first; the
+//   median of the rounds is reported. BENCH_TIME (default 250) ms per task per round.
+import { execFileSync } from 'node:child_process'
+import { readFileSync, readdirSync, existsSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem, platform, arch } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { Bench } from 'tinybench'
+import robotsParser from 'robots-parser'
+import { parseRobots } from '../dist/index.js'
+import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+const CORPUS = join(root, '..', 'shared', 'corpus')
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const TIME = Number(process.env.BENCH_TIME ?? 250)
+const BATCH = 1000 // calls per task invocation
+
+const rows = []
+const targets = []
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`)
+const log = (s) => process.stderr.write(s + '\n')
+
+/** Runs both functions ROUNDS times through tinybench, alternating order; ns per call, medians. */
+function compare(phase, ours, theirs, perCall = BATCH) {
+  const o = []
+  const t = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const bench = new Bench({ time: TIME, warmupTime: 50 })
+    const order = round % 2 === 0 ? [['ours', ours], ['theirs', theirs]] : [['theirs', theirs], ['ours', ours]]
+    for (const [name, fn] of order) bench.add(name, fn)
+    bench.runSync()
+    for (const task of bench.tasks) (task.name === 'ours' ? o : t).push((task.result.period * 1e6) / perCall)
+  }
+  const row = { phase, ours: median(o), theirs: median(t) }
+  row.ratio = row.theirs / row.ours
+  rows.push(row)
+  log(`${phase}: ours ${fmtNs(row.ours)}, robots-parser ${fmtNs(row.theirs)}, ${row.ratio.toFixed(1)}x`)
+  return row
+}
+
+function target(what, value, goal, ok) {
+  targets.push({ what, value, goal, ok })
+}
+
+// ── init: a fresh process importing the package and answering one check ──────────────────────
+function initPhase() {
+  const ours = pathToFileURL(join(root, 'dist', 'index.js')).href
+  const theirs = pathToFileURL(join(root, 'node_modules', 'robots-parser', 'index.js')).href
+  const script = (lib) => lib === 'ours'
+    ? `const t=performance.now();const{parseRobots}=await import(${JSON.stringify(ours)});parseRobots('User-agent: *\\nDisallow: /x').isAllowed('http://a/x','bot');console.log(performance.now()-t)`
+    : `const t=performance.now();const{default:p}=await import(${JSON.stringify(theirs)});p('http://a/robots.txt','User-agent: *\\nDisallow: /x').isAllowed('http://a/x','bot');console.log(performance.now()-t)`
+  const o = []
+  const t = []
+  for (let i = 0; i < Math.max(5, ROUNDS * 2); i++) {
+    for (const lib of i % 2 ? ['theirs', 'ours'] : ['ours', 'theirs']) {
+      const ms = Number(execFileSync(process.execPath, ['--input-type=module', '-e', script(lib)], { encoding: 'utf8' }))
+      ;(lib === 'ours' ? o : t).push(ms * 1e6)
+    }
+  }
+  const row = { phase: 'init: import + first check (fresh process)', ours: median(o), theirs: median(t) }
+  row.ratio = row.theirs / row.ours
+  rows.push(row)
+  log(`init: ours ${fmtNs(row.ours)}, robots-parser ${fmtNs(row.theirs)}`)
+}
+
+// ── parse + compile + first check, over the real corpus ─────────────────────────────────────────
+function parsePhase(files) {
+  const agent = 'Googlebot'
+  const url = (f) => `https://${f.host}/some/path?x=1`
+  const total = files.reduce((n, f) => n + f.bytes, 0)
+  const o = []
+  const t = []
+  let checksumOurs = 0
+  let checksumTheirs = 0
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const lib of round % 2 ? ['theirs', 'ours'] : ['ours', 'theirs']) {
+      const start = process.hrtime.bigint()
+      let allowed = 0
+      if (lib === 'ours') for (const f of files) allowed += parseRobots(f.text).matcher(agent).isAllowed(url(f)) ? 1 : 0
+      else for (const f of files) allowed += robotsParser(`https://${f.host}/robots.txt`, f.text).isAllowed(url(f), agent) !== false ? 1 : 0
+      const ns = Number(process.hrtime.bigint() - start)
+      if (lib === 'ours') { o.push(ns); checksumOurs = allowed } else { t.push(ns); checksumTheirs = allowed }
+    }
+  }
+  const row = { phase: `parse + compile + first check, per file (${files.length} real files, ${(total / 1e6).toFixed(1)} MB)`, ours: median(o) / files.length, theirs: median(t) / files.length }
+  row.ratio = row.theirs / row.ours
+  row.note = `${(total / (median(o) / 1e9) / 1e6).toFixed(1)} MB/s vs ${(total / (median(t) / 1e9) / 1e6).toFixed(1)} MB/s`
+  rows.push(row)
+  log(`${row.phase}: ${row.ratio.toFixed(2)}x (${row.note}); allowed ${checksumOurs} vs ${checksumTheirs}`)
+  target('parse + compile + first check', row.ratio, 3, row.ratio >= 3)
+}
+
+// ── single and batch checks ─────────────────────────────────────────────────────────────────────
+function checkPhases(label, pairs) {
+  // pairs: [{ matcher, rp, agent, url }] checked round-robin.
+  const n = pairs.length
+  let i = 0
+  let j = 0
+  const single = compare(`${label}: single Matcher.isAllowed vs isAllowed`, () => {
+    for (let k = 0; k < BATCH; k++) { const p = pairs[i]; p.matcher.isAllowed(p.url); i = i + 1 === n ? 0 : i + 1 }
+  }, () => {
+    for (let k = 0; k < BATCH; k++) { const p = pairs[j]; p.rp.isAllowed(p.url, p.agent); j = j + 1 === n ? 0 : j + 1 }
+  })
+  return single
+}
+
+function batchPhase(label, chunks, pairs) {
+  // chunks: [{ matcher, urls, out }] of ~BATCH urls each; robots-parser checks the same URLs one by one.
+  let c = 0
+  let j = 0
+  const urlsPerRun = chunks.reduce((s, ch) => s + ch.urls.length, 0) / chunks.length
+  return compare(`${label}: batch isAllowedMany vs isAllowed`, () => {
+    const ch = chunks[c]
+    ch.matcher.isAllowedMany(ch.urls, ch.out)
+    c = c + 1 === chunks.length ? 0 : c + 1
+  }, () => {
+    for (let k = 0; k < urlsPerRun; k++) { const p = pairs[j]; p.rp.isAllowed(p.url, p.agent); j = j + 1 === pairs.length ? 0 : j + 1 }
+  }, urlsPerRun)
+}
+
+function syntheticPhase() {
+  const body = syntheticRobots()
+  const urls = syntheticUrls()
+  const agent = 'Googlebot'
+  const matcher = parseRobots(body).matcher(agent)
+  const rp = robotsParser('https://www.example.com/robots.txt', body)
+  // Verdict checksum: single, batch and robots-parser answers are counted; ours must agree.
+  const many = matcher.isAllowedMany(urls)
+  let single = 0
+  let batch = 0
+  for (let i = 0; i < urls.length; i++) { single += matcher.isAllowed(urls[i]) ? 1 : 0; batch += many[i] }
+  if (single !== batch) throw new Error(`synthetic: single (${single}) and batch (${batch}) verdicts differ`)
+  log(`synthetic: ${body.split('\n').length} lines, ${urls.length} URLs, allowed ${single}`)
+  const pairs = urls.map((url) => ({ matcher, rp, agent, url }))
+  const s = checkPhases('synthetic (a)', pairs)
+  const chunks = []
+  for (let i = 0; i < urls.length; i += BATCH) chunks.push({ matcher, urls: urls.slice(i, i + BATCH), out: new Uint8Array(BATCH) })
+  const b = batchPhase('synthetic (a)', chunks, pairs)
+  target('single Matcher.isAllowed (synthetic)', s.ratio, 40, s.ratio >= 40)
+  target('batch isAllowedMany (synthetic)', b.ratio, 100, b.ratio >= 100)
+}
+
+function realPhase(corpusCases) {
+  const pairs = []
+  const chunks = []
+  let mismatches = 0
+  let checksum = 0
+  for (const rec of corpusCases) {
+    const host = new URL(rec.cases[0].url).host
+    const robots = parseRobots(rec.text)
+    const rp = robotsParser(`https://${host}/robots.txt`, rec.text)
+    const byAgent = new Map()
+    for (const c of rec.cases) {
+      if (Array.isArray(c.agent)) continue // robots-parser takes one agent
+      if (!byAgent.has(c.agent)) byAgent.set(c.agent, { matcher: robots.matcher(c.agent), cases: [] })
+      byAgent.get(c.agent).cases.push(c)
+    }
+    for (const [agent, { matcher, cases }] of byAgent) {
+      for (const c of cases) {
+        const allowed = matcher.isAllowed(c.url)
+        if (allowed !== c.allowed) mismatches++
+        checksum = (checksum * 31 + (allowed ? 1 : 0)) >>> 0
+        pairs.push({ matcher, rp, agent, url: c.url })
+      }
+      chunks.push({ matcher, urls: cases.map((c) => c.url), out: new Uint8Array(cases.length) })
+    }
+  }
+  let labels = 0
+  for (const rec of corpusCases) for (const c of rec.cases) if (!Array.isArray(c.agent)) labels = (labels * 31 + (c.allowed ? 1 : 0)) >>> 0
+  if (mismatches !== 0 || checksum !== labels) throw new Error(`real files: ${mismatches} verdicts differ from the labels (checksum ${checksum} vs ${labels})`)
+  log(`real files: ${pairs.length} labelled URL checks, verdict checksum ${checksum.toString(16)} equals the labels'`)
+  const s = checkPhases('real files (b)', pairs)
+  // Batches regrouped to ~BATCH URLs per call per matcher would not be realistic: a real crawler
+  // batches the URLs of one site. Here each call checks one file's URLs for one agent.
+  const b = batchPhase('real files (b), one call per file and agent', chunks, pairs)
+  target('single Matcher.isAllowed (real files)', s.ratio, 40, s.ratio >= 40)
+  target('batch isAllowedMany (real files, ~24 URLs per call)', b.ratio, 100, b.ratio >= 100)
+}
+
+// ── scaling ─────────────────────────────────────────────────────────────────────────────────────
+function timeOurs(fn, perCall = BATCH) {
+  const xs = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const bench = new Bench({ time: TIME, warmupTime: 50 })
+    bench.add('x', fn)
+    bench.runSync()
+    xs.push((bench.tasks[0].result.period * 1e6) / perCall)
+  }
+  return median(xs)
+}
+
+function scalingPhase() {
+  const urls = syntheticUrls(10_000, 7)
+  const lines = []
+  let base = 0
+  for (const n of [10, 100, 1000, 10_000]) {
+    const m = parseRobots(scalingRobots(n)).matcher('bot')
+    let i = 0
+    const ns = timeOurs(() => { for (let k = 0; k < BATCH; k++) { m.isAllowed(urls[i]); i = (i + 1) % urls.length } })
+    if (n === 10) base = ns
+    lines.push({ what: `${n} rules`, ns, ratio: ns / base })
+  }
+  const worst = lines[lines.length - 1].ratio
+  target('10,000-rule group vs 10-rule group, per URL', worst, 3, worst <= 3)
+  const m = parseRobots(syntheticRobots()).matcher('Googlebot')
+  let b20 = 0
+  for (const len of [20, 200, 2000]) {
+    const us = Array.from({ length: 1000 }, (_, i) => { let s = `https://www.example.com/${i}/`; while (s.length < len) s += 'abcdefghij/'.slice(0, len - s.length); return s })
+    let i = 0
+    const ns = timeOurs(() => { for (let k = 0; k < BATCH; k++) { m.isAllowed(us[i]); i = (i + 1) % us.length } })
+    if (len === 20) b20 = ns
+    lines.push({ what: `URL of ${len} bytes`, ns, ratio: ns / b20 })
+  }
+  for (const l of lines) log(`scaling ${l.what}: ${fmtNs(l.ns)} (${l.ratio.toFixed(2)}x)`)
+  return lines
+}
+
+// ── memory: a child process with --expose-gc ───────────────────────────────────────────────────
+function memoryPhase() {
+  const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', maxBuffer: 1 << 20 })
+  const m = JSON.parse(out)
+  log(`memory: ours ${m.oursPerMatcher.toFixed(0)} B/matcher (${m.oursPerRuleByte.toFixed(2)} x rule text), robots-parser ${m.theirsPerInstance.toFixed(0)} B/instance`)
+  target('bytes retained per Matcher / bytes of its rules\u2019 text', m.oursPerRuleByte, 2, m.oursPerRuleByte <= 2)
+  return m
+}
+
+function sizes() {
+  const out = []
+  for (const f of ['robots.wasm', 'index.js', 'index.cjs', 'workerd.js', 'cli.js', 'compat.js']) {
+    const p = join(root, 'dist', f)
+    if (!existsSync(p)) continue
+    const bytes = readFileSync(p)
+    out.push({ file: `dist/${f}`, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })
+  }
+  return out
+}
+
+function loadCorpus() {
+  if (!existsSync(join(CORPUS, 'cases.jsonl'))) return null
+  const recs = []
+  for (const line of readFileSync(join(CORPUS, 'cases.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue
+    const rec = JSON.parse(line)
+    const buf = readFileSync(join(CORPUS, 'robots', rec.file))
+    recs.push({ ...rec, text: buf.toString('utf8'), bytes: buf.length, host: rec.file.replace(/\.txt$/, '') })
+  }
+  return recs
+}
+
+// ── main ────────────────────────────────────────────────────────────────────────────────────────
+const date = new Date().toISOString().slice(0, 10)
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
+log(`robotstxt-wasm benchmarks, ${date}, Node ${process.version}, ${machine}`)
+const corpus = loadCorpus()
+if (corpus === null) log('corpus: ../shared/corpus not found, the real-file phases are SKIPPED')
+
+initPhase()
+if (corpus) parsePhase(corpus)
+syntheticPhase()
+if (corpus) realPhase(corpus)
+const scaling = scalingPhase()
+const memory = memoryPhase()
+const sizeRows = sizes()
+
+const md = []
+md.push(`Measured ${date} on ${machine}, Node ${process.version}; robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds.`, '')
+md.push('| phase | robotstxt-wasm | robots-parser | ratio |', '|---|---:|---:|---:|')
+for (const r of rows) md.push(`| ${r.phase} | ${fmtNs(r.ours)} | ${fmtNs(r.theirs)} | **${r.ratio.toFixed(1)}x**${r.note ? ` (${r.note})` : ''} |`)
+md.push(`| memory retained per compiled matcher / parsed instance (${memory.count.toLocaleString('en')} of them) | ${memory.oursPerMatcher.toFixed(0)} B | ${memory.theirsPerInstance.toFixed(0)} B | **${(memory.theirsPerInstance / memory.oursPerMatcher).toFixed(1)}x** |`)
+md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|---|---:|---:|')
+for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
+md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
+for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
+md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
+for (const t of targets) md.push(`| ${t.what} | ${t.value.toFixed(2)} | ${t.goal} | ${t.ok ? 'met' : '**missed**'} |`)
+const report = md.join('\n') + '\n'
+process.stdout.write('\n' + report)
+writeFileSync(join(here, 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\`.\n\n${report}`)
