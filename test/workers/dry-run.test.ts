@@ -1,24 +1,13 @@
 // `wrangler deploy --dry-run` on a minimal Worker that depends on the packed package (what `npm pack`
 // would publish, installed as a `file:` dependency is): wrangler must resolve the `workerd` export
 // condition and upload the .wasm as its own module, since Workers refuse to compile wasm from bytes.
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BLOCKED, run, WRANGLER } from './child.js'
 import { startWorker, type RunningWorker } from './harness.js'
-import { ROOT, TOOL_ENV } from './tool-env.js'
-
-const GUARD = pathToFileURL(join(ROOT, 'test', 'workers', 'net-guard.mjs')).href
-/** Child processes get the tool environment and the network guard. */
-const CHILD_ENV = { ...process.env, ...TOOL_ENV, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${GUARD}`.trim() }
-
-function run(cmd: string, args: string[], cwd: string) {
-  const r = spawnSync(cmd, args, { cwd, env: CHILD_ENV, encoding: 'utf8', shell: process.platform === 'win32', timeout: 60_000 })
-  if (r.error) throw r.error
-  return r
-}
+import { ROOT } from './tool-env.js'
 
 const WORKER = `import { parseRobots } from 'robotstxt-wasm'
 
@@ -54,7 +43,7 @@ describe('wrangler deploy --dry-run picks the workerd entry (package.json export
     mkdirSync(join(dir, 'src'))
     writeFileSync(join(dir, 'src', 'index.js'), WORKER)
 
-    wrangler = run(process.execPath, [join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'deploy', '--dry-run', '--outdir', out], dir)
+    wrangler = run(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', out], dir)
     bundle = readFileSync(join(out, 'index.js'), 'utf8')
     wasmFiles = readdirSync(out).filter((f) => f.endsWith('.wasm'))
   })
@@ -66,7 +55,7 @@ describe('wrangler deploy --dry-run picks the workerd entry (package.json export
   test('wrangler succeeds without contacting the network', () => {
     expect(wrangler.status, wrangler.stderr).toBe(0)
     expect(wrangler.stdout).toContain('--dry-run: exiting now.')
-    expect(`${wrangler.stdout}${wrangler.stderr}`).not.toContain('net-guard: blocked')
+    expect(`${wrangler.stdout}${wrangler.stderr}`).not.toContain(BLOCKED)
   })
 
   test('the bundle is built from dist/workerd.js, not the bytes-embedding dist/index.js', () => {
