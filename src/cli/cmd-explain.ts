@@ -80,6 +80,10 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
   out.push('')
   if (loaded.fetched === null || loaded.fetched.outcome === 'ok') {
     field('group', GROUP_WHY[e.group](e.token))
+    if (e.group !== 'specific' && !/^[a-z_-]+$/.test(e.token)) {
+      // SEMANTICS.md 6: a User-agent line's name stops at the first other character.
+      out.push(`  ${st.yellow('note')}: no User-agent line can name "${e.token}": their names are matched up to the first character that is not a letter, "-" or "_"`)
+    }
     for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(5)}`)}${a.text}${a.names ? st.cyan(`   <- names ${e.token}`) : ''}`)
     out.push('')
     if (e.matches.length === 0) {

@@ -97,9 +97,11 @@ export function lint(input: LintInput): LintResult {
   let directives = 0
   for (const r of lines) {
     if (r.type === 'empty' || r.type === 'comment') continue
+    // In an HTML page every line of markup would be reported; the one html finding says it all.
+    if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) continue
     if (r.tooLong) add(r.line, 'warning', 'line-too-long', `longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; the rest of the line is ignored`)
     if (r.type === 'invalid') {
-      if (htmlLine === null) add(r.line, 'warning', 'invalid-line', 'not a "key: value" line; ignored')
+      add(r.line, 'warning', 'invalid-line', 'not a "key: value" line; ignored')
       continue
     }
     directives++
@@ -119,7 +121,7 @@ export function lint(input: LintInput): LintResult {
         if (!ABSOLUTE_HTTP.test(value)) add(r.line, 'warning', 'sitemap-url', `sitemap "${value}" is not an absolute http(s) URL; crawlers need the full URL`)
         break
       case 'other':
-        lintOther(r, key, value, htmlLine !== null, add)
+        lintOther(r, key, value, add)
         break
     }
   }
@@ -128,10 +130,10 @@ export function lint(input: LintInput): LintResult {
   const lastGroup = groups[groups.length - 1]
   if (lastGroup !== undefined && lastGroup.ruleEnd === lastGroup.ruleStart) {
     const at = lastGroup.agentLines
-    const which = at.length === 1 ? `the user-agent line ${at[0]}` : `the user-agent lines ${at[0]}-${at[at.length - 1]}`
+    const which = at.length === 1 ? `User-agent line ${at[0]} is` : `User-agent lines ${at[0]}-${at[at.length - 1]} are`
     add(at[0]!, 'warning', 'empty-group', lastGroup.agents.length > 0
-      ? `${which} at the end of the file have no rules: the crawlers named there may fetch everything (the * group no longer applies to them)`
-      : `${which} at the end of the file have no rules`)
+      ? `${which} followed by no rules: the crawlers named there may fetch everything (the * group no longer applies to them)`
+      : `${which} followed by no rules`)
   }
   if (directives === 0 && htmlLine === null) {
     add(null, 'info', 'no-rules', body.length === 0 ? 'the file is empty: every crawler may fetch everything' : 'no directives: every crawler may fetch everything')
@@ -179,7 +181,7 @@ function lintRule(r: LineReport, value: string, add: Add): void {
   }
 }
 
-function lintOther(r: LineReport, key: string, value: string, html: boolean, add: Add): void {
+function lintOther(r: LineReport, key: string, value: string, add: Add): void {
   const lower = key.toLowerCase()
   if (lower.startsWith('\ufeff')) {
     add(r.line, 'error', 'bom-in-key', 'a byte order mark (U+FEFF) before the key makes it unrecognised: the line is ignored')
@@ -196,7 +198,6 @@ function lintOther(r: LineReport, key: string, value: string, html: boolean, add
     add(r.line, 'warning', 'unsupported', unsupported)
     return
   }
-  if (html) return
   const canonical = CANONICAL[lower.replace(/[^a-z]/g, '')]
   const hint = canonical !== undefined ? `; did you mean "${canonical}"?` : ''
   add(r.line, 'warning', 'unknown-key', `unknown key "${key}": ignored${hint}`)

@@ -40,7 +40,7 @@ export function agentArgument(agent: string, command: string): string {
   try {
     agentTokens(agent)
   } catch {
-    throw new UsageError(`AGENT: expected a user-agent with a product token of letters, "-" or "_" (e.g. "Googlebot"), got ${JSON.stringify(agent)}`, command)
+    throw new UsageError(`AGENT: expected a user-agent with a product token (the text before any "/", e.g. "Googlebot"), got ${JSON.stringify(agent)}`, command)
   }
   return agent
 }

@@ -40,7 +40,9 @@ export class LineSplitter {
     const lines = complete.split('\n')
     this.#carry = text.slice(nl + 1)
     if (this.#carry.length > MAX_URL_LINE) this.#tooLong(lines.length)
-    // Lines inside a chunk are bounded by the chunk size (plus the carry checked above).
+    // Only the first line holds carried-over text; the others are no longer than the chunk.
+    if (lines[0]!.length > MAX_URL_LINE) this.#tooLong()
+    if (text.length > MAX_URL_LINE) for (let i = 1; i < lines.length; i++) if (lines[i]!.length > MAX_URL_LINE) this.#tooLong(i)
     if (complete.includes('\r')) {
       for (let i = 0; i < lines.length; i++) {
         const s = lines[i]!

@@ -1,0 +1,634 @@
+// The `robotstxt` command, run for real: `node dist/cli.js` as a child process (built first when
+// dist/cli.js is missing or older than its sources). Exit codes, stdout and stderr of every
+// subcommand and error path; robots.txt URLs served by node:http on 127.0.0.1; a stream of
+// 1,000,000 URLs through `--urls -` compared with the library's batch matcher in-process.
+// explain's reasoning is also checked in-process against Robots.check on every labelled case.
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { explain } from '../src/cli/explain.js'
+import { lint } from '../src/cli/lint.js'
+import { LineSplitter } from '../src/cli/stream.js'
+import { parseRobots } from '../src/index.js'
+import { loadFixture } from './helpers/cases.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CLI = join(ROOT, 'dist', 'cli.js')
+const EXAMPLE = join(ROOT, 'examples', 'robots.txt')
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
+  }
+  return newest
+}
+
+let tmp = ''
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'build', 'robots.wasm'))) execFileSync('npm', ['run', 'build:wasm', '--silent'], { cwd: ROOT, stdio: 'inherit' })
+  const sources = Math.max(newestMtime(join(ROOT, 'src')), statSync(join(ROOT, 'scripts', 'build.mjs')).mtimeMs)
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < sources) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' })
+  tmp = mkdtempSync(join(tmpdir(), 'robotstxt-cli-'))
+})
+
+afterAll(() => {
+  if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+})
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CLI with `args`, feeding `input` to stdin (closed empty when not given). */
+function run(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '', ...env } })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    child.stdin.on('error', () => {}) // the CLI may exit before reading stdin
+    child.stdin.end(input)
+  })
+}
+
+function file(name: string, content: string | Uint8Array): string {
+  const path = join(tmp, name)
+  writeFileSync(path, content)
+  return path
+}
+
+describe('cli: help, version, usage errors', () => {
+  test('--version and -V print the package.json version', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await run([flag])
+      expect(r).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
+    }
+  })
+
+  test('--help, -h and help list every command on stdout', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const r = await run(args)
+      expect(r.code).toBe(0)
+      for (const cmd of ['check', 'explain', 'lint']) expect(r.stdout).toContain(`robotstxt ${cmd} ROBOTS`)
+      expect(r.stderr).toBe('')
+    }
+  })
+
+  test('each command has help, as `help CMD` and as `CMD --help`, and they are the same text', async () => {
+    for (const cmd of ['check', 'explain', 'lint']) {
+      const a = await run(['help', cmd])
+      const b = await run([cmd, '--help'])
+      const c = await run([cmd, '-h'])
+      expect(a.code).toBe(0)
+      expect(a.stdout).toContain(`robotstxt ${cmd} ROBOTS`)
+      expect(a.stdout).toContain('Exit status')
+      expect(b).toEqual(a)
+      expect(c).toEqual(a)
+    }
+    expect((await run(['help', 'check'])).stdout).toContain('--urls FILE')
+    expect((await run(['help', 'lint'])).stdout).toContain('--json')
+  })
+
+  test('no arguments: the usage on stderr, exit 2', async () => {
+    const r = await run([])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain('robotstxt check ROBOTS AGENT URL')
+  })
+
+  test.each([
+    [['frobnicate'], /unknown command "frobnicate"; commands: check, explain, lint/],
+    [['--frob'], /unknown option "--frob"/],
+    [['help', 'frob'], /no help for unknown command "frob"/],
+    [['check', '--frob', 'x'], /robotstxt check: Unknown option '--frob'/],
+    [['check'], /robotstxt check: missing ROBOTS/],
+    [['check', EXAMPLE], /robotstxt check: missing AGENT/],
+    [['check', EXAMPLE, 'Googlebot'], /robotstxt check: missing URL \(or --urls FILE for a list\)/],
+    [['check', EXAMPLE, 'Googlebot', '--urls'], /robotstxt check: Option '--urls <value>' argument missing/],
+    [['check', EXAMPLE, 'Googlebot', '/a', '--urls', '-'], /give either URL arguments or --urls FILE, not both/],
+    [['check', '-', 'Googlebot', '--urls', '-'], /ROBOTS and --urls cannot both be stdin/],
+    [['check', EXAMPLE, '', '/a'], /AGENT: expected a user-agent with a product token \(the text before any "\/", e.g. "Googlebot"\), got ""/],
+    [['check', EXAMPLE, ' /x', '/a'], /AGENT: expected a user-agent .* got " \/x"/],
+    [['check', EXAMPLE, 'Googlebot', 'example.com/a'], /URL: expected an absolute URL \(https:\/\/host\/path\) or a path starting with "\/", got "example.com\/a"/],
+    [['check', EXAMPLE, 'Googlebot', 'http://exa mple.com/'], /URL: expected an absolute URL/],
+    [['check', 'http://', 'Googlebot', '/a'], /ROBOTS: not a valid URL: http:\/\//],
+    [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got ftp:/],
+    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"/],
+    [['explain', EXAMPLE, 'Googlebot'], /robotstxt explain: missing URL/],
+    [['explain', EXAMPLE, 'Googlebot', '/a', '/b'], /explain takes one URL, got 2/],
+    [['explain', EXAMPLE, 'Googlebot', 'not a url'], /URL: expected an absolute URL/],
+    [['lint'], /robotstxt lint: missing ROBOTS/],
+    [['lint', EXAMPLE, EXAMPLE], /lint takes one ROBOTS, got 2/],
+    [['lint', EXAMPLE, '--urls', 'x'], /robotstxt lint: Unknown option '--urls'/],
+  ])('usage error %j: exit 2, one clear message and a pointer to help', async (args, message) => {
+    const r = await run(args)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).toMatch(/Try 'robotstxt (help \w+|--help)'\.\n$/)
+    expect(r.stderr).not.toContain('    at ') // no stack trace
+  })
+
+  test.each([
+    ['check', ['Googlebot', '/a']],
+    ['explain', ['Googlebot', '/a']],
+    ['lint', []],
+  ])('%s: an unreadable ROBOTS file exits 2 with the path and the reason', async (cmd, rest) => {
+    const missing = join(tmp, 'does-not-exist.txt')
+    const r = await run([cmd, missing, ...rest])
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${missing}: no such file\n` })
+    const dir = await run([cmd, tmp, ...rest])
+    expect(dir).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${tmp}: is a directory\n` })
+  })
+
+  test('check --urls with a missing list file exits 2 before any output', async () => {
+    const missing = join(tmp, 'no-urls.txt')
+    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', missing])
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${missing}: no such file\n` })
+  })
+})
+
+describe('cli: check', () => {
+  const robots = () => parseRobots(readFileSync(EXAMPLE))
+
+  test('one URL: allowed exits 0, disallowed exits 1; the line is tab-separated verdict, line, URL', async () => {
+    const allowed = await run(['check', EXAMPLE, 'Googlebot', 'https://example.com/report.pdf'])
+    expect(allowed).toEqual({ code: 0, stdout: 'allowed\t19\thttps://example.com/report.pdf\n', stderr: '' })
+    const disallowed = await run(['check', EXAMPLE, 'Googlebot', 'https://example.com/private/report.pdf'])
+    expect(disallowed).toEqual({ code: 1, stdout: 'disallowed\t17\thttps://example.com/private/report.pdf\n', stderr: '' })
+    const noRule = await run(['check', EXAMPLE, 'Googlebot', '/about'])
+    expect(noRule).toEqual({ code: 0, stdout: 'allowed\t0\t/about\n', stderr: '' })
+  })
+
+  test('several URLs: one line each in order; exit 0 only when all are allowed', async () => {
+    const urls = ['https://example.com/', '/cart/1', 'https://example.com/a.json', '/search/about', 'https://example.com/x?sessionid=9']
+    const r = await run(['check', EXAMPLE, 'Mozilla/5.0 (compatible; SomeBot/1.0)', ...urls])
+    expect(r.code).toBe(1)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(lines).toHaveLength(urls.length)
+    urls.forEach((url, i) => {
+      const v = robots().check(url, 'Mozilla')
+      expect(lines[i]).toBe(`${v.allowed ? 'allowed' : 'disallowed'}\t${v.line}\t${url}`)
+    })
+    const all = await run(['check', EXAMPLE, 'Bingbot', '/', '/about', '/search/about'])
+    expect(all).toEqual({ code: 0, stdout: 'allowed\t0\t/\nallowed\t0\t/about\nallowed\t11\t/search/about\n', stderr: '' })
+  })
+
+  test('the agent is reduced to its product token, like the library', async () => {
+    const r = await run(['check', EXAMPLE, 'Googlebot/2.1 (+http://www.google.com/bot.html)', '/private/x'])
+    expect(r).toEqual({ code: 1, stdout: 'disallowed\t17\t/private/x\n', stderr: '' })
+    const gpt = await run(['check', EXAMPLE, 'gptbot', '/anything'])
+    expect(gpt).toEqual({ code: 1, stdout: 'disallowed\t28\t/anything\n', stderr: '' })
+  })
+
+  test('URLs are matched as given (percent-encoding normalised, no URL-parser rewriting)', async () => {
+    const f = file('spaces.txt', 'User-agent: *\nDisallow: /a b\nDisallow: /caf\u00e9\n')
+    const r = await run(['check', f, 'x', 'http://h/a b', 'http://h/a%20b', 'http://h/caf%c3%a9'])
+    expect(r.stdout).toBe('disallowed\t2\thttp://h/a b\nallowed\t0\thttp://h/a%20b\ndisallowed\t3\thttp://h/caf%c3%a9\n')
+  })
+
+  test("ROBOTS '-' reads the robots.txt from stdin", async () => {
+    const r = await run(['check', '-', 'Googlebot', '/private/x', '/public'], 'User-agent: googlebot\nDisallow: /private\n')
+    expect(r).toEqual({ code: 1, stdout: 'disallowed\t2\t/private/x\nallowed\t0\t/public\n', stderr: '' })
+  })
+
+  test('an empty robots.txt allows everything (line 0)', async () => {
+    const r = await run(['check', file('empty.txt', ''), 'Googlebot', '/x'])
+    expect(r).toEqual({ code: 0, stdout: 'allowed\t0\t/x\n', stderr: '' })
+  })
+
+  test('a robots.txt over 500 KiB is cut at 512,000 bytes, like parseRobots', async () => {
+    const head = 'User-agent: *\nDisallow: /early\n'
+    const kept = 'Disallow: /la' // the last 13 bytes before the cut
+    const hashes = '#'.repeat(512_000 - head.length - 1 - kept.length)
+    const f = file('big.txt', `${head}${hashes}\n${kept}te\nDisallow: /x\n`)
+    const r = await run(['check', f, 'x', '/early', '/lab', '/x'])
+    // The cut falls inside "Disallow: /late": the kept "/la" is a prefix rule; line 5 is never read.
+    expect(r.stdout).toBe('disallowed\t2\t/early\ndisallowed\t4\t/lab\nallowed\t0\t/x\n')
+  })
+})
+
+describe('cli: check --urls (streaming)', () => {
+  test('one output line per input line, in order: CRLF, a last line without LF, empty lines, invalid UTF-8, a BOM', async () => {
+    const input = Buffer.concat([
+      Buffer.from('\ufeffhttps://example.com/private/a\r\n'),
+      Buffer.from('\n'),
+      Buffer.from('/cart/\xff\xfe/x\n', 'latin1'), // invalid UTF-8: replaced, still checked
+      Buffer.from('https://example.com/caf\u00e9\r\n'),
+      Buffer.from('/report.pdf'),
+    ])
+    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], input)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe([
+      'disallowed\t17\thttps://example.com/private/a',
+      'allowed\t0\t',
+      'allowed\t0\t/cart/\ufffd\ufffd/x',
+      'allowed\t0\thttps://example.com/caf\u00e9',
+      'allowed\t19\t/report.pdf',
+      '',
+    ].join('\n'))
+    const star = await run(['check', EXAMPLE, 'x', '--urls', '-'], Buffer.from('/cart/\xff\n/search\n', 'latin1'))
+    expect(star.stdout).toBe('disallowed\t6\t/cart/\ufffd\ndisallowed\t8\t/search\n')
+  })
+
+  test('an empty list prints nothing and exits 0; a list of allowed URLs exits 0', async () => {
+    expect(await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], '')).toEqual({ code: 0, stdout: '', stderr: '' })
+    const list = file('allowed.txt', '/a\n/b\n')
+    expect(await run(['check', EXAMPLE, 'Googlebot', '--urls', list])).toEqual({ code: 0, stdout: 'allowed\t0\t/a\nallowed\t0\t/b\n', stderr: '' })
+  })
+
+  test('a multi-byte character split across stdin chunks stays one character', async () => {
+    // 65,536-byte pipe reads: put the 2-byte "é" across the first boundary.
+    const first = '/' + 'a'.repeat(65_534)
+    const input = Buffer.concat([Buffer.from(first), Buffer.from('\u00e9\n/private/\n')])
+    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], input)
+    expect(r.stdout).toBe(`allowed\t0\t${first}\u00e9\ndisallowed\t17\t/private/\n`)
+  })
+
+  test('a line longer than 1 MiB characters is refused (exit 2) instead of buffered without bound', async () => {
+    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], `/ok\n/${'x'.repeat(1_100_000)}\n/never\n`)
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('allowed\t0\t/ok\n')
+    expect(r.stderr).toBe('robotstxt: --urls: line 2 is longer than 1,048,576 characters; expected one URL per line\n')
+  })
+
+  test('a reader that goes away (| head) ends the command quietly', async () => {
+    const input = '/private/x\n'.repeat(300_000)
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'check', EXAMPLE, 'Googlebot', '--urls', '-'], { cwd: ROOT })
+      let stderr = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.stdout.once('data', () => child.stdout.destroy())
+      child.stdin.on('error', () => {})
+      child.stdin.end(input)
+      child.on('close', (code) => resolve({ code, stderr }))
+    })
+    expect(result.stderr).toBe('')
+    expect(result.code === 0 || result.code === 1).toBe(true)
+  })
+
+  test('1,000,000 URLs through stdin: every line, in order, with the verdicts and lines of checkMany', async () => {
+    const N = 1_000_000
+    const paths = ['/private/report.pdf', '/private/press/a', '/drafts/', '/drafts/index.html', '/drafts/x', '/report.pdf',
+      '/a.pdf?x', '/cart/', '/search?q=x', '/p?print=1', '/p?print=12', '/caf\u00e9', '/%7euser', '/']
+    let seed = 12345
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
+    const urls = new Array<string>(N)
+    for (let i = 0; i < N; i++) {
+      const p = paths[Math.floor(rnd() * paths.length)]!
+      urls[i] = i % 3 === 0 ? p : `https://example.com${p}${i % 7 === 0 ? `#${i}` : i % 5 === 0 ? `/${i}` : ''}`
+    }
+    const matcher = parseRobots(readFileSync(EXAMPLE)).matcher('Googlebot')
+    const expectedAllowed = matcher.isAllowedMany(urls)
+    const expectedLines = matcher.checkMany(urls)
+
+    const got = await new Promise<{ code: number | null; stderr: string; count: number; mismatches: string[]; spot: Map<number, string> }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'check', EXAMPLE, 'Googlebot', '--urls', '-'], { cwd: ROOT })
+      let stderr = ''
+      let rest = ''
+      let count = 0
+      const mismatches: string[] = []
+      const spot = new Map<number, string>()
+      const spots = new Set([0, 1, 2, 4095, 4096, 4097, 65_536, 500_000, N - 2, N - 1])
+      child.stdout.setEncoding('utf8')
+      child.stdout.on('data', (chunk: string) => {
+        const lines = (rest + chunk).split('\n')
+        rest = lines.pop()!
+        for (const line of lines) {
+          const i = count++
+          if (spots.has(i)) spot.set(i, line)
+          const [verdict, num, url] = line.split('\t')
+          const allowed = verdict === 'allowed'
+          if (url !== urls[i] || allowed !== (expectedAllowed[i] === 1) || Number(num) !== Math.abs(expectedLines[i]!)) {
+            if (mismatches.length < 5) mismatches.push(`#${i}: ${JSON.stringify(line)}`)
+          }
+        }
+      })
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stderr: stderr + rest, count, mismatches, spot }))
+      child.stdin.end(urls.join('\n') + '\n')
+    })
+    expect(got.stderr).toBe('') // no progress line: stderr is not a terminal
+    expect(got.count).toBe(N)
+    expect(got.mismatches).toEqual([])
+    for (const [i, line] of got.spot) expect(line.endsWith(`\t${urls[i]}`)).toBe(true)
+    expect(got.code).toBe(expectedAllowed.includes(0) ? 1 : 0)
+  })
+})
+
+describe('cli: explain', () => {
+  test('names the group and why, the user-agent lines, every matching rule with its priority, and the decider', async () => {
+    const r = await run(['explain', EXAMPLE, 'Googlebot', 'https://example.com/private/report.pdf'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toContain('path     /private/report.pdf')
+    expect(r.stdout).toContain('group    specific: a user-agent line names "googlebot", so the * groups do not apply')
+    expect(r.stdout).toMatch(/line 15 +User-agent: Googlebot +<- names googlebot/)
+    expect(r.stdout).toMatch(/line 16 +User-agent: Googlebot-News\n/)
+    expect(r.stdout).toMatch(/line 17 +Disallow: \/private\/ +priority 9 +<- decides/)
+    expect(r.stdout).toMatch(/line 19 +Allow: \/\*\.pdf\$ +priority 7\n/)
+    expect(r.stdout).toContain('verdict  disallowed by line 17')
+  })
+
+  test('global and none groups', async () => {
+    const global = await run(['explain', EXAMPLE, 'Bingbot', '/checkout/step'])
+    expect(global.stdout).toContain('group    global: no user-agent line names "bingbot", so the * groups apply')
+    expect(global.stdout).toMatch(/line 5 +User-agent: \*\n/)
+    expect(global.stdout).toContain('verdict  disallowed by line 7')
+    const none = await run(['explain', file('only-bots.txt', 'User-agent: a\nDisallow: /\n'), 'b', '/x'])
+    expect(none.stdout).toContain('group    none: no user-agent line names "b" and there is no * group')
+    expect(none.stdout).toContain('verdict  allowed\n')
+  })
+
+  test('the index.html rule is shown with its derived pattern and decides like Robots.check', async () => {
+    const r = await run(['explain', EXAMPLE, 'Googlebot', '/drafts/', '--json'])
+    const e = JSON.parse(r.stdout) as Record<string, unknown>
+    expect(e).toMatchObject({
+      robots: EXAMPLE, fetch: null, url: '/drafts/', path: '/drafts/', agent: 'Googlebot', token: 'googlebot', group: 'specific',
+      allowed: true, line: 21,
+      decidingRule: { line: 21, kind: 'allow', text: 'Allow: /drafts/index.html', pattern: '/drafts/index.html', priority: 9, indexHtml: '/drafts/$' },
+      matches: [
+        { line: 20, kind: 'disallow', text: 'Disallow: /drafts/', pattern: '/drafts/', priority: 8 },
+        { line: 21, kind: 'allow', pattern: '/drafts/index.html', priority: 9, indexHtml: '/drafts/$' },
+      ],
+      agentLines: [{ line: 15, text: 'User-agent: Googlebot', names: true }, { line: 16, text: 'User-agent: Googlebot-News', names: false }],
+    })
+    const v = parseRobots(readFileSync(EXAMPLE)).check('/drafts/', 'Googlebot')
+    expect({ allowed: v.allowed, line: v.line }).toEqual({ allowed: e.allowed, line: e.line })
+  })
+
+  test('in-process: verdict and deciding line equal Robots.check on every labelled case (single agents)', () => {
+    let compared = 0
+    for (const name of ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl']) {
+      for (const b of loadFixture(name)) {
+        const robots = parseRobots(b.body)
+        for (const c of b.cases) {
+          if (typeof c.agent !== 'string') continue
+          const e = explain(robots, c.agent, c.url)
+          const v = robots.check(c.url, c.agent)
+          expect({ case: `${b.id} ${c.agent} ${c.url}`, allowed: e.allowed, line: e.line }).toEqual({ case: `${b.id} ${c.agent} ${c.url}`, allowed: v.allowed, line: v.line })
+          // The deciding rule is the one check() reports, and it is among the matches.
+          expect(e.decidingRule?.pattern).toBe(v.rule?.pattern)
+          if (e.decidingRule !== null) expect(e.matches).toContain(e.decidingRule)
+          compared++
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000)
+  })
+
+  test('in-process: the example file, many URLs and agents', () => {
+    const robots = parseRobots(readFileSync(EXAMPLE))
+    const paths = ['/', '/private/', '/private/press/x', '/private/x.pdf', '/drafts/', '/drafts/index.html', '/drafts/x', '/p?print=1',
+      '/cart/', '/checkout', '/search', '/search/about', '/a.json', '/a.json?x', '/x?sessionid=1', '/index.html']
+    for (const agent of ['Googlebot', 'googlebot-news', 'GPTBot', 'CCBot', 'Google-Extended', 'Bingbot', '*'])
+      for (const p of paths) {
+        const e = explain(robots, agent, `https://example.com${p}`)
+        const v = robots.check(`https://example.com${p}`, agent)
+        expect([agent, p, e.allowed, e.line]).toEqual([agent, p, v.allowed, v.line])
+      }
+  })
+})
+
+describe('cli: lint', () => {
+  interface LintJson {
+    source: string
+    bytes: number | null
+    summary: { errors: number; warnings: number; infos: number }
+    findings: { line: number | null; severity: string; code: string; message: string }[]
+    lines: { line: number; type: string }[]
+  }
+  const lintJson = async (path: string): Promise<{ code: number | null; json: LintJson }> => {
+    const r = await run(['lint', path, '--json'])
+    expect(r.stderr).toBe('')
+    return { code: r.code, json: JSON.parse(r.stdout) as LintJson }
+  }
+  const codes = (j: LintJson) => j.findings.map((f) => `${f.line ?? '-'}:${f.severity}:${f.code}`)
+
+  test('the example file has no errors or warnings (exit 0)', async () => {
+    const r = await run(['lint', EXAMPLE])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(`${EXAMPLE}:12: info: Crawl-delay is ignored by Google; Bing, Yandex and many other crawlers honour it [extension]\n${EXAMPLE}: 0 errors, 0 warnings, 1 info\n`)
+  })
+
+  test('per-line findings with line numbers and severities; errors exit 1', async () => {
+    const f = file('bad.txt', [
+      'Dissallow /x', // 1: typo, missing colon, outside any group
+      'User-agent: Googlebot/2.1', // 2: matched as a shorter token
+      'user agent: *bot', // 3: typo, not the global agent
+      'Disallow: private', // 4: never matches
+      'Noindex: /x', // 5
+      'User_agent: x', // 6
+      'Crawl-delay: soon', // 7
+      'Sitemap: /sitemap.xml', // 8
+      'Allow: /a$b', // 9
+      'this is not a directive', // 10
+      'Disallow: https://example.com/x', // 11
+      `Disallow: /${'x'.repeat(17_000)}`, // 12
+      'User-agent: late', // 13: no rules after it
+      '',
+    ].join('\n'))
+    const { code, json } = await lintJson(f)
+    expect(code).toBe(1)
+    expect(codes(json)).toEqual([
+      '1:warning:typo', '1:warning:missing-colon', '1:error:outside-group',
+      '2:info:agent-token',
+      '3:warning:typo', '3:warning:agent-wildcard',
+      '4:error:never-matches',
+      '5:warning:unsupported',
+      '6:warning:unknown-key',
+      '7:info:extension', '7:warning:crawl-delay-value',
+      '8:warning:sitemap-url',
+      '9:info:literal-dollar',
+      '10:warning:invalid-line',
+      '11:error:never-matches',
+      '12:warning:line-too-long',
+      '13:warning:empty-group',
+    ])
+    expect(json.summary).toEqual({ errors: 3, warnings: 11, infos: 3 })
+    expect(json.findings.find((x) => x.line === 6)!.message).toContain('did you mean "User-agent"?')
+    expect(json.findings.find((x) => x.line === 11)!.message).toContain('write the path without scheme and host')
+    expect(json.lines).toHaveLength(14)
+    expect(json.lines[0]).toMatchObject({ line: 1, type: 'disallow', typo: true, missingColon: true, outsideGroup: true })
+    const human = await run(['lint', f])
+    expect(human.code).toBe(1)
+    expect(human.stdout).toContain(`${f}:4: error: pattern "private" starts with neither "/" nor "*": it never matches (paths start with "/") [never-matches]\n`)
+    expect(human.stdout.endsWith(`${f}: 3 errors, 11 warnings, 3 infos\n`)).toBe(true)
+    expect(human.stdout).not.toContain('\x1b[') // no colour when stdout is not a terminal
+  })
+
+  test('file-level: HTML instead of robots.txt is an error, and its lines are not reported one by one', async () => {
+    const f = file('page.html', '<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>Oops: nothing here</body></html>\n')
+    const { code, json } = await lintJson(f)
+    expect(code).toBe(1)
+    expect(codes(json)).toEqual(['1:error:html'])
+  })
+
+  test('file-level: over 500 KiB says from which line content is ignored', async () => {
+    const lines = ['User-agent: *']
+    while (lines.join('\n').length < 520_000) lines.push(`Disallow: /${lines.length.toString().padStart(20, '0')}`)
+    const body = lines.join('\n') + '\n'
+    const f = file('huge.txt', body)
+    const { code, json } = await lintJson(f)
+    expect(code).toBe(1)
+    const cutLine = body.slice(0, 512_000).split('\n').length
+    const tooLarge = json.findings.find((x) => x.code === 'too-large')!
+    expect(tooLarge.line).toBe(cutLine)
+    expect(tooLarge.message).toContain(`the file is ${body.length.toLocaleString('en-US')} bytes`)
+    expect(tooLarge.message).toContain(`line ${cutLine} is cut and everything after it is ignored`)
+    expect(json.bytes).toBe(body.length)
+  })
+
+  test('file-level: BOM, invalid UTF-8 by line, NUL, CR line ends counted like the parser', async () => {
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('User-agent: *\r\nDisallow: /ok\r'),
+      Buffer.from('Disallow: /bad-\xe9\n', 'latin1'), // 3: a lone Latin-1 byte
+      Buffer.from('Disallow: /\u00e9t\u00e9\n'), // 4: valid UTF-8
+      Buffer.from('Disallow: /overlong-\xc0\xaf\n', 'latin1'), // 5: overlong '/'
+      Buffer.from('Disallow: /nul\0rest\n', 'latin1'), // 6
+    ])
+    const { code, json } = await lintJson(file('enc.txt', body))
+    expect(code).toBe(0)
+    expect(codes(json)).toEqual(['1:info:bom', '3:warning:invalid-utf8', '5:warning:invalid-utf8', '6:warning:nul'])
+  })
+
+  test('empty file: info only, exit 0', async () => {
+    const r = await run(['lint', file('empty2.txt', '')])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(': info: the file is empty: every crawler may fetch everything [no-rules]')
+  })
+
+  test('in-process: lint never throws on arbitrary bytes and its line numbers exist', () => {
+    let seed = 7
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
+    const alphabet = Buffer.from('User-agent: *\nDisallow: /a\r\nAllow: /index.html$\n#\0\xef\xbb\xbf\xff\xc3\xa9 \t:Sitemap<html>', 'latin1')
+    for (let n = 0; n < 300; n++) {
+      const body = new Uint8Array(Math.floor(rnd() * 200))
+      for (let i = 0; i < body.length; i++) body[i] = alphabet[Math.floor(rnd() * alphabet.length)]!
+      const robots = parseRobots(body)
+      const result = lint({ robots, body, size: body.length, truncated: false })
+      for (const f of result.findings) if (f.line !== null) expect(f.line).toBeLessThanOrEqual(robots.lines.length)
+      expect(result.errors + result.warnings + result.infos).toBe(result.findings.length)
+    }
+  })
+})
+
+describe('cli: LineSplitter', () => {
+  test('splits on LF, drops the CR of CRLF, keeps a lone CR, counts a final line without LF', () => {
+    const s = new LineSplitter()
+    const enc = new TextEncoder()
+    expect(s.push(enc.encode('a\r\nb'))).toEqual(['a'])
+    expect(s.push(enc.encode('c\r'))).toEqual([])
+    expect(s.push(enc.encode('\nd\re\n\n'))).toEqual(['bc', 'd\re', ''])
+    expect(s.push(enc.encode('last\r'))).toEqual([])
+    expect(s.end()).toEqual(['last'])
+    expect(s.count).toBe(5)
+  })
+})
+
+describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
+  let server: Server
+  let base = ''
+  let status = 200
+  let body = ''
+  let seen: IncomingHttpHeaders[] = []
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push(req.headers)
+      if (req.url !== '/robots.txt') {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const serve = (s: number, b = '') => {
+    status = s
+    body = b
+    seen = []
+  }
+
+  test('200: the fetched rules decide; the outcome is reported on stderr; the default User-Agent is sent', async () => {
+    serve(200, 'User-agent: *\nDisallow: /private\n')
+    const r = await run(['check', `${base}/any/page`, 'Googlebot', `${base}/private/x`, '/public', `${base}/`])
+    expect(r.stderr).toBe(`robots.txt: 200 ok (${base}/robots.txt)\n`)
+    expect(r.stdout).toBe(`disallowed\t2\t${base}/private/x\nallowed\t0\t/public\nallowed\t0\t${base}/\n`)
+    expect(r.code).toBe(1)
+    expect(seen[0]!['user-agent']).toMatch(/^robotstxt-wasm\/\d+\.\d+\.\d+/)
+    seen = []
+    const ua = await run(['check', base, 'Googlebot', '/', '--user-agent', 'MyCrawler/1.0'])
+    expect(ua.code).toBe(0)
+    expect(seen[0]!['user-agent']).toBe('MyCrawler/1.0')
+  })
+
+  test('404: allow-all, line 0, exit 0', async () => {
+    serve(404)
+    const r = await run(['check', base, 'Googlebot', `${base}/private/x`])
+    expect(r).toEqual({ code: 0, stdout: `allowed\t0\t${base}/private/x\n`, stderr: `robots.txt: 404 allow-all (${base}/robots.txt)\n` })
+  })
+
+  test('503: disallow-all, line 0, exit 1, for positional URLs and streams', async () => {
+    serve(503, 'User-agent: *\nAllow: /\n')
+    const r = await run(['check', base, 'Googlebot', '/a', `${base}/b`])
+    expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+    const s = await run(['check', base, 'Googlebot', '--urls', '-'], `/a\n${base}/b\n`)
+    expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+  })
+
+  test('a URL on another origin than the fetched robots.txt is an error (exit 2)', async () => {
+    serve(200, 'User-agent: *\nDisallow: /\n')
+    const r = await run(['check', base, 'Googlebot', 'http://example.com/x'])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain(`robotstxt: "http://example.com/x" is not on ${base}, whose robots.txt was fetched`)
+  })
+
+  test('explain and lint on a fetched robots.txt', async () => {
+    serve(200, 'User-agent: googlebot\nDisallow: /p\nDissallow: /q\n')
+    const e = await run(['explain', base, 'Googlebot', `${base}/p/1`, '--json'])
+    expect(e.code).toBe(0)
+    expect(JSON.parse(e.stdout)).toMatchObject({ fetch: { origin: base, status: 200, outcome: 'ok' }, allowed: false, line: 2, group: 'specific' })
+    const l = await run(['lint', `${base}/robots.txt`])
+    expect(l.code).toBe(0)
+    expect(l.stdout).toBe(`${base}/robots.txt:3: warning: "Dissallow" is read as Disallow by Google, but other crawlers may not accept the misspelling [typo]\n${base}/robots.txt: 0 errors, 1 warning, 0 infos\n`)
+    serve(503)
+    const down = await run(['explain', base, 'Googlebot', '/x'])
+    expect(down.code).toBe(0)
+    expect(down.stdout).toContain('verdict  disallowed\n')
+    expect(down.stdout).toContain('the robots.txt fetch got 503')
+    const lintDown = await run(['lint', base, '--json'])
+    expect(lintDown.code).toBe(1)
+    expect(JSON.parse(lintDown.stdout)).toMatchObject({ fetch: { status: 503, outcome: 'disallow-all' }, summary: { errors: 1 } })
+  })
+
+  test('an unreachable server: no status, disallow-all', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const r = await run(['check', `http://127.0.0.1:${port}/`, 'Googlebot', '/a', '--timeout', '5000'])
+    expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: `robots.txt: no response disallow-all (http://127.0.0.1:${port}/robots.txt)\n` })
+  })
+})
