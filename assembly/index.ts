@@ -446,3 +446,190 @@ export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): 
     start = end;
   }
 }
+
+// ─── Line scanner (SEMANTICS.md 2-4) ────────────────────────────────────────────────────────────
+// The parser's byte work in wasm: splits the body into lines (BOM, CR/LF/CRLF, the 16,663-byte
+// cut, NUL), removes comments, trims, finds key and value and classifies the key. It emits one
+// record per line that has a directive; the host builds groups and rules from the records
+// (src/parse.ts, Builder), exactly as its own TS line splitter does for the per-line report.
+//
+//   scanStart(body: usize, len: u32): void    begin scanning the body at [body, body+len)
+//   scan(out: usize, cap: u32): u32           writes up to `cap` records at out (24 bytes each)
+//                                             and returns how many; 0 means the body is done.
+//                                             Stops only between lines, so calls can resume.
+//   scanLineCount(): u32                      lines seen so far (all of them once scan returns 0)
+//
+// Record (u32 each): line, kind | flags, keyStart, keyEnd, valStart, valEnd (offsets in body).
+// kind: 0 user-agent, 1 allow, 2 disallow, 3 sitemap, 4 other. flags (<< 8): 1 accepted typo,
+// 2 missing colon, 4 line too long, 8 comment, 16 global user-agent, 32 value has '%' or a byte
+// >= 0x80 (may need escaping).
+
+const MAX_LINE: u32 = 16663;
+const K_UA: u32 = 0;
+const K_ALLOW: u32 = 1;
+const K_DISALLOW: u32 = 2;
+const K_SITEMAP: u32 = 3;
+const K_OTHER: u32 = 4;
+const S_TYPO: u32 = 1 << 8;
+const S_NO_COLON: u32 = 2 << 8;
+const S_TOO_LONG: u32 = 4 << 8;
+const S_COMMENT: u32 = 8 << 8;
+const S_GLOBAL: u32 = 16 << 8;
+const S_ESCAPE: u32 = 32 << 8;
+
+let sBody: usize = 0;
+let sLen: u32 = 0;
+let sPos: u32 = 0;
+let sLine: u32 = 0;
+let sDone = true;
+
+export function scanStart(body: usize, len: u32): void {
+  sBody = body;
+  sLen = len;
+  sLine = 0;
+  sDone = false;
+  // Up to three bytes are skipped while they match EF BB BF in order.
+  let i: u32 = 0;
+  if (i < len && load<u8>(body) == 0xef) {
+    i++;
+    if (i < len && load<u8>(body + 1) == 0xbb) {
+      i++;
+      if (i < len && load<u8>(body + 2) == 0xbf) i++;
+    }
+  }
+  sPos = i;
+}
+
+export function scanLineCount(): u32 {
+  return sLine;
+}
+
+@inline function isSpaceByte(c: u32): bool {
+  return c == 0x20 || (c - 0x09 < 5);
+}
+
+// First index in [i, end) holding byte a or b, or end.
+function findEither(p: usize, i: u32, end: u32, a: u32, b: u32): u32 {
+  const va = i8x16.splat(<i8>a);
+  const vb = i8x16.splat(<i8>b);
+  for (; i < end; i += 16) {
+    const v = v128.load(p + i);
+    let bits = i8x16.bitmask(v128.or(i8x16.eq(v, va), i8x16.eq(v, vb)));
+    if (end - i < 16) bits &= (1 << (end - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return end;
+}
+
+// ASCII case-insensitive: does [k, k+n) start with the lower-case word at `word`?
+@inline function keyIs(k: usize, n: u32, word: string): bool {
+  const w = word.length;
+  if (n < <u32>w) return false;
+  for (let i = 0; i < w; i++) {
+    if ((<u32>load<u8>(k + i) | 0x20) != <u32>word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// SEMANTICS.md 4. Every letter compared is A-Z/a-z, so `| 0x20` folds case; the hyphen and space
+// in "user-agent" / "user agent" / "site-map" are compared exactly below.
+function classify(k: usize, n: u32): u32 {
+  const c = <u32>load<u8>(k) | 0x20;
+  if (c == 0x75) { // u
+    if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 5, 'agent')) return K_UA;
+    if (n >= 9 && keyIs(k, 9, 'useragent')) return K_UA | S_TYPO;
+    if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x20 && keyIs(k + 5, 5, 'agent')) return K_UA | S_TYPO;
+    return K_OTHER;
+  }
+  if (c == 0x61) return keyIs(k, n, 'allow') ? K_ALLOW : K_OTHER; // a
+  if (c == 0x64) { // d
+    if (keyIs(k, n, 'disallow')) return K_DISALLOW;
+    if (keyIs(k, n, 'dissallow') || keyIs(k, n, 'dissalow') || keyIs(k, n, 'disalow') || keyIs(k, n, 'diasllow') || keyIs(k, n, 'disallaw')) return K_DISALLOW | S_TYPO;
+    return K_OTHER;
+  }
+  if (c == 0x73) { // s
+    if (keyIs(k, n, 'sitemap')) return K_SITEMAP;
+    if (n >= 8 && keyIs(k, 4, 'site') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 3, 'map')) return K_SITEMAP | S_TYPO;
+    return K_OTHER;
+  }
+  return K_OTHER;
+}
+
+export function scan(out: usize, cap: u32): u32 {
+  if (sDone) return 0;
+  const body = sBody;
+  const len = sLen;
+  let count: u32 = 0;
+  let i = sPos;
+  while (count < cap) {
+    const j = findEither(body, i, len, 0x0a, 0x0d);
+    sLine++;
+    let flags: u32 = 0;
+    let e = j;
+    if (j - i > MAX_LINE) { e = i + MAX_LINE; flags |= S_TOO_LONG; }
+    // A NUL ends the line; a '#' before it starts a comment.
+    const cut = findEither(body, i, e, 0, 0x23);
+    if (cut < e) {
+      if (load<u8>(body + cut) == 0x23) flags |= S_COMMENT;
+      e = cut;
+    }
+    let s = i;
+    while (s < e && isSpaceByte(load<u8>(body + s))) s++;
+    while (e > s && isSpaceByte(load<u8>(body + e - 1))) e--;
+    if (s < e) {
+      let keyEnd: u32 = 0;
+      let valStart: u32 = 0;
+      let ok = false;
+      const colon = findEither(body, s, e, 0x3a, 0x3a);
+      if (colon < e) {
+        keyEnd = colon;
+        while (keyEnd > s && isSpaceByte(load<u8>(body + keyEnd - 1))) keyEnd--;
+        valStart = colon + 1;
+        ok = keyEnd > s;
+      } else {
+        // No colon: exactly two runs of non-space/tab, separated by spaces/tabs.
+        const sep = findEither(body, s, e, 0x20, 0x09);
+        if (sep < e) {
+          let v = sep;
+          while (v < e && (load<u8>(body + v) == 0x20 || load<u8>(body + v) == 0x09)) v++;
+          if (findEither(body, v, e, 0x20, 0x09) == e) {
+            keyEnd = sep;
+            valStart = sep + 1;
+            flags |= S_NO_COLON;
+            ok = true;
+          }
+        }
+      }
+      if (ok) {
+        while (valStart < e && isSpaceByte(load<u8>(body + valStart))) valStart++;
+        const kind = classify(body + s, keyEnd - s);
+        flags |= kind & ~0xff;
+        const k = kind & 0xff;
+        if (k == K_UA) {
+          if (e > valStart && load<u8>(body + valStart) == STAR) {
+            if (e - valStart == 1) flags |= S_GLOBAL;
+            else {
+              const c = <u32>load<u8>(body + valStart + 1);
+              if (c == 0x20 || c == 0x09 || c == 0x0b || c == 0x0c) flags |= S_GLOBAL;
+            }
+          }
+        } else if (k == K_ALLOW || k == K_DISALLOW) {
+          if (nextSpecial(body, valStart, e) < e) flags |= S_ESCAPE;
+        }
+        const r = out + <usize>count * 24;
+        store<u32>(r, sLine);
+        store<u32>(r, k | flags, 4);
+        store<u32>(r, s, 8);
+        store<u32>(r, keyEnd, 12);
+        store<u32>(r, valStart, 16);
+        store<u32>(r, e, 20);
+        count++;
+      }
+    }
+    if (j >= len) { sDone = true; break; }
+    // \n, \r and \r\n are one break each.
+    i = load<u8>(body + j) == 0x0d && j + 1 < len && load<u8>(body + j + 1) == 0x0a ? j + 2 : j + 1;
+  }
+  sPos = i;
+  return count;
+}

@@ -148,14 +148,14 @@ function isGlobalAgent(body: Uint8Array, start: number, end: number): boolean {
 
 /** SEMANTICS.md 6: the longest prefix made of A-Z a-z - _, lower-cased. */
 function agentToken(body: Uint8Array, start: number, end: number): string {
-  let s = ''
-  for (let i = start; i < end; i++) {
-    const c = body[i]!
-    if (c >= 0x41 && c <= 0x5a) s += String.fromCharCode(c + 0x20)
-    else if ((c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f) s += String.fromCharCode(c)
+  let e = start
+  while (e < end) {
+    const c = body[e]! | 0x20
+    if ((c >= 0x61 && c <= 0x7a) || body[e] === 0x2d || body[e] === 0x5f) e++
     else break
   }
-  return s
+  // Only ASCII letters, '-' and '_': toLowerCase is exact here.
+  return e === start ? '' : String.fromCharCode.apply(null, body.subarray(start, e) as unknown as number[]).toLowerCase()
 }
 
 function bomLength(body: Uint8Array): number {
@@ -165,18 +165,95 @@ function bomLength(body: Uint8Array): number {
 }
 
 /**
+ * Builds groups, rules, sitemaps and other lines from directive lines, in file order. Fed by the
+ * TS line splitter below (parseBody) and by the wasm line scanner (its records), so the group
+ * logic of SEMANTICS.md 6 exists once.
+ */
+export class Builder {
+  readonly groups: Group[] = []
+  readonly rules: number[] = []
+  readonly escaped: Uint8Array[] = []
+  readonly sitemaps: string[] = []
+  readonly others: number[] = []
+  private readonly seenSitemaps = new Set<string>()
+  private group: Group | null = null
+
+  constructor(readonly body: Uint8Array) {}
+
+  /** Index of the group the last line stands in, -1 before the first user-agent line. */
+  get currentGroup(): number {
+    return this.group === null ? -1 : this.groups.length - 1
+  }
+
+  /**
+   * One directive line. `global`: a user-agent value that is the global `*`. `mayEscape`: the
+   * value may need escaping (false only when it has neither '%' nor a byte >= 0x80).
+   */
+  directive(line: number, kind: number, global: boolean, mayEscape: boolean, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    const body = this.body
+    if (kind === KEY_USER_AGENT) {
+      let group = this.group
+      if (group === null || group.ruleEnd > group.ruleStart) {
+        const at = this.rules.length / RULE_STRIDE
+        group = { global: false, agents: [], agentLines: [], ruleStart: at, ruleEnd: at }
+        this.groups.push(group)
+        this.group = group
+      }
+      group.agentLines.push(line)
+      if (global) group.global = true
+      else {
+        const token = agentToken(body, valStart, valEnd)
+        if (token !== '' && !group.agents.includes(token)) group.agents.push(token)
+      }
+    } else if (kind === KEY_ALLOW || kind === KEY_DISALLOW) {
+      const group = this.group
+      if (group === null) return // before any user-agent line: applies to nobody
+      let escIdx = -1
+      if (mayEscape) {
+        const esc = escapeBytes(body, valStart, valEnd)
+        if (esc !== null) {
+          escIdx = this.escaped.length
+          this.escaped.push(esc)
+        }
+      }
+      this.rules.push(kind === KEY_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
+      group.ruleEnd = this.rules.length / RULE_STRIDE
+    } else if (kind === KEY_SITEMAP) {
+      const url = decodeUtf8(body, valStart, valEnd)
+      if (!this.seenSitemaps.has(url)) {
+        this.seenSitemaps.add(url)
+        this.sitemaps.push(url)
+      }
+    } else {
+      this.others.push(line, this.currentGroup, keyStart, keyEnd, valStart, valEnd)
+    }
+  }
+
+  finish(lineCount: number, report: LineReport[] | null): ParsedRobots {
+    return { body: this.body, groups: this.groups, rules: this.rules, escaped: this.escaped, sitemaps: this.sitemaps, others: this.others, lineCount, report }
+  }
+}
+
+/** Record layout of the wasm line scanner (assembly/index.ts, "Line scanner"). */
+export const SCAN_RECORD_WORDS = 6
+const SCAN_GLOBAL = 16 << 8
+const SCAN_ESCAPE = 32 << 8
+
+/** Feeds `count` scanner records (u32 words from `at`) to the builder. */
+export function buildFromRecords(builder: Builder, words: Uint32Array, at: number, count: number): void {
+  for (let r = 0; r < count; r++, at += SCAN_RECORD_WORDS) {
+    const flags = words[at + 1]!
+    builder.directive(words[at]!, flags & 0xff, (flags & SCAN_GLOBAL) !== 0, (flags & SCAN_ESCAPE) !== 0, words[at + 2]!, words[at + 3]!, words[at + 4]!, words[at + 5]!)
+  }
+}
+
+/**
  * Parses a robots.txt body (already cut to the size limit). With `withReport`, also builds the
  * per-line report; the matcher's path leaves it off.
  */
 export function parseBody(body: Uint8Array, withReport = false): ParsedRobots {
-  const groups: Group[] = []
-  const rules: number[] = []
-  const escaped: Uint8Array[] = []
-  const sitemaps: string[] = []
-  const seenSitemaps = new Set<string>()
-  const others: number[] = []
+  const builder = new Builder(body)
   const report: LineReport[] | null = withReport ? [] : null
-  let group: Group | null = null
   let lineNo = 0
   const n = body.length
   let i = bomLength(body)
@@ -264,55 +341,20 @@ export function parseBody(body: Uint8Array, withReport = false): ParsedRobots {
     }
 
     if (keyStart < 0) {
-      if (report) {
-        report.push(lineReport(lineNo, s < e ? 'invalid' : comment ? 'comment' : 'empty', comment, tooLong, group ? groups.length - 1 : -1))
-      }
+      if (report) report.push(lineReport(lineNo, s < e ? 'invalid' : comment ? 'comment' : 'empty', comment, tooLong, builder.currentGroup))
     } else {
       const kind = classifyKey(body, keyStart, keyEnd)
       const typo = keyWasTypo
-      let outsideGroup = false
-      let neverMatches = false
-      if (kind === KEY_USER_AGENT) {
-        if (group === null || group.ruleEnd > group.ruleStart) {
-          group = { global: false, agents: [], agentLines: [], ruleStart: rules.length / RULE_STRIDE, ruleEnd: rules.length / RULE_STRIDE }
-          groups.push(group)
-        }
-        group.agentLines.push(lineNo)
-        if (isGlobalAgent(body, valStart, e)) group.global = true
-        else {
-          const token = agentToken(body, valStart, e)
-          if (token !== '' && !group.agents.includes(token)) group.agents.push(token)
-        }
-      } else if (kind === KEY_ALLOW || kind === KEY_DISALLOW) {
-        if (e > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a) neverMatches = true
-        if (group === null) outsideGroup = true
-        else {
-          const esc = escapeBytes(body, valStart, e)
-          let escIdx = -1
-          if (esc !== null) {
-            escIdx = escaped.length
-            escaped.push(esc)
-          }
-          rules.push(kind === KEY_ALLOW ? 1 : 0, lineNo, groups.length - 1, valStart, e, escIdx)
-          group.ruleEnd = rules.length / RULE_STRIDE
-        }
-      } else if (kind === KEY_SITEMAP) {
-        const url = decodeUtf8(body, valStart, e)
-        if (!seenSitemaps.has(url)) {
-          seenSitemaps.add(url)
-          sitemaps.push(url)
-        }
-      } else {
-        others.push(lineNo, group ? groups.length - 1 : -1, keyStart, keyEnd, valStart, e)
-      }
+      builder.directive(lineNo, kind, kind === KEY_USER_AGENT && isGlobalAgent(body, valStart, e), true, keyStart, keyEnd, valStart, e)
       if (report) {
-        const r = lineReport(lineNo, KIND_NAMES[kind]!, comment, tooLong, group ? groups.length - 1 : -1)
+        const isRule = kind === KEY_ALLOW || kind === KEY_DISALLOW
+        const r = lineReport(lineNo, KIND_NAMES[kind]!, comment, tooLong, builder.currentGroup)
         r.key = decodeUtf8(body, keyStart, keyEnd)
         r.value = decodeUtf8(body, valStart, e)
         r.typo = typo
         r.missingColon = missingColon
-        r.outsideGroup = outsideGroup
-        r.neverMatches = neverMatches
+        r.outsideGroup = isRule && builder.currentGroup < 0
+        r.neverMatches = isRule && e > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a
         report.push(r)
       }
     }
@@ -322,7 +364,7 @@ export function parseBody(body: Uint8Array, withReport = false): ParsedRobots {
     i = body[j] === 0x0d && j + 1 < n && body[j + 1] === 0x0a ? j + 2 : j + 1
   }
 
-  return { body, groups, rules, escaped, sitemaps, others, lineCount: lineNo, report }
+  return builder.finish(lineNo, report)
 }
 
 const KIND_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other']

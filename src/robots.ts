@@ -4,8 +4,9 @@ import { agentTokens, fail, maxBytesOption } from './args.js'
 import { decodeUtf8, encoder } from './bytes.js'
 import { compileTable } from './compile.js'
 import { Matcher, type Verdict } from './matcher.js'
+import { getEngine } from './wasm.js'
 import {
-  O_GROUP, O_KEY_END, O_KEY_START, O_VAL_END, O_VAL_START, OTHER_STRIDE,
+  Builder, O_GROUP, O_KEY_END, O_KEY_START, O_VAL_END, O_VAL_START, OTHER_STRIDE,
   namedGroups, parseBody, selectRules, type LineReport, type ParsedRobots,
 } from './parse.js'
 
@@ -111,7 +112,18 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
   // A private copy: the caller may reuse its buffer, and lines/sitemaps are read from it later.
   else if (body instanceof Uint8Array) bytes = body.slice(0, Math.min(body.length, maxBytes))
   else return fail('body', 'a string or a Uint8Array', body)
-  return new Robots(parseBody(bytes))
+  return new Robots(parseBytes(bytes))
+}
+
+/** Bodies up to this size are split into lines by the wasm scanner; larger ones (only possible
+ * with a raised maxBytes) by the TS splitter, so wasm memory never grows past a few MiB for a body. */
+const WASM_SCAN_MAX = 1 << 20
+
+/** @internal Parses bytes already cut to size: wasm line scanner, or the TS splitter for huge bodies. */
+export function parseBytes(bytes: Uint8Array): ParsedRobots {
+  if (bytes.length > WASM_SCAN_MAX) return parseBody(bytes)
+  const builder = new Builder(bytes)
+  return builder.finish(getEngine().scan(bytes, builder), null)
 }
 
 /** UTF-8 of `s`, cut at exactly `maxBytes` bytes (even inside a character) without encoding the rest. */

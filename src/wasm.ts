@@ -13,6 +13,7 @@
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './compile.js'
 import { encoder } from './bytes.js'
+import { buildFromRecords, SCAN_RECORD_WORDS, type Builder } from './parse.js'
 
 type WasmSource = Uint8Array | WebAssembly.Module
 
@@ -49,6 +50,7 @@ export class Engine {
   private readonly base: number
   private u8: Uint8Array
   private i32: Int32Array
+  private u32: Uint32Array
   /** The input area as a view, for encodeInto without a subarray per call. */
   private inView: Uint8Array
   private tableCap = 4096
@@ -63,6 +65,7 @@ export class Engine {
     this.base = w.heapBase()
     this.u8 = new Uint8Array(w.memory.buffer)
     this.i32 = new Int32Array(w.memory.buffer)
+    this.u32 = new Uint32Array(w.memory.buffer)
     this.inView = this.u8
     this.relayout()
   }
@@ -80,6 +83,7 @@ export class Engine {
     if (this.u8.buffer !== this.w.memory.buffer) {
       this.u8 = new Uint8Array(this.w.memory.buffer)
       this.i32 = new Int32Array(this.w.memory.buffer)
+      this.u32 = new Uint32Array(this.w.memory.buffer)
     }
     this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
     this.w.useScratch(this.scratch)
@@ -105,6 +109,24 @@ export class Engine {
       this.inputCap = align16(Math.max(bytes, this.inputCap * 2))
       this.relayout()
     }
+  }
+
+  /**
+   * Runs the wasm line scanner over `body` and feeds its records to `builder`; returns the number
+   * of lines. Records go to scratch (at least 3 bytes of it per input byte), a bounded number at a
+   * time; the builder never calls into wasm, so the views stay valid while it reads them.
+   */
+  scan(body: Uint8Array, builder: Builder): number {
+    this.reserveInput(body.length + 16)
+    this.u8.set(body, this.input)
+    this.w.scanStart(this.input, body.length)
+    const cap = Math.floor((3 * this.inputCap) / (SCAN_RECORD_WORDS * 4))
+    for (;;) {
+      const n = this.w.scan(this.scratch, cap)
+      if (n === 0) break
+      buildFromRecords(builder, this.u32, this.scratch >> 2, n)
+    }
+    return this.w.scanLineCount()
   }
 
   /** check() on the current table for one URL string. */
