@@ -39,6 +39,35 @@ export function getEngine(): Engine {
 }
 
 const PAGE = 65536
+const NON_ASCII = /[^\u0000-\u007f]/
+
+/** Bytes TextEncoder produces for `s` (a lone surrogate becomes U+FFFD, 3 bytes). */
+function utf8Length(s: string): number {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
+}
+
+/**
+ * Encoding the joined string equals encoding each string when no string ends with a high
+ * surrogate that the next one's low surrogate would complete into a pair.
+ */
+function joinedBoundariesHold(urls: readonly string[], start: number, count: number): boolean {
+  for (let k = start; k < start + count - 1; k++) {
+    const u = urls[k]!
+    const last = u.charCodeAt(u.length - 1)
+    if (last >= 0xd800 && last <= 0xdbff && (urls[k + 1]!.charCodeAt(0) & 0xfc00) === 0xdc00) return false
+  }
+  return true
+}
 const BATCH_URLS = 1024
 
 function align16(n: number): number {
@@ -160,6 +189,14 @@ export class Engine {
       if (written === chars) {
         for (let k = 0; k < count; k++) {
           e += urls[start + k]!.length
+          endsView[(ends >> 2) + k] = e
+        }
+      } else if (joinedBoundariesHold(urls, start, count)) {
+        // Some URL is non-ASCII: the joined bytes are still right; only the boundaries need the
+        // UTF-8 length of the non-ASCII strings.
+        for (let k = 0; k < count; k++) {
+          const u = urls[start + k]!
+          e += NON_ASCII.test(u) ? utf8Length(u) : u.length
           endsView[(ends >> 2) + k] = e
         }
       } else {

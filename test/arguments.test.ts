@@ -68,6 +68,12 @@ describe('edge: any URL string gets an answer, never an exception', () => {
   test('a lone surrogate is encoded as U+FFFD (EF BF BD), like TextEncoder', () => {
     expect(parseRobots('User-agent: *\nDisallow: /%EF%BF%BD').isAllowed('http://x/\ud800', 'a')).toBe(false)
   })
+  test('a surrogate pair split across two URLs of a batch is two lone surrogates, as when checked alone', () => {
+    const m = parseRobots('User-agent: *\nDisallow: /%EF%BF%BD$\nDisallow: /x%F0%9F%98%80').matcher('a')
+    const urls = ['/\ud83d', '\ude00', '/x\ud83d', '\ude00']
+    expect([...m.isAllowedMany(urls)]).toEqual(urls.map((u) => (m.isAllowed(u) ? 1 : 0)))
+    expect([...m.isAllowedMany(urls)]).toEqual([0, 1, 1, 1])
+  })
   test('isAllowedMany fills a given out array and returns it; URL objects accepted', () => {
     const out = new Uint8Array(4).fill(7)
     const m = robots.matcher('a')

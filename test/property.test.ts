@@ -59,4 +59,21 @@ describe('property: wasm matcher equals the reference matcher', () => {
       { numRuns: RUNS, seed: 0xfeed },
     )
   })
+
+  test(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks (${RUNS / 20} runs)`, () => {
+    const m = parseRobots('User-agent: *\nDisallow: /%C3%A9\nDisallow: /*%EF%BF%BD$\nAllow: /%F0%9F%98%80\nDisallow: /a').matcher('bot')
+    const piece = fc.constantFrom('a', 'é', '\ud83d', '\ude00', '😀', '/', '%c3%a9', '\u0000', '#', '?')
+    const url = fc.tuple(fc.constantFrom('http://x/', '/', ''), fc.array(piece, { maxLength: 6 })).map(([p, xs]) => p + xs.join(''))
+    fc.assert(
+      fc.property(fc.array(url, { maxLength: 40 }), (urls) => {
+        const many = m.isAllowedMany(urls)
+        const lines = m.checkMany(urls)
+        urls.forEach((u, i) => {
+          const v = m.check(u)
+          expect([many[i], lines[i]]).toEqual([v.allowed ? 1 : 0, v.allowed ? v.line : -v.line])
+        })
+      }),
+      { numRuns: RUNS / 20, seed: 0xface },
+    )
+  })
 })
