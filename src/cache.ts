@@ -1,12 +1,25 @@
-// RobotsCache: one robots.txt answer per origin, kept and refreshed as HTTP.md "Caching" says.
-// Implementation follows; the storage interface is fixed first so adapters can be built on it.
+// RobotsCache: one robots.txt answer per origin, kept and refreshed as HTTP.md "Caching" says:
+// lifetimes from the default or Cache-Control, the last good copy through failures, the 30-day
+// rule, one fetch per origin at a time, and LRU bounds on entries and kept body bytes.
+//
+// Invariants: #entries holds settled state only, in least-recently-used-first order (Map insertion
+// order; a use re-inserts); #bytes is the sum of the kept bodies' lengths and never exceeds
+// maxBytes once a store returns; #pending holds at most one fetch per origin.
 
-import type { RobotsOutcome } from './fetch.js'
+import { agentTokens, fail } from './args.js'
+import {
+  DAY_MS, DEFAULT_MAX_TTL_MS, DEFAULT_RETRY_MS, DEFAULT_TTL_MS, FetchResult, checkOptionsObject, failureLifetime,
+  fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, resultOf, successLifetime,
+  type FetchConfig, type FetchOptions, type Lifetimes, type RobotsFetch, type RobotsOutcome,
+} from './fetch.js'
+import { locateRobots } from './origin.js'
+import { parseRobots } from './robots.js'
 
 /**
  * One origin's cached state as plain data, for a second-level `RobotsCacheStorage`. Every field
  * is a primitive or a `Uint8Array`, so a record survives structured cloning; a JSON store must
  * encode `body` itself (base64, or as the body of a `Response` in the Workers Cache API).
+ * Treat `body` as read-only: the cache shares it with the parsed robots.txt.
  */
 export interface StoredRobots {
   /** The origin the record is for, as `RobotsFetch.origin`. */
@@ -33,14 +46,317 @@ export interface StoredRobots {
 
 /**
  * A second level behind the in-memory `RobotsCache`, shared across cache instances (e.g. the
- * Workers Cache API or KV across a Worker's requests). The cache reads it on a memory miss before
- * fetching, and writes every result it keeps. A storage may drop records at any time; keeping a
- * record past `expiresAt` lets a failed refresh fall back to the last good copy. Errors thrown by
- * a storage are ignored (the lookup proceeds as a miss), so it never breaks crawling.
+ * Workers Cache API or KV across a Worker's requests). The cache reads it before every fetch it
+ * would make (a fresh record there saves the fetch) and writes every result it keeps, awaiting
+ * the write. A storage may drop records at any time; keeping a record past `expiresAt` lets a
+ * failed refresh fall back to the last good copy. Errors thrown by a storage are ignored (the
+ * lookup goes on as a miss), so a broken storage never breaks crawling.
  */
 export interface RobotsCacheStorage {
   /** The record last put for `origin`, if still held. */
   get(origin: string): Promise<StoredRobots | undefined>
   /** Keeps `record` for `origin`, replacing any earlier one. */
   put(origin: string, record: StoredRobots): Promise<void>
+}
+
+/** Options of `RobotsCache`: the fetch options used for every fetch, plus the cache's own. */
+export interface RobotsCacheOptions extends FetchOptions {
+  /** Lifetime of a result without `Cache-Control: max-age`, in ms; default 24 h. */
+  ttlMs?: number
+  /** Upper bound on a `max-age` lifetime, in ms; default 7 days. */
+  maxTtlMs?: number
+  /** How long a failed fetch's result is reused before fetching again, in ms; default 60 s, never more than `ttlMs`. */
+  retryMs?: number
+  /** Origins kept; default 10,000. The least recently used go first. */
+  maxEntries?: number
+  /** Bytes of robots.txt bodies kept; default 64 MiB. A larger single body is used once, not kept. */
+  maxBytes?: number
+  /** The clock, in ms since the epoch; default `Date.now`. Every time stamp comes from it. */
+  now?: () => number
+  /** A second-level store shared across caches (see `RobotsCacheStorage`). */
+  storage?: RobotsCacheStorage
+}
+
+/** Per-lookup options of `RobotsCache.get` and `RobotsCache.isAllowed`. */
+export interface LookupOptions {
+  /**
+   * Rejects this lookup with `signal.reason`. The fetch it waits on is shared: it is aborted
+   * (and nothing cached) only when every lookup waiting on it has been aborted.
+   */
+  signal?: AbortSignal
+}
+
+/** Google: after 30 days unreachable with no cached copy, "assumes that there are no crawl restrictions". */
+export const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
+const DEFAULT_MAX_ENTRIES = 10_000
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+
+interface Entry {
+  record: StoredRobots
+  result: FetchResult
+  bytes: number
+}
+
+interface Pending {
+  promise: Promise<FetchResult>
+  /** Lookups waiting that could still abort; the shared fetch is aborted when this drops to 0. */
+  waiters: number
+  controller: AbortController
+}
+
+/**
+ * Robots.txt results per origin, fetched on demand and kept as RFC 9309 and Google do (HTTP.md,
+ * "Caching"): 24 h by default or as `Cache-Control: max-age` says (at most `maxTtlMs`); `no-store`
+ * and `max-age=0` are not reused; a failed refresh (429, 5xx, network) keeps serving the last good
+ * copy, or disallows everything if there is none, and is retried after `retryMs`; after 30 days
+ * unreachable with no good copy, everything is allowed. Concurrent lookups of one origin share one
+ * fetch. Memory is bounded by `maxEntries` and `maxBytes` (least recently used evicted first).
+ *
+ * @example
+ * const cache = new RobotsCache({ userAgent: 'MyBot/1.0' })
+ * if (await cache.isAllowed('https://example.com/page', 'MyBot')) { ... }
+ */
+export class RobotsCache {
+  readonly #config: FetchConfig
+  readonly #lifetimes: Lifetimes
+  readonly #maxEntries: number
+  readonly #maxBytes: number
+  readonly #clock: () => number
+  readonly #storage: RobotsCacheStorage | undefined
+  readonly #entries = new Map<string, Entry>()
+  readonly #pending = new Map<string, Pending>()
+  #bytes = 0
+
+  constructor(options?: RobotsCacheOptions) {
+    checkOptionsObject(options)
+    const o = options ?? {}
+    this.#config = fetchConfig(o)
+    this.#lifetimes = {
+      ttlMs: msOption('options.ttlMs', o.ttlMs, DEFAULT_TTL_MS),
+      maxTtlMs: msOption('options.maxTtlMs', o.maxTtlMs, DEFAULT_MAX_TTL_MS),
+      retryMs: msOption('options.retryMs', o.retryMs, DEFAULT_RETRY_MS),
+    }
+    this.#maxEntries = countOption('options.maxEntries', o.maxEntries, DEFAULT_MAX_ENTRIES)
+    this.#maxBytes = countOption('options.maxBytes', o.maxBytes, DEFAULT_CACHE_BYTES)
+    if (o.now !== undefined && typeof o.now !== 'function') fail('options.now', 'a function returning ms since the epoch', o.now)
+    this.#clock = o.now ?? Date.now
+    const s = o.storage
+    if (s !== undefined && (typeof s !== 'object' || s === null || typeof s.get !== 'function' || typeof s.put !== 'function')) {
+      fail('options.storage', 'an object with get(origin) and put(origin, record) methods', s)
+    }
+    this.#storage = s
+  }
+
+  /**
+   * The result for the origin of `url` (any URL of the site): the kept one while it has not
+   * expired, else a new fetch, shared with every concurrent lookup of that origin. Rejects only
+   * for bad arguments (TypeError) and aborts (`signal.reason`, of this call or of the cache's
+   * `options.signal`).
+   */
+  async get(url: string | URL, options?: LookupOptions): Promise<RobotsFetch> {
+    const { origin, robotsUrl } = locateRobots(url)
+    const signal = lookupSignal(options)
+    const entry = this.#entries.get(origin)
+    if (entry !== undefined && this.#now() < entry.record.expiresAt) {
+      this.#touch(origin, entry)
+      return entry.result
+    }
+    return this.#join(origin, robotsUrl, signal)
+  }
+
+  /**
+   * True when `agent` may fetch `url`, by the robots.txt of the URL's origin (fetched if needed):
+   * the file's rules, or everything allowed / disallowed as the outcome says.
+   */
+  async isAllowed(url: string | URL, agent: string | readonly string[], options?: LookupOptions): Promise<boolean> {
+    agentTokens(agent) // before any fetch: a bad agent must not cost a request
+    const result = await this.get(url, options)
+    return result.isAllowed(url, agent)
+  }
+
+  #now(): number {
+    const t: unknown = this.#clock()
+    if (typeof t !== 'number' || !Number.isFinite(t)) fail('options.now', 'a function returning a finite number of ms', t)
+    return t
+  }
+
+  #join(origin: string, robotsUrl: string, signal: AbortSignal | undefined): Promise<FetchResult> {
+    const cacheSignal = this.#config.signal
+    if (cacheSignal?.aborted) return Promise.reject(cacheSignal.reason)
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    let pending = this.#pending.get(origin)
+    if (pending === undefined) {
+      const controller = new AbortController()
+      const onCacheAbort = (): void => controller.abort(cacheSignal!.reason)
+      cacheSignal?.addEventListener('abort', onCacheAbort, { once: true })
+      const p: Pending = { promise: undefined!, waiters: 0, controller }
+      p.promise = this.#refresh(origin, robotsUrl, controller.signal).finally(() => {
+        cacheSignal?.removeEventListener('abort', onCacheAbort)
+        if (this.#pending.get(origin) === p) this.#pending.delete(origin)
+      })
+      this.#pending.set(origin, p)
+      pending = p
+    }
+    const shared = pending
+    if (signal === undefined) {
+      // A waiter that cannot abort keeps the shared fetch alive for good.
+      shared.waiters = Infinity
+      return shared.promise
+    }
+    shared.waiters++
+    return new Promise<FetchResult>((resolve, reject) => {
+      const onAbort = (): void => {
+        reject(signal.reason)
+        if (--shared.waiters === 0) {
+          // Nobody is left to use the result: stop the fetch, and let the next lookup start afresh.
+          if (this.#pending.get(origin) === shared) this.#pending.delete(origin)
+          shared.controller.abort(signal.reason)
+        }
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      shared.promise.then(
+        (r) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(r)
+        },
+        (e: unknown) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(e)
+        },
+      )
+    })
+  }
+
+  async #refresh(origin: string, robotsUrl: string, signal: AbortSignal): Promise<FetchResult> {
+    // The state before this fetch: a good copy to fall back on, and since when the origin fails.
+    let base = this.#entries.get(origin)
+    if (this.#storage !== undefined) {
+      const stored = await this.#storageGet(origin)
+      if (signal.aborted) throw signal.reason
+      if (stored !== undefined && (base === undefined || stored.expiresAt > base.record.expiresAt)) {
+        const adopted = adopt(stored)
+        if (this.#now() < stored.expiresAt) {
+          // Another cache instance fetched it recently.
+          this.#store(origin, adopted)
+          return adopted.result
+        }
+        base = adopted
+      }
+    }
+    const raw = await fetchRaw(robotsUrl, this.#config, signal)
+    const t = this.#now()
+    let entry: Entry
+    if (isSuccess(raw)) {
+      const result = resultOf(origin, raw, t, this.#lifetimes)
+      const body = raw.outcome === 'ok' ? result.robots.parsed.body : null
+      const record: StoredRobots = {
+        origin, status: raw.status, outcome: raw.outcome, body, fetchedAt: t, expiresAt: result.expiresAt, unreachableSince: null, good: true,
+      }
+      entry = { record, result, bytes: body?.length ?? 0 }
+      if (successLifetime(raw, this.#lifetimes) === 0 || entry.bytes > this.#maxBytes) {
+        // Not reusable (no-store, max-age=0) or too large to keep: serve it to the lookups that
+        // waited, and forget the older state it supersedes.
+        this.#remove(origin)
+        return result
+      }
+    } else {
+      const since = base?.record.unreachableSince ?? t
+      const expiresAt = t + failureLifetime(this.#lifetimes)
+      if (base?.record.good === true) {
+        const record: StoredRobots = { ...base.record, expiresAt, unreachableSince: since }
+        const result = new FetchResult(origin, record.status, record.outcome, base.result.robots, record.fetchedAt, expiresAt, since)
+        entry = { record, result, bytes: base.bytes }
+      } else {
+        const outcome: RobotsOutcome = t - since > UNREACHABLE_ALLOW_MS ? 'allow-all' : 'disallow-all'
+        const record: StoredRobots = {
+          origin, status: raw.status, outcome, body: null, fetchedAt: t, expiresAt, unreachableSince: since, good: false,
+        }
+        entry = { record, result: new FetchResult(origin, raw.status, outcome, noRobots(), t, expiresAt, since), bytes: 0 }
+      }
+    }
+    this.#store(origin, entry)
+    if (this.#storage !== undefined) await this.#storagePut(origin, entry.record)
+    return entry.result
+  }
+
+  #touch(origin: string, entry: Entry): void {
+    this.#entries.delete(origin)
+    this.#entries.set(origin, entry)
+  }
+
+  #remove(origin: string): void {
+    const old = this.#entries.get(origin)
+    if (old === undefined) return
+    this.#entries.delete(origin)
+    this.#bytes -= old.bytes
+  }
+
+  #store(origin: string, entry: Entry): void {
+    this.#remove(origin)
+    if (entry.bytes > this.#maxBytes) return
+    this.#entries.set(origin, entry)
+    this.#bytes += entry.bytes
+    while (this.#entries.size > this.#maxEntries || this.#bytes > this.#maxBytes) {
+      this.#remove(this.#entries.keys().next().value!)
+    }
+  }
+
+  async #storageGet(origin: string): Promise<StoredRobots | undefined> {
+    try {
+      const r: unknown = await this.#storage!.get(origin)
+      return isStoredRobots(r, origin) ? r : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  async #storagePut(origin: string, record: StoredRobots): Promise<void> {
+    try {
+      await this.#storage!.put(origin, record)
+    } catch {
+      // A storage failure costs a refetch later, nothing more.
+    }
+  }
+}
+
+/** A stored record as an entry; the body is copied into the parsed robots.txt, which owns it. */
+function adopt(stored: StoredRobots): Entry {
+  const robots = stored.outcome === 'ok' ? parseRobots(stored.body ?? new Uint8Array(0)) : noRobots()
+  const body = stored.outcome === 'ok' ? robots.parsed.body : null
+  const record: StoredRobots = { ...stored, body }
+  const result = new FetchResult(stored.origin, stored.status, stored.outcome, robots, stored.fetchedAt, stored.expiresAt, stored.unreachableSince)
+  return { record, result, bytes: body?.length ?? 0 }
+}
+
+/** A storage hands back whatever it holds: anything that is not a well-formed record is a miss. */
+function isStoredRobots(r: unknown, origin: string): r is StoredRobots {
+  if (typeof r !== 'object' || r === null) return false
+  const s = r as Record<string, unknown>
+  const time = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v)
+  return s.origin === origin &&
+    (s.status === null || (typeof s.status === 'number' && Number.isInteger(s.status))) &&
+    (s.outcome === 'ok' || s.outcome === 'allow-all' || s.outcome === 'disallow-all') &&
+    (s.outcome === 'ok' ? s.body instanceof Uint8Array : s.body === null || s.body === undefined) &&
+    time(s.fetchedAt) && time(s.expiresAt) &&
+    (s.unreachableSince === null || time(s.unreachableSince)) &&
+    typeof s.good === 'boolean'
+}
+
+function lookupSignal(options: LookupOptions | undefined): AbortSignal | undefined {
+  checkOptionsObject(options)
+  const signal = options?.signal
+  if (signal !== undefined && !isAbortSignal(signal)) fail('options.signal', 'an AbortSignal', signal)
+  return signal
+}
+
+function msOption(param: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(param, 'a finite number of ms >= 0', value)
+  return value
+}
+
+function countOption(param: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(param, 'an integer >= 0', value)
+  return value
 }

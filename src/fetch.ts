@@ -1,14 +1,16 @@
-// fetchRobots: one robots.txt fetch on the platform `fetch`, turned into an outcome (HTTP.md).
-// Implementation follows; the types are fixed first so the cache storage can be built on them.
+// fetchRobots: one robots.txt fetch on the platform `fetch` (Node >= 18, Workers, browsers), turned
+// into an outcome as HTTP.md "Outcome of a fetch" says. The cache (cache.ts) builds on `fetchRaw`.
 
-import type { Robots } from './robots.js'
+import { agentTokens, fail } from './args.js'
+import { locateRobots } from './origin.js'
+import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from './robots.js'
 
 /** What a fetch means for crawling (HTTP.md, "Outcome of a fetch"). */
 export type RobotsOutcome = 'ok' | 'allow-all' | 'disallow-all'
 
 /** Options of `fetchRobots` (and of `RobotsCache`, which passes them to every fetch). */
 export interface FetchOptions {
-  /** The `fetch` to use; default `globalThis.fetch`. */
+  /** The `fetch` to use; default `globalThis.fetch` (looked up at each fetch). */
   fetch?: typeof fetch
   /** Time limit of the whole fetch, redirects and body included, in ms; default 10,000. */
   timeoutMs?: number
@@ -36,7 +38,326 @@ export interface RobotsFetch {
   readonly unreachableSince: number | null
   /**
    * True when `agent` may fetch `url` under this result: the rules for 'ok', true for
-   * 'allow-all', false for 'disallow-all'. `url` must be on `origin` (else a TypeError).
+   * 'allow-all', false for 'disallow-all'. `url` must be on `origin` (else a TypeError), and
+   * `agent` is checked as `Robots.isAllowed` checks it, whatever the outcome.
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean
+}
+
+/** Redirects followed before a chain counts as 404 (RFC 9309 2.3.1.2: at least five). */
+export const MAX_REDIRECTS = 5
+/** Decoded body bytes read (Google: 500 KiB); the rest of the response is cancelled. */
+export const BODY_LIMIT = DEFAULT_MAX_BYTES
+const DEFAULT_TIMEOUT_MS = 10_000
+export const DAY_MS = 86_400_000
+/** Lifetimes `fetchRobots` uses; `RobotsCache` takes them as options (ttlMs, maxTtlMs, retryMs). */
+export const DEFAULT_TTL_MS = DAY_MS
+export const DEFAULT_MAX_TTL_MS = 7 * DAY_MS
+export const DEFAULT_RETRY_MS = 60_000
+
+/** Validated `FetchOptions`. */
+export interface FetchConfig {
+  fetch: typeof fetch | undefined
+  timeoutMs: number
+  headers: Record<string, string>
+  signal: AbortSignal | undefined
+}
+
+/** What one fetch found, before any caching decision. */
+export interface RawFetch {
+  status: number | null
+  outcome: RobotsOutcome
+  /** The bytes read (at most BODY_LIMIT) when outcome is 'ok'. */
+  body: Uint8Array | null
+  /** `Cache-Control: max-age` of the final response, in ms; undefined when absent or invalid. */
+  maxAgeMs: number | undefined
+  /** `Cache-Control: no-store` on the final response. */
+  noStore: boolean
+}
+
+/** Lifetimes used to turn a RawFetch into an expiry. */
+export interface Lifetimes {
+  ttlMs: number
+  maxTtlMs: number
+  retryMs: number
+}
+
+/** True for outcomes that stand for a reachable server (2xx, 4xx, a redirect chain taken as 404). */
+export function isSuccess(raw: RawFetch): boolean {
+  return raw.outcome !== 'disallow-all'
+}
+
+/** How long a successful result may be reused: max-age (capped) if given, else the default. */
+export function successLifetime(raw: RawFetch, l: Lifetimes): number {
+  if (raw.noStore) return 0
+  return raw.maxAgeMs === undefined ? l.ttlMs : Math.min(raw.maxAgeMs, l.maxTtlMs)
+}
+
+/** A failure's result is reused for the retry delay, never longer than the default lifetime. */
+export function failureLifetime(l: Lifetimes): number {
+  return Math.min(l.retryMs, l.ttlMs)
+}
+
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  // Duck-typed: a signal from another realm (or a polyfill) is as good as a local one.
+  return typeof value === 'object' && value !== null && typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function' && typeof (value as AbortSignal).removeEventListener === 'function'
+}
+
+/** Validates the FetchOptions fields of `options` (an object already checked by the caller). */
+export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
+  const o = options ?? {}
+  if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('options.fetch', 'a fetch function', o.fetch)
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', o.timeoutMs)
+  const headers: Record<string, string> = {}
+  if (o.userAgent !== undefined) {
+    if (typeof o.userAgent !== 'string' || o.userAgent === '') fail('options.userAgent', 'a non-empty string', o.userAgent)
+    try {
+      new Headers({ 'user-agent': o.userAgent })
+    } catch {
+      fail('options.userAgent', 'a valid HTTP header value (no CR, LF or NUL)', o.userAgent)
+    }
+    headers['user-agent'] = o.userAgent
+  }
+  if (o.signal !== undefined && !isAbortSignal(o.signal)) fail('options.signal', 'an AbortSignal', o.signal)
+  return { fetch: o.fetch, timeoutMs, headers, signal: o.signal }
+}
+
+export function checkOptionsObject(options: unknown): void {
+  if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
+}
+
+/**
+ * Fetches the robots.txt at `robotsUrl`. Resolves with the outcome in every case but one: an
+ * abort through `signal` rejects with `signal.reason`. The timeout covers redirects and the body.
+ */
+export async function fetchRaw(robotsUrl: string, config: FetchConfig, signal: AbortSignal | undefined): Promise<RawFetch> {
+  if (signal?.aborted) throw signal.reason
+  const doFetch = config.fetch ?? globalThis.fetch
+  if (typeof doFetch !== 'function') fail('options.fetch', 'a fetch function (this platform has no global fetch)', doFetch)
+  // One controller aborts whatever is in flight, for the caller's signal and for the timeout alike.
+  const controller = new AbortController()
+  const onAbort = (): void => controller.abort(signal!.reason)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  // Beyond 2^31-1 ms timers fire at once (Node, browsers): such a limit is as good as none.
+  const timer = config.timeoutMs > 0x7fffffff ? undefined : setTimeout(() => controller.abort(new Error('robots.txt fetch timed out')), config.timeoutMs)
+  try {
+    return await follow(robotsUrl, doFetch, config.headers, controller.signal)
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason
+    // Network and DNS errors, resets, the timeout, truncated or unreadable bodies: all mean the
+    // server could not be reached properly, so crawling stops until a retry (HTTP.md).
+    return failure(null)
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+function failure(status: number | null): RawFetch {
+  return { status, outcome: 'disallow-all', body: null, maxAgeMs: undefined, noStore: false }
+}
+
+function allowAll(status: number): RawFetch {
+  return { status, outcome: 'allow-all', body: null, maxAgeMs: undefined, noStore: false }
+}
+
+async function follow(start: string, doFetch: typeof fetch, headers: Record<string, string>, signal: AbortSignal): Promise<RawFetch> {
+  let url = start
+  const visited = new Set([start])
+  for (let hop = 0; ; hop++) {
+    const init: RequestInit = { method: 'GET', headers, redirect: 'manual', signal }
+    // Called with globalThis as `this`: browsers reject a detached window.fetch otherwise. The
+    // race makes the time limit hold even for a fetch that ignores its signal.
+    let res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, init]) as Promise<Response>, signal)
+    if (res.type === 'opaqueredirect') {
+      // Browsers hide manual redirects; their own redirect handling (and hop limit) takes over.
+      discard(res)
+      res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, { ...init, redirect: 'follow' }]) as Promise<Response>, signal)
+    }
+    const status = res.status
+    if (status >= 200 && status < 300) {
+      const body = await readLimited(res, BODY_LIMIT, signal)
+      return { status, outcome: 'ok', body, ...cacheControl(res.headers.get('cache-control')) }
+    }
+    discard(res)
+    if (status >= 300 && status < 400) {
+      const next = redirectTarget(res.headers.get('location'), url)
+      // RFC 9309 2.3.1.2: a chain that does not end in a robots.txt within the hop limit is
+      // handled as a 404; so is a loop or a redirect that leads nowhere fetchable.
+      if (next === null || hop >= MAX_REDIRECTS || visited.has(next)) return { ...allowAll(status), ...cacheControl(res.headers.get('cache-control')) }
+      visited.add(next)
+      url = next
+      continue
+    }
+    if (status === 429 || (status >= 500 && status < 600)) return failure(status)
+    if (status >= 400 && status < 500) return { ...allowAll(status), ...cacheControl(res.headers.get('cache-control')) }
+    // Response.error() (status 0) is a network error; other statuses are invalid responses.
+    return failure(status >= 100 ? status : null)
+  }
+}
+
+/** The absolute http(s) URL a Location header points to (fragment dropped), or null. */
+function redirectTarget(location: string | null, base: string): string | null {
+  if (location === null) return null
+  let target: URL
+  try {
+    target = new URL(location, base)
+  } catch {
+    return null
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return null
+  target.hash = ''
+  return target.href
+}
+
+/** Lets go of a response body we will not read, so the connection is released. */
+function discard(res: Response): void {
+  if (res.body !== null && !res.bodyUsed) res.body.cancel().catch(noop)
+}
+
+function noop(): void {}
+
+/** Rejects with the signal's reason as soon as it aborts, whatever `p` does. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    p.catch(noop)
+    return Promise.reject(signal.reason)
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}
+
+/**
+ * Reads at most `limit` decoded bytes of the body, then cancels the stream: a larger, endless or
+ * decompression-bomb body costs at most `limit` bytes plus one chunk. A stream error (reset,
+ * truncation) rejects.
+ */
+async function readLimited(res: Response, limit: number, signal: AbortSignal): Promise<Uint8Array> {
+  const stream = res.body
+  if (stream === null) return new Uint8Array(0)
+  if (typeof stream.getReader !== 'function') {
+    // A fetch without streams: nothing bounds the read, but the cut still holds.
+    const all = new Uint8Array(await raceAbort(res.arrayBuffer(), signal))
+    return all.subarray(0, Math.min(all.length, limit))
+  }
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  let finished = false
+  try {
+    while (total < limit) {
+      const { done, value } = await raceAbort(reader.read(), signal)
+      if (done) {
+        finished = true
+        break
+      }
+      if (!(value instanceof Uint8Array)) throw new TypeError('response body chunk is not a Uint8Array')
+      const take = Math.min(value.length, limit - total)
+      chunks.push(take === value.length ? value : value.subarray(0, take))
+      total += take
+    }
+  } finally {
+    // Not awaited: cancelling a stalled stream may itself stall, and the result is already known.
+    if (!finished) reader.cancel().catch(noop)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(total)
+  let o = 0
+  for (const c of chunks) {
+    out.set(c, o)
+    o += c.length
+  }
+  return out
+}
+
+/**
+ * The directives of a Cache-Control header that matter here (HTTP.md "Caching"): `max-age`
+ * (the first one; a quoted number is accepted, anything else ignored) and `no-store`. Expires,
+ * no-cache and s-maxage are ignored on purpose.
+ */
+export function cacheControl(value: string | null): { maxAgeMs: number | undefined; noStore: boolean } {
+  let maxAgeMs: number | undefined
+  let noStore = false
+  if (value === null) return { maxAgeMs, noStore }
+  for (const part of value.split(',')) {
+    const eq = part.indexOf('=')
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase()
+    if (name === 'no-store') noStore = true
+    else if (name === 'max-age' && maxAgeMs === undefined && eq >= 0) {
+      let arg = part.slice(eq + 1).trim()
+      if (arg.length >= 2 && arg.startsWith('"') && arg.endsWith('"')) arg = arg.slice(1, -1)
+      if (/^[0-9]+$/.test(arg)) maxAgeMs = Number(arg) * 1000
+    }
+  }
+  return { maxAgeMs, noStore }
+}
+
+let emptyRobots: Robots | undefined
+
+/** The empty `Robots` every allow-all and disallow-all result carries. */
+export function noRobots(): Robots {
+  return (emptyRobots ??= parseRobots(new Uint8Array(0)))
+}
+
+/** A `RobotsFetch` as plain fields plus the outcome-aware `isAllowed`. */
+export class FetchResult implements RobotsFetch {
+  constructor(
+    readonly origin: string,
+    readonly status: number | null,
+    readonly outcome: RobotsOutcome,
+    readonly robots: Robots,
+    readonly fetchedAt: number,
+    readonly expiresAt: number,
+    readonly unreachableSince: number | null,
+  ) {}
+
+  isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
+    if (locateRobots(url).origin !== this.origin) fail('url', `a URL on ${this.origin} (this robots.txt governs only its own origin)`, url instanceof URL ? url.href : url)
+    if (this.outcome === 'ok') return this.robots.isAllowed(url, agent)
+    agentTokens(agent)
+    return this.outcome === 'allow-all'
+  }
+}
+
+/** Builds the result of a fresh fetch, with no history: a failure is simply disallow-all. */
+export function resultOf(origin: string, raw: RawFetch, fetchedAt: number, l: Lifetimes): FetchResult {
+  const robots = raw.outcome === 'ok' ? parseRobots(raw.body ?? new Uint8Array(0)) : noRobots()
+  const ok = isSuccess(raw)
+  const lifetime = ok ? successLifetime(raw, l) : failureLifetime(l)
+  return new FetchResult(origin, raw.status, raw.outcome, robots, fetchedAt, fetchedAt + lifetime, ok ? null : fetchedAt)
+}
+
+/**
+ * Fetches the robots.txt that governs `url` (any URL of the site: its origin's `/robots.txt` is
+ * fetched) and decides what it means for crawling, as RFC 9309 and Google do:
+ *
+ * - 2xx: the body is parsed (any content type; at most 500 KiB of decoded bytes are read).
+ * - 3xx: followed, up to 5 redirects and across hosts; more, a loop or a missing Location is
+ *   handled as a 404. The rules then apply to the original origin.
+ * - 4xx other than 429: allow-all. 429, 5xx, network errors and timeouts: disallow-all.
+ *
+ * It never rejects for a server's behaviour, only for bad arguments (TypeError) and for an abort
+ * through `options.signal` (with `signal.reason`). `expiresAt` follows `Cache-Control: max-age`
+ * (capped at 7 days), else 24 h; failures expire after 60 s. Use `RobotsCache` to keep results.
+ */
+export async function fetchRobots(url: string | URL, options?: FetchOptions): Promise<RobotsFetch> {
+  const { origin, robotsUrl } = locateRobots(url)
+  checkOptionsObject(options)
+  const config = fetchConfig(options)
+  const raw = await fetchRaw(robotsUrl, config, config.signal)
+  return resultOf(origin, raw, Date.now(), { ttlMs: DEFAULT_TTL_MS, maxTtlMs: DEFAULT_MAX_TTL_MS, retryMs: DEFAULT_RETRY_MS })
 }

@@ -1,0 +1,476 @@
+// fetchRobots against real HTTP servers on loopback: outcomes by status class, redirects, body
+// limits (large, endless, gzip, gzip bomb), timeouts, resets, aborts, and origin normalisation.
+// Each case names its source: http.md (the project's contract), rfc9309, google (Search Central).
+
+import type http from 'node:http'
+import { gzipSync, createGzip } from 'node:zlib'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
+import { closeAll, reply, serve, type Handler } from './helpers/server.js'
+
+afterAll(closeAll)
+
+const RULES = 'User-agent: *\nDisallow: /private\n'
+const LIMIT = 512_000
+
+/** The bytes the parser received (Robots.parsed is the internal view of the parsed body). */
+function parsedLength(r: RobotsFetch): number {
+  return r.robots.parsed.body.length
+}
+
+/** A handler that redirects /robots.txt -> /r1 -> ... -> /rN, and serves RULES at /rN. */
+function chain(n: number, status = 302): Handler {
+  return (req, res) => {
+    const i = req.url === '/robots.txt' ? 0 : Number(req.url!.slice(2))
+    if (i < n) {
+      res.writeHead(status, { location: `/r${i + 1}` })
+      res.end()
+    } else reply(200, RULES)(req, res)
+  }
+}
+
+/** Writes `chunk` forever, honouring back-pressure; `stats` tracks bytes written and the close. */
+function endless(chunk: Buffer, stats: { written: number; closed: boolean }, headers: http.OutgoingHttpHeaders = {}): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', ...headers })
+    res.on('close', () => {
+      stats.closed = true
+    })
+    const pump = (): void => {
+      while (!res.destroyed) {
+        stats.written += chunk.length
+        if (!res.write(chunk)) {
+          res.once('drain', pump)
+          return
+        }
+      }
+    }
+    pump()
+  }
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  // Polls an event the server observes; vitest's test timeout bounds it.
+  while (!cond()) await new Promise((r) => setTimeout(r, 5))
+}
+
+describe('outcome by status (http.md "Outcome of a fetch", rfc9309 2.3.1)', () => {
+  it('rfc9309 2.3.1.1: 2xx is parsed and followed', async () => {
+    const s = await serve(reply(200, RULES))
+    const r = await fetchRobots(`${s.origin}/some/page?q=1`)
+    expect(r).toMatchObject({ origin: s.origin, status: 200, outcome: 'ok', unreachableSince: null })
+    expect(r.isAllowed(`${s.origin}/private/x`, 'Bot')).toBe(false)
+    expect(r.isAllowed(`${s.origin}/public`, 'Bot')).toBe(true)
+    expect(s.requests).toEqual(['/robots.txt'])
+  })
+
+  it('http.md: a 2xx without a body (204) is an empty file: everything allowed', async () => {
+    const s = await serve(reply(204))
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 204, outcome: 'ok' })
+    expect(r.isAllowed(`${s.origin}/x`, 'Bot')).toBe(true)
+  })
+
+  it('google: an HTML page is parsed like any body, valid lines used', async () => {
+    const html = '<!doctype html>\n<html><body>\n<p>Not found</p>\nUser-agent: *\nDisallow: /html-rule\n</body></html>\n'
+    const s = await serve(reply(200, html, { 'content-type': 'text/html; charset=utf-8' }))
+    const r = await fetchRobots(s.origin)
+    expect(r.outcome).toBe('ok')
+    expect(r.isAllowed(`${s.origin}/page`, 'Bot')).toBe(true)
+    expect(r.isAllowed(`${s.origin}/html-rule`, 'Bot')).toBe(false)
+  })
+
+  for (const status of [400, 401, 403, 404, 410, 451]) {
+    it(`rfc9309 2.3.1.3: ${status} means no robots.txt: allow-all`, async () => {
+      const s = await serve(reply(status, 'User-agent: *\nDisallow: /\n'))
+      const r = await fetchRobots(s.origin)
+      expect(r).toMatchObject({ status, outcome: 'allow-all', unreachableSince: null })
+      expect(r.isAllowed(`${s.origin}/anything`, 'Bot')).toBe(true)
+    })
+  }
+
+  for (const status of [429, 500, 502, 503, 599]) {
+    it(`rfc9309 2.3.1.4 / google: ${status} is a server error: disallow-all`, async () => {
+      const s = await serve(reply(status, 'User-agent: *\nAllow: /\n'))
+      const r = await fetchRobots(s.origin)
+      expect(r).toMatchObject({ status, outcome: 'disallow-all' })
+      expect(r.unreachableSince).toBe(r.fetchedAt)
+      expect(r.isAllowed(`${s.origin}/`, 'Bot')).toBe(false)
+      expect(r.expiresAt - r.fetchedAt).toBe(60_000)
+    })
+  }
+
+  it('http.md: the User-Agent option is sent', async () => {
+    const s = await serve(reply(200, RULES))
+    await fetchRobots(s.origin, { userAgent: 'ExampleBot/2.1 (+https://example.com/bot)' })
+    expect(s.headers[0]!['user-agent']).toBe('ExampleBot/2.1 (+https://example.com/bot)')
+  })
+
+  it('http.md: expiresAt is 24 h after fetchedAt by default, Cache-Control max-age otherwise', async () => {
+    const a = await serve(reply(200, RULES))
+    const b = await serve(reply(200, RULES, { 'cache-control': 'public, max-age=3600' }))
+    const c = await serve(reply(200, RULES, { 'cache-control': 'max-age=99999999' }))
+    const ra = await fetchRobots(a.origin)
+    const rb = await fetchRobots(b.origin)
+    const rc = await fetchRobots(c.origin)
+    expect(ra.expiresAt - ra.fetchedAt).toBe(86_400_000)
+    expect(rb.expiresAt - rb.fetchedAt).toBe(3_600_000)
+    expect(rc.expiresAt - rc.fetchedAt).toBe(7 * 86_400_000)
+    expect(Math.abs(ra.fetchedAt - Date.now())).toBeLessThan(60_000)
+  })
+})
+
+describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
+  it('rfc9309 2.3.1.2: 5 redirects are followed (6 requests)', async () => {
+    const s = await serve(chain(5))
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok', origin: s.origin })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    expect(s.requests).toEqual(['/robots.txt', '/r1', '/r2', '/r3', '/r4', '/r5'])
+  })
+
+  it('rfc9309 2.3.1.2: a 6th redirect is a 404: allow-all with the last 3xx as status', async () => {
+    const s = await serve(chain(6, 301))
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 301, outcome: 'allow-all' })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(true)
+    expect(s.requests).toHaveLength(6)
+  })
+
+  it('http.md: a redirect loop is a 404 (allow-all), detected without exhausting the hops', async () => {
+    const s = await serve((req, res) => {
+      res.writeHead(307, { location: req.url === '/robots.txt' ? '/a' : '/robots.txt' })
+      res.end()
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 307, outcome: 'allow-all' })
+    expect(s.requests).toEqual(['/robots.txt', '/a'])
+  })
+
+  it('http.md: a 3xx without a Location, or with a non-http(s) one, is a 404 (allow-all)', async () => {
+    const none = await serve(reply(302))
+    const ftp = await serve(reply(301, '', { location: 'ftp://example.com/robots.txt' }))
+    const bad = await serve(reply(301, '', { location: 'http://[bad' }))
+    expect(await fetchRobots(none.origin)).toMatchObject({ status: 302, outcome: 'allow-all' })
+    expect(await fetchRobots(ftp.origin)).toMatchObject({ status: 301, outcome: 'allow-all' })
+    expect(await fetchRobots(bad.origin)).toMatchObject({ status: 301, outcome: 'allow-all' })
+  })
+
+  it('rfc9309 2.3.1.2: redirects across hosts are followed; the rules apply to the original origin', async () => {
+    const target = await serve(reply(200, RULES))
+    const start = await serve(reply(301, '', { location: `${target.origin}/elsewhere/robots.txt` }))
+    const r = await fetchRobots(`${start.origin}/x`)
+    expect(r).toMatchObject({ origin: start.origin, status: 200, outcome: 'ok' })
+    expect(target.requests).toEqual(['/elsewhere/robots.txt'])
+    expect(r.isAllowed(`${start.origin}/private`, 'Bot')).toBe(false)
+    expect(() => r.isAllowed(`${target.origin}/private`, 'Bot')).toThrow(TypeError)
+  })
+
+  it('rfc9309 2.3.1.2: a cross-host chain counts every hop (127.0.0.1 <-> localhost)', async () => {
+    // Same server, two host names: each hop alternates the host, 6 redirects in total.
+    const s = await serve((req, res) => {
+      const i = req.url === '/robots.txt' ? 0 : Number(req.url!.slice(2))
+      const host = i % 2 === 0 ? 'localhost' : '127.0.0.1'
+      res.writeHead(302, { location: `http://${host}:${s.port}/r${i + 1}` })
+      res.end()
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 302, outcome: 'allow-all' })
+    expect(s.requests).toHaveLength(6)
+    expect(s.headers.map((h) => h.host!.split(':')[0])).toEqual(['127.0.0.1', 'localhost', '127.0.0.1', 'localhost', '127.0.0.1', 'localhost'])
+  })
+
+  it('http.md: a redirect to a server error is a server error', async () => {
+    const target = await serve(reply(503))
+    const start = await serve(reply(302, '', { location: `${target.origin}/robots.txt` }))
+    expect(await fetchRobots(start.origin)).toMatchObject({ status: 503, outcome: 'disallow-all' })
+  })
+
+  it('http.md: where manual redirects are opaque (browsers), the platform follows them', async () => {
+    const s = await serve(chain(2))
+    const inits: (string | undefined)[] = []
+    // A browser-like fetch: redirect 'manual' yields an opaque redirect, 'follow' follows.
+    const browserFetch = (async (input: string, init: RequestInit) => {
+      inits.push(init.redirect)
+      const res = await fetch(input, init)
+      if (init.redirect === 'manual' && res.status >= 300 && res.status < 400) {
+        await res.body?.cancel()
+        const opaque = new Response(null, { status: 200 })
+        Object.defineProperty(opaque, 'type', { value: 'opaqueredirect' })
+        Object.defineProperty(opaque, 'status', { value: 0 })
+        return opaque
+      }
+      return res
+    }) as typeof fetch
+    const r = await fetchRobots(s.origin, { fetch: browserFetch })
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    expect(inits).toEqual(['manual', 'follow'])
+  })
+})
+
+describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
+  it('google: a 2 MB body is cut at exactly 512,000 bytes, even mid-line', async () => {
+    // Rules at the start, a rule straddling the cut, and a rule past it that must not count.
+    const head = 'User-agent: *\nDisallow: /early\n'
+    const filler = '#'.repeat(LIMIT - head.length - 13) + '\n'
+    const straddle = 'Disallow: /cut-here-and-beyond\n' // only 'Disallow: /c' is inside the limit
+    const tail = 'Disallow: /late\n' + '# padding\n'.repeat(150_000)
+    const body = head + filler + straddle + tail
+    expect(body.length).toBeGreaterThan(2_000_000)
+    const s = await serve(reply(200, body))
+    const r = await fetchRobots(s.origin)
+    expect(r.outcome).toBe('ok')
+    expect(parsedLength(r)).toBe(LIMIT)
+    expect(r.isAllowed(`${s.origin}/early`, 'Bot')).toBe(false)
+    expect(r.isAllowed(`${s.origin}/late`, 'Bot')).toBe(true)
+    // The cut line is the rule "Disallow: /c": it covers /cat, which the full line would not.
+    expect(r.isAllowed(`${s.origin}/cat`, 'Bot')).toBe(false)
+    expect(r.isAllowed(`${s.origin}/dog`, 'Bot')).toBe(true)
+  })
+
+  it('http.md: an endless body stops at the limit, the rest is cancelled and the connection released', async () => {
+    const stats = { written: 0, closed: false }
+    const s = await serve(endless(Buffer.from('User-agent: *\nDisallow: /private\n# ' + 'x'.repeat(16_000) + '\n'), stats))
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(parsedLength(r)).toBe(LIMIT)
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    await until(() => stats.closed)
+    // The server stops because the client stopped reading: what it wrote is the limit plus the
+    // socket buffers, nowhere near what an unbounded reader would have pulled meanwhile.
+    expect(stats.written).toBeLessThan(16 * 1024 * 1024)
+  })
+
+  it('http.md: a gzip body (Content-Encoding: gzip) is decompressed and parsed', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+      res.end(gzipSync(RULES))
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+  })
+
+  it('http.md: a gzip bomb (100 MB from ~100 KB) is cut at 512,000 decoded bytes', async () => {
+    const expanded = Buffer.alloc(100 * 1024 * 1024, 0x23) // '#': one giant comment line
+    Buffer.from('User-agent: *\nDisallow: /private\n').copy(expanded)
+    const bomb = gzipSync(expanded, { level: 9 })
+    expect(bomb.length).toBeLessThan(200_000)
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': bomb.length })
+      res.end(bomb)
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(parsedLength(r)).toBe(LIMIT)
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+  })
+
+  it('http.md: an endless gzip stream is cut at the limit and the connection released', async () => {
+    // Without the cut this never finishes: the compressed stream has no end.
+    const stats = { written: 0, closed: false, expanded: 0 }
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+      const gz = createGzip()
+      gz.pipe(res)
+      res.on('close', () => {
+        stats.closed = true
+        gz.destroy()
+      })
+      const zeros = Buffer.alloc(64 * 1024, 0x20)
+      const pump = (): void => {
+        while (!res.destroyed) {
+          stats.expanded += zeros.length
+          if (!gz.write(zeros)) {
+            gz.once('drain', pump)
+            return
+          }
+        }
+      }
+      gz.write('User-agent: *\nDisallow: /private\n')
+      pump()
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(parsedLength(r)).toBe(LIMIT)
+    await until(() => stats.closed)
+  })
+
+  it('http.md: a stalled body with a timeout is a network failure (status null)', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('User-agent: *\nAllow: /\n') // then nothing, forever
+    })
+    const r = await fetchRobots(s.origin, { timeoutMs: 300 })
+    expect(r).toMatchObject({ status: null, outcome: 'disallow-all' })
+    expect(r.isAllowed(`${s.origin}/`, 'Bot')).toBe(false)
+  })
+
+  it('http.md: a server that never answers times out (status null)', async () => {
+    const s = await serve(() => {})
+    const r = await fetchRobots(s.origin, { timeoutMs: 200 })
+    expect(r).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('http.md: the timeout covers the whole redirect chain', async () => {
+    const s = await serve((req, res) => {
+      if (req.url === '/robots.txt') {
+        res.writeHead(302, { location: '/next' })
+        res.end()
+      } // /next never answers
+    })
+    expect(await fetchRobots(s.origin, { timeoutMs: 200 })).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('http.md: a reset connection is a network failure (status null)', async () => {
+    const s = await serve((req) => req.socket.destroy())
+    expect(await fetchRobots(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('http.md: a body truncated by a reset is a network failure (status null, not the 200)', async () => {
+    const s = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 10_000 })
+      res.write('User-agent: *\nAllow: /\n', () => req.socket.destroy())
+    })
+    expect(await fetchRobots(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('http.md: a refused connection is a network failure (status null)', async () => {
+    const s = await serve(reply(200, RULES))
+    const port = s.port
+    await s.close()
+    expect(await fetchRobots(`http://127.0.0.1:${port}/`)).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('http.md: a broken response from a custom fetch (rejecting body) is a network failure', async () => {
+    const broken = (async () =>
+      new Response(new ReadableStream({ pull: (c) => c.error(new Error('boom')) }), { status: 200 })) as unknown as typeof fetch
+    expect(await fetchRobots('https://example.com/', { fetch: broken })).toMatchObject({ status: null, outcome: 'disallow-all' })
+    const throwing = (async () => {
+      throw new TypeError('fetch failed')
+    }) as unknown as typeof fetch
+    expect(await fetchRobots('https://example.com/', { fetch: throwing })).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+})
+
+describe('abort (http.md)', () => {
+  it('http.md: aborting through the signal rejects with signal.reason', async () => {
+    let closed = false
+    const s = await serve((_req, res) => res.on('close', () => void (closed = true))) // never answers
+    const controller = new AbortController()
+    const reason = new Error('crawler shutting down')
+    const p = fetchRobots(s.origin, { signal: controller.signal })
+    await until(() => s.requests.length === 1)
+    controller.abort(reason)
+    await expect(p).rejects.toBe(reason)
+    await until(() => closed) // the request itself was aborted, not just abandoned
+  })
+
+  it('http.md: an abort during the body rejects with signal.reason', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200)
+      res.write('User-agent: *\n')
+    })
+    const controller = new AbortController()
+    const p = fetchRobots(s.origin, { signal: controller.signal })
+    await until(() => s.requests.length === 1)
+    await new Promise((r) => setTimeout(r, 50))
+    controller.abort('stop')
+    await expect(p).rejects.toBe('stop')
+  })
+
+  it('http.md: an already aborted signal rejects without a request', async () => {
+    const s = await serve(reply(200, RULES))
+    await expect(fetchRobots(s.origin, { signal: AbortSignal.abort('early') })).rejects.toBe('early')
+    expect(s.requests).toHaveLength(0)
+  })
+})
+
+describe('origin (http.md "Which robots.txt applies to a URL", rfc9309 2.3)', () => {
+  /** A fetch that records the URLs asked for and answers with RULES, for hosts we cannot serve. */
+  function recorder(): { fetch: typeof fetch; urls: string[] } {
+    const urls: string[] = []
+    const f = (async (input: string) => {
+      urls.push(input)
+      return new Response(RULES)
+    }) as unknown as typeof fetch
+    return { fetch: f, urls }
+  }
+
+  it('rfc9309 2.3: default ports are dropped, other ports kept', async () => {
+    expect(robotsOrigin('http://example.com:80/a')).toBe('http://example.com')
+    expect(robotsOrigin('https://example.com:443/a')).toBe('https://example.com')
+    expect(robotsOrigin('https://example.com:80/a')).toBe('https://example.com:80')
+    expect(robotsOrigin('http://example.com:8181/a')).toBe('http://example.com:8181')
+  })
+
+  it('rfc9309 2.3: host names are case-insensitive; IDNs are their punycode form', async () => {
+    const rec = recorder()
+    const r = await fetchRobots('HTTP://WWW.Exämple.COM/Folder/File?x#y', { fetch: rec.fetch })
+    expect(r.origin).toBe('http://www.xn--exmple-cua.com')
+    expect(rec.urls).toEqual(['http://www.xn--exmple-cua.com/robots.txt'])
+    expect(r.isAllowed('http://www.exämple.com/private', 'Bot')).toBe(false)
+    expect(r.isAllowed('http://WWW.XN--EXMPLE-CUA.COM:80/ok', 'Bot')).toBe(true)
+  })
+
+  it('rfc9309 2.3: robots.txt is always at the root, whatever the URL path', async () => {
+    const s = await serve(reply(200, RULES))
+    await fetchRobots(`${s.origin}/folder/robots.txt`)
+    expect(s.requests).toEqual(['/robots.txt'])
+  })
+
+  it('http.md: an IPv4 host is its own origin, canonicalised', async () => {
+    const s = await serve(reply(200, RULES))
+    const r = await fetchRobots(`http://0x7f.0.0.1:${s.port}/x`)
+    expect(r.origin).toBe(`http://127.0.0.1:${s.port}`)
+    expect(() => r.isAllowed(`http://localhost:${s.port}/x`, 'Bot')).toThrow(TypeError)
+  })
+
+  it('http.md: an IPv6 host is its own origin (served on ::1)', async () => {
+    const s = await serve(reply(200, RULES), '::1')
+    const r = await fetchRobots(`http://[0:0:0:0:0:0:0:1]:${s.port}/x`)
+    expect(r).toMatchObject({ origin: s.origin, status: 200, outcome: 'ok' })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+  })
+
+  it('rfc9309 2.3: isAllowed on another scheme, host or port is a TypeError', async () => {
+    const rec = recorder()
+    const r = await fetchRobots('http://example.com/', { fetch: rec.fetch })
+    expect(r.isAllowed('http://example.com/folder/file', 'Bot')).toBe(true)
+    for (const other of ['https://example.com/', 'http://other.example.com/', 'http://example.com:8181/', '/relative', 'mailto:a@example.com']) {
+      expect(() => r.isAllowed(other, 'Bot')).toThrow(TypeError)
+    }
+    expect(() => r.isAllowed('https://example.com/', 'Bot')).toThrow(/url: expected a URL on http:\/\/example\.com/)
+  })
+
+  it('http.md: only http and https are fetched; anything else is a TypeError', async () => {
+    for (const url of ['ftp://example.com/', 'file:///etc/robots.txt', 'data:text/plain,x', 'not a url', '/robots.txt']) {
+      await expect(fetchRobots(url)).rejects.toThrow(TypeError)
+    }
+    await expect(fetchRobots(42 as unknown as string)).rejects.toThrow(/url: expected a string or a URL/)
+  })
+})
+
+describe('arguments (http.md, API.md)', () => {
+  it('isAllowed checks the agent even when the outcome ignores the rules', async () => {
+    const allow = await serve(reply(404))
+    const deny = await serve(reply(503))
+    for (const r of [await fetchRobots(allow.origin), await fetchRobots(deny.origin)]) {
+      expect(() => r.isAllowed(`${r.origin}/`, '')).toThrow(TypeError)
+      expect(() => r.isAllowed(`${r.origin}/`, [] as string[])).toThrow(TypeError)
+      expect(() => r.isAllowed(`${r.origin}/`, 7 as unknown as string)).toThrow(/agent/)
+    }
+  })
+
+  it('bad options are TypeErrors naming the option', async () => {
+    const u = 'https://example.com/'
+    await expect(fetchRobots(u, null as unknown as undefined)).rejects.toThrow(/options: expected an object/)
+    await expect(fetchRobots(u, { timeoutMs: 0 })).rejects.toThrow(/options\.timeoutMs/)
+    await expect(fetchRobots(u, { timeoutMs: Number.NaN })).rejects.toThrow(/options\.timeoutMs/)
+    await expect(fetchRobots(u, { fetch: 'no' as unknown as typeof fetch })).rejects.toThrow(/options\.fetch/)
+    await expect(fetchRobots(u, { userAgent: 'bad\r\nX-Injected: 1' })).rejects.toThrow(/options\.userAgent/)
+    await expect(fetchRobots(u, { userAgent: '' })).rejects.toThrow(/options\.userAgent/)
+    await expect(fetchRobots(u, { signal: {} as AbortSignal })).rejects.toThrow(/options\.signal/)
+  })
+})
