@@ -1,0 +1,70 @@
+// A robots.txt checking service on Cloudflare Workers, built on robotstxt-wasm.
+//
+//   GET /check?url=<page URL>&agent=<crawler user-agent>
+//   200 {"allowed":false,"line":2,"rule":{"kind":"disallow","pattern":"/private"},
+//        "origin":"https://example.com","status":200,"outcome":"ok"}
+//
+// `outcome` says how the site's robots.txt fetch decides: 'ok' (its rules apply; `line` and `rule`
+// name the deciding line), 'allow-all' (no robots.txt: 4xx) or 'disallow-all' (server error,
+// 429, unreachable). `status` is the HTTP status of that fetch, null after a network error.
+import { RobotsCache, workersCacheStorage, type RobotsFetch, type Verdict } from 'robotstxt-wasm'
+
+interface Env {
+  /** User-Agent of the robots.txt fetches (wrangler.jsonc "vars"). */
+  FETCH_USER_AGENT?: string
+}
+
+// One RobotsCache per isolate, created on the first request (it needs `env`): its memory answers
+// repeated lookups without any I/O and shares one fetch among concurrent lookups of a site. Behind
+// it, the Workers Cache API keeps results for the other isolates of the data center (on a custom
+// domain; on *.workers.dev that cache stores nothing and only the memory level applies).
+let robots: RobotsCache | undefined
+
+function robotsCache(env: Env): RobotsCache {
+  robots ??= new RobotsCache({
+    userAgent: env.FETCH_USER_AGENT ?? 'robots-check-worker/1.0',
+    storage: workersCacheStorage(caches.default),
+    // An isolate has 128 MB of memory: keep at most 16 MB of robots.txt bodies.
+    maxEntries: 2_000,
+    maxBytes: 16 * 1024 * 1024,
+  })
+  return robots
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } })
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const { pathname, searchParams } = new URL(request.url)
+    if (pathname !== '/check') return json({ error: 'not found: use GET /check?url=...&agent=...' }, 404)
+    if (request.method !== 'GET') return json({ error: 'method not allowed' }, 405, { allow: 'GET' })
+    const url = searchParams.get('url')
+    const agent = searchParams.get('agent')
+    if (url === null || url === '' || agent === null || agent === '') {
+      return json({ error: 'the query parameters url and agent are required' }, 400)
+    }
+
+    let site: RobotsFetch
+    let verdict: Verdict
+    try {
+      site = await robotsCache(env).get(url)
+      // With 'ok' the file decides, with its deciding line; otherwise the outcome does.
+      verdict = site.outcome === 'ok' ? site.robots.check(url, agent) : { allowed: site.isAllowed(url, agent), line: 0 }
+    } catch (err) {
+      // The library rejects bad arguments (not an http(s) URL, an agent without a product token)
+      // with a TypeError that says what was expected.
+      if (err instanceof TypeError) return json({ error: err.message }, 400)
+      throw err
+    }
+    return json({
+      allowed: verdict.allowed,
+      line: verdict.line,
+      rule: verdict.rule ?? null,
+      origin: site.origin,
+      status: site.status,
+      outcome: site.outcome,
+    })
+  },
+} satisfies ExportedHandler<Env>
