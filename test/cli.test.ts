@@ -125,7 +125,7 @@ describe('cli: help, version, usage errors', () => {
     [['check', EXAMPLE, 'Googlebot', 'example.com/a'], /URL: expected an absolute URL \(https:\/\/host\/path\) or a path starting with "\/", got "example.com\/a"/],
     [['check', EXAMPLE, 'Googlebot', 'http://exa mple.com/'], /URL: expected an absolute URL/],
     [['check', 'http://', 'Googlebot', '/a'], /ROBOTS: not a valid URL: http:\/\//],
-    [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got ftp:/],
+    [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got "ftp:"/],
     [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"/],
     [['explain', EXAMPLE, 'Googlebot'], /robotstxt explain: missing URL/],
     [['explain', EXAMPLE, 'Googlebot', '/a', '/b'], /explain takes one URL, got 2/],
@@ -154,10 +154,12 @@ describe('cli: help, version, usage errors', () => {
     expect(dir).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${tmp}: is a directory\n` })
   })
 
-  test('check --urls with a missing list file exits 2 before any output', async () => {
+  test('check --urls with a missing list file or a directory exits 2 before any output', async () => {
     const missing = join(tmp, 'no-urls.txt')
     const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', missing])
     expect(r).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${missing}: no such file\n` })
+    const dir = await run(['check', EXAMPLE, 'Googlebot', '--urls', tmp])
+    expect(dir).toEqual({ code: 2, stdout: '', stderr: `robotstxt: cannot read ${tmp}: is a directory\n` })
   })
 })
 
@@ -506,6 +508,15 @@ describe('cli: lint', () => {
     const { code, json } = await lintJson(file('enc.txt', body))
     expect(code).toBe(0)
     expect(codes(json)).toEqual(['1:info:bom', '3:warning:invalid-utf8', '5:warning:invalid-utf8', '6:warning:nul'])
+  })
+
+  test("ROBOTS '-' lints stdin, named (stdin) in the output", async () => {
+    const r = await run(['lint', '-'], 'User-agent: *\nDisallow /x\n')
+    expect(r).toEqual({
+      code: 0,
+      stdout: '(stdin):2: warning: no ":" after "Disallow"; Google accepts it, other crawlers may not [missing-colon]\n(stdin): 0 errors, 1 warning, 0 infos\n',
+      stderr: '',
+    })
   })
 
   test('empty file: info only, exit 0', async () => {

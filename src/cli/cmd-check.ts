@@ -2,7 +2,7 @@
 
 import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
-import { describeFsError, InputError, UsageError } from './errors.js'
+import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
@@ -51,8 +51,14 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 
   const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
-  const result = await streamCheck(input, process.stdout, check, progressReporter())
-  return result.disallowed > 0 ? 1 : 0
+  try {
+    const result = await streamCheck(input, process.stdout, check, progressReporter())
+    return result.disallowed > 0 ? 1 : 0
+  } catch (err) {
+    // A system error here comes from reading the list (output errors are handled in cli.ts).
+    if (errorCode(err) !== undefined) throw new InputError(`cannot read ${urlsFile === '-' ? 'stdin' : urlsFile}: ${describeFsError(err)}`)
+    throw err
+  }
 }
 
 /** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all (https://…/robots.txt)". */

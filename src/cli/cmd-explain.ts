@@ -84,14 +84,15 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
       // SEMANTICS.md 6: a User-agent line's name stops at the first other character.
       out.push(`  ${st.yellow('note')}: no User-agent line can name "${e.token}": their names are matched up to the first character that is not a letter, "-" or "_"`)
     }
-    for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(5)}`)}${a.text}${a.names ? st.cyan(`   <- names ${e.token}`) : ''}`)
+    const w = lineWidth(e)
+    for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(w)}`)}${a.text}${a.names ? st.cyan(`   <- names ${e.token}`) : ''}`)
     out.push('')
     if (e.matches.length === 0) {
       field('rules', 'no rule of these groups matches the path')
     } else {
       field('rules', 'matching the path (priority = pattern length in bytes; the longest wins, an allow wins a tie)')
       const width = Math.max(...e.matches.map((m) => m.text.length))
-      for (const m of e.matches) out.push(`  ${matchLine(m, width, m === e.decidingRule, st)}`)
+      for (const m of e.matches) out.push(`  ${matchLine(m, lineWidth(e), width, m === e.decidingRule, st)}`)
     }
     out.push('')
   }
@@ -101,8 +102,14 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
   return out.join('\n') + '\n'
 }
 
-function matchLine(m: RuleMatch, width: number, decides: boolean, st: Style): string {
+/** Width of the line-number column: the longest number shown, plus two spaces. */
+function lineWidth(e: Explanation): number {
+  const max = Math.max(0, ...e.agentLines.map((a) => a.line), ...e.matches.map((m) => m.line))
+  return String(max).length + 2
+}
+
+function matchLine(m: RuleMatch, lineW: number, width: number, decides: boolean, st: Style): string {
   const via = m.indexHtml !== undefined ? ` (as ${m.indexHtml}, the index.html rule)` : ''
-  const text = `${st.dim(`line ${String(m.line).padEnd(5)}`)}${m.text.padEnd(width)}  priority ${m.priority}${via}`
+  const text = `${st.dim(`line ${String(m.line).padEnd(lineW)}`)}${m.text.padEnd(width)}  priority ${m.priority}${via}`
   return decides ? `${text}${st.cyan('   <- decides')}` : text
 }

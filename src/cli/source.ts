@@ -3,8 +3,7 @@
 // a huge file costs no memory; its full size is still known for lint.
 
 import { open } from 'node:fs/promises'
-import * as fetching from '../fetch.js'
-import type { FetchOptions, RobotsFetch } from '../fetch.js'
+import { fetchRobots, type RobotsFetch } from '../fetch.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../index.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { VERSION } from './version.js'
@@ -54,12 +53,16 @@ export async function loadRobots(arg: string, options: LoadOptions, command: str
       throw new UsageError(`ROBOTS: not a valid URL: ${arg}`, command)
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new UsageError(`ROBOTS: only http and https URLs can be fetched, got ${url.protocol.slice(0, -1)}: (a file path has no scheme)`, command)
+      throw new UsageError(`ROBOTS: only http and https URLs can be fetched, got "${url.protocol}"`, command)
     }
-    // TEMPORARY until src/fetch.ts exports fetchRobots.
-    const fetchRobots = (fetching as { fetchRobots?: (u: URL, o: FetchOptions) => Promise<RobotsFetch> }).fetchRobots
-    if (fetchRobots === undefined) throw new InputError('fetching a robots.txt URL is not available yet')
-    const fetched = await fetchRobots(url, { timeoutMs: options.timeoutMs, userAgent: options.userAgent ?? FETCH_USER_AGENT })
+    let fetched: RobotsFetch
+    try {
+      fetched = await fetchRobots(url, { timeoutMs: options.timeoutMs, userAgent: options.userAgent ?? FETCH_USER_AGENT })
+    } catch (err) {
+      // Network failures are outcomes, never exceptions; a TypeError is about the arguments.
+      if (err instanceof TypeError) throw new UsageError(`ROBOTS: ${err.message}`, command)
+      throw err
+    }
     const body = fetched.outcome === 'ok' ? fetched.robots.parsed.body : new Uint8Array(0)
     // fetchRobots stops reading at the limit, so a body of exactly that length may have been cut.
     return { label: arg, robots: fetched.robots, body, size: null, truncated: body.length >= DEFAULT_MAX_BYTES, fetched }
