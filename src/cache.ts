@@ -111,6 +111,8 @@ interface Pending {
  * copy, or disallows everything if there is none, and is retried after `retryMs`; after 30 days
  * unreachable with no good copy, everything is allowed. Concurrent lookups of one origin share one
  * fetch. Memory is bounded by `maxEntries` and `maxBytes` (least recently used evicted first).
+ * The fetch options apply to every fetch; `options.signal` aborts the cache's fetches, pending and
+ * future (use the per-lookup `signal` to abort a single lookup).
  *
  * @example
  * const cache = new RobotsCache({ userAgent: 'MyBot/1.0' })

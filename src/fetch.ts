@@ -49,10 +49,13 @@ export const MAX_REDIRECTS = 5
 /** Decoded body bytes read (Google: 500 KiB); the rest of the response is cancelled. */
 export const BODY_LIMIT = DEFAULT_MAX_BYTES
 const DEFAULT_TIMEOUT_MS = 10_000
+/** One day in ms. */
 export const DAY_MS = 86_400_000
-/** Lifetimes `fetchRobots` uses; `RobotsCache` takes them as options (ttlMs, maxTtlMs, retryMs). */
+/** Default lifetime of a result without max-age (RFC 9309 2.4: "SHOULD NOT" cache beyond 24 h). */
 export const DEFAULT_TTL_MS = DAY_MS
+/** Default cap on a max-age lifetime. */
 export const DEFAULT_MAX_TTL_MS = 7 * DAY_MS
+/** Default reuse of a failed fetch's result before retrying. */
 export const DEFAULT_RETRY_MS = 60_000
 
 /** Validated `FetchOptions`. */
@@ -98,6 +101,7 @@ export function failureLifetime(l: Lifetimes): number {
   return Math.min(l.retryMs, l.ttlMs)
 }
 
+/** True for an AbortSignal-like object. */
 export function isAbortSignal(value: unknown): value is AbortSignal {
   // Duck-typed: a signal from another realm (or a polyfill) is as good as a local one.
   return typeof value === 'object' && value !== null && typeof (value as AbortSignal).aborted === 'boolean' &&
@@ -124,6 +128,7 @@ export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
   return { fetch: o.fetch, timeoutMs, headers, signal: o.signal }
 }
 
+/** An options argument must be an object or undefined. */
 export function checkOptionsObject(options: unknown): void {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
 }
@@ -325,6 +330,7 @@ export class FetchResult implements RobotsFetch {
     readonly unreachableSince: number | null,
   ) {}
 
+  /** See `RobotsFetch.isAllowed`. */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     if (locateRobots(url).origin !== this.origin) fail('url', `a URL on ${this.origin} (this robots.txt governs only its own origin)`, url instanceof URL ? url.href : url)
     if (this.outcome === 'ok') return this.robots.isAllowed(url, agent)
