@@ -34,6 +34,11 @@
 //                                     u32; writes check()'s number for URL i as i32 at out + 4i.
 //   allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void
 //                                     same, but writes one byte per URL at out + i: 1 allowed, 0 not.
+//   unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void
+//                                     the host encoded `count` strings joined into one UTF-8 run at
+//                                     `bytes` and wrote their ends in UTF-16 units; rewrites them in
+//                                     place as byte offsets. Requires TextEncoder output (well-formed
+//                                     UTF-8) and no surrogate pair split across two strings.
 //
 // Table (built by src/compile.ts; every field u32 unless noted)
 //   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, 0, 0, 0
@@ -434,6 +439,25 @@ export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): vo
     locatePath(bytes + start, end - start);
     store<i32>(out + (<usize>i << 2), decide());
     start = end;
+  }
+}
+
+export function unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void {
+  let b: u32 = 0;
+  let u: u32 = 0;
+  for (let k: u32 = 0; k < count; k++) {
+    const at = ends + (<usize>k << 2);
+    const target = load<u32>(at);
+    while (u < target) {
+      // 16 ASCII bytes are 16 units.
+      if (target - u >= 16 && i8x16.bitmask(v128.load(bytes + b)) == 0) { u += 16; b += 16; continue; }
+      const c = <u32>load<u8>(bytes + b);
+      if (c < 0x80) { b += 1; u += 1; }
+      else if (c < 0xe0) { b += 2; u += 1; }
+      else if (c < 0xf0) { b += 3; u += 1; }
+      else { b += 4; u += 2; } // a surrogate pair: two units, four bytes
+    }
+    store<u32>(at, b);
   }
 }
 

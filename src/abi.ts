@@ -16,6 +16,8 @@ export interface WasmExports {
   checkMany(ends: number, bytes: number, count: number, out: number): void
   /** Same, one byte per URL at out + i: 1 allowed, 0 disallowed. */
   allowedMany(ends: number, bytes: number, count: number, out: number): void
+  /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
+  unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
   /** Up to `cap` records (6 u32 each) at `out`; 0 when the body is done. */

@@ -1,9 +1,4 @@
-// Entry for Node (ESM and CommonJS) and bundlers: the wasm bytes are embedded in the bundle and
-// instantiated synchronously on first use, so no extra file and no top-level await are needed.
-
-import wasmBytes from '../build/robots.wasm'
-import { provideWasm } from './wasm.js'
-
-provideWasm(wasmBytes)
+// Entry for Node (ESM and CommonJS) and bundlers: src/wasm.ts's .wasm import is built as embedded
+// bytes, instantiated synchronously on first use: no extra file, no top-level await.
 
 export * from './public.js'

@@ -10,28 +10,35 @@
 // already resident (an identity check, so repeated use of one Matcher copies nothing). wasm memory
 // therefore holds at most one table, and grows only to fit the largest table and URL batch seen.
 
+import embedded from '../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './compile.js'
 import { encoder } from './bytes.js'
 import { buildFromRecords, SCAN_RECORD_WORDS, type Builder } from './parse.js'
 
-type WasmSource = Uint8Array | WebAssembly.Module
-
-let source: WasmSource | null = null
+// The build decides what the .wasm import is (scripts/build.mjs): the bytes, embedded in the bundle,
+// for Node and bundlers; a WebAssembly.Module imported from dist/robots.wasm for workerd. Importing
+// it here, where it is used, keeps the package free of import-time side effects ("sideEffects":
+// false holds: a bundler may drop any unused module without breaking the wasm).
+let source: unknown = embedded
 let engine: Engine | null = null
 
-/** Called once by the entry module with the embedded bytes or the imported module (workerd). */
+/** @internal Overrides the wasm source (kept for entries that still pass it explicitly). */
 export function provideWasm(src: unknown): void {
-  if (src instanceof WebAssembly.Module || src instanceof Uint8Array) source = src
-  else if (src instanceof ArrayBuffer) source = new Uint8Array(src)
-  else throw new TypeError('robotstxt-wasm: the entry module provided no wasm bytes or module')
+  source = src
+}
+
+function wasmModule(src: unknown): WebAssembly.Module {
+  if (src instanceof WebAssembly.Module) return src
+  if (src instanceof Uint8Array) return new WebAssembly.Module(src as Uint8Array<ArrayBuffer>)
+  if (src instanceof ArrayBuffer) return new WebAssembly.Module(src)
+  throw new Error('robotstxt-wasm: the build provided no wasm bytes or module')
 }
 
 /** The process-wide engine, instantiated synchronously on first use. */
 export function getEngine(): Engine {
   if (engine === null) {
-    if (source === null) throw new Error('robotstxt-wasm: wasm not provided; import the package entry, not src/wasm')
-    const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source as Uint8Array<ArrayBuffer>)
+    const module = wasmModule(source)
     const instance = new WebAssembly.Instance(module, {})
     engine = new Engine(instance.exports as unknown as WasmExports)
   }
@@ -39,23 +46,6 @@ export function getEngine(): Engine {
 }
 
 const PAGE = 65536
-const NON_ASCII = /[^\u0000-\u007f]/
-
-/** Bytes TextEncoder produces for `s` (a lone surrogate becomes U+FFFD, 3 bytes). */
-function utf8Length(s: string): number {
-  let n = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) n += 1
-    else if (c < 0x800) n += 2
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4
-      i++
-    } else n += 3
-  }
-  return n
-}
-
 /**
  * Encoding the joined string equals encoding each string when no string ends with a high
  * surrogate that the next one's low surrogate would complete into a pair.
@@ -116,6 +106,11 @@ export class Engine {
     }
     this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
     this.w.useScratch(this.scratch)
+  }
+
+  /** Size of the wasm linear memory (it only grows: to the largest table and input seen). */
+  get memoryBytes(): number {
+    return this.w.memory.buffer.byteLength
   }
 
   /** Makes `table` the matcher's current rule set, copying it in unless it already is. */
@@ -192,13 +187,13 @@ export class Engine {
           endsView[(ends >> 2) + k] = e
         }
       } else if (joinedBoundariesHold(urls, start, count)) {
-        // Some URL is non-ASCII: the joined bytes are still right; only the boundaries need the
-        // UTF-8 length of the non-ASCII strings.
+        // Some URL is non-ASCII: the joined bytes are still right; wasm turns the ends, in UTF-16
+        // units, into byte offsets.
         for (let k = 0; k < count; k++) {
-          const u = urls[start + k]!
-          e += NON_ASCII.test(u) ? utf8Length(u) : u.length
+          e += urls[start + k]!.length
           endsView[(ends >> 2) + k] = e
         }
+        this.w.unitEndsToByteEnds(ends, data, count)
       } else {
         for (let k = 0; k < count; k++) {
           e += encoder.encodeInto(urls[start + k]!, u8.subarray(data + e, data + this.inputCap - head)).written

@@ -1,10 +1,5 @@
 // Entry for Cloudflare Workers (the `workerd` and `worker` export conditions): Workers forbid
-// compiling wasm from bytes at run time, so the .wasm file is imported as a WebAssembly.Module
-// that the bundler (wrangler) uploads beside the script.
-
-import wasmModule from '../build/robots.wasm'
-import { provideWasm } from './wasm.js'
-
-provideWasm(wasmModule)
+// compiling wasm from bytes at run time, so src/wasm.ts's .wasm import is built as an import of
+// dist/robots.wasm, which wrangler uploads as a WebAssembly.Module beside the script.
 
 export * from './public.js'

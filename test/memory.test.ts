@@ -1,0 +1,30 @@
+// Bounded memory (issues 3 and 9): creating and dropping 1,000,000 matchers and running 10,000,000
+// checks leaves the heap flat, and wasm memory does not grow once the largest table and URL batch
+// have been seen. Runs a child `node --expose-gc` on a bundle of test/helpers/memory-child.ts.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { afterAll, expect, test } from 'vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'robotstxt-memory-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('edge: 1,000,000 matchers created and dropped and 10,000,000 checks leave memory bounded', async () => {
+  const out = join(dir, 'memory-child.mjs')
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'binary' }, logLevel: 'error' })
+  const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', timeout: 300_000 })) as {
+    matchers: number; checks: number; readings: number[]; beforeChecks: number; afterChecks: number; wasmAfterWarmup: number; wasmAtEnd: number
+  }
+  console.log(`memory: after 100k matchers ${(r.readings[0]! / 2 ** 20).toFixed(1)} MiB, after 1M ${(r.readings.at(-1)! / 2 ** 20).toFixed(1)} MiB; ` +
+    `checks ${(r.beforeChecks / 2 ** 20).toFixed(1)} -> ${(r.afterChecks / 2 ** 20).toFixed(1)} MiB; wasm ${r.wasmAfterWarmup} -> ${r.wasmAtEnd} bytes`)
+  expect(r.matchers).toBe(1_000_000)
+  expect(r.checks).toBeGreaterThanOrEqual(10_000_000)
+  // Flat: the heap after 1M matchers is within 8 MiB of the heap after the first 100k.
+  expect(r.readings.at(-1)! - r.readings[0]!).toBeLessThan(8 * 2 ** 20)
+  expect(r.afterChecks - r.beforeChecks).toBeLessThan(8 * 2 ** 20)
+  // wasm memory holds one table and one batch: no growth after warm-up, and small in absolute terms.
+  expect(r.wasmAtEnd).toBe(r.wasmAfterWarmup)
+  expect(r.wasmAtEnd).toBeLessThanOrEqual(1 << 20)
+})
