@@ -355,6 +355,11 @@ describe('cli: explain', () => {
     const none = await run(['explain', file('only-bots.txt', 'User-agent: a\nDisallow: /\n'), 'b', '/x'])
     expect(none.stdout).toContain('group    none: no user-agent line names "b" and there is no * group')
     expect(none.stdout).toContain('verdict  allowed\n')
+    const named = await run(['explain', EXAMPLE, 'Googlebot', '/search'])
+    expect(named.stdout).toContain('verdict  allowed\n  a group names "googlebot" and none of their rules matches this path; the * groups do not apply to it, so the URL is allowed\n')
+    const empty = await run(['explain', file('empty-rule.txt', 'User-agent: *\nDisallow:\n'), 'b', '/x'])
+    expect(empty.stdout).toMatch(/line 2 +Disallow: +priority 0 +<- decides/)
+    expect(empty.stdout).toContain('verdict  allowed by line 2\n  the * groups apply and only the empty pattern on line 2 matches this path, and an empty pattern never decides, so the URL is allowed\n')
   })
 
   test('the index.html rule is shown with its derived pattern and decides like Robots.check', async () => {

@@ -164,15 +164,15 @@ function reasonFor(group: Explanation['group'], token: string, allow: RuleMatch 
   const allowP = allow?.priority ?? -1
   const disallowP = disallow?.priority ?? -1
   if (Math.max(allowP, disallowP) <= 0) {
-    const zero = allow ?? disallow
-    const empty = zero !== null ? `; only the empty pattern on line ${zero.line} matches, and an empty pattern never decides` : ''
     if (group === 'none') return `no user-agent line names "${token}" and there is no "User-agent: *" group, so every URL is allowed`
-    if (group === 'specific') return `a group names "${token}" but none of its rules matches this path${empty}; the * groups do not apply to it, so the URL is allowed`
-    return `no rule of the * groups matches this path${empty}, so the URL is allowed`
+    const zero = allow ?? disallow
+    const matched = zero === null ? 'none of their rules matches this path' : `only the empty pattern on line ${zero.line} matches this path, and an empty pattern never decides`
+    if (group === 'specific') return `a group names "${token}" and ${matched}; the * groups do not apply to it, so the URL is allowed`
+    return `the * groups apply and ${matched}, so the URL is allowed`
   }
   if (!allowed) {
-    return disallow !== null && allow !== null && allowP >= 0
-      ? `the disallow on ${describe(disallow)} is longer than the best allow on ${describe(allow)}`
+    return allow !== null
+      ? `the disallow on ${describe(disallow!)} is longer than the best allow on ${describe(allow)}`
       : `the disallow on ${describe(disallow!)} matches and no allow does`
   }
   if (disallow !== null && disallowP === allowP) return `the allow on ${describe(allow!)} ties with the disallow on ${describe(disallow)}, and a tie is allowed`
