@@ -8,16 +8,16 @@ import { utf8 } from '../src/bytes.js'
 import { parseRobots } from '../src/index.js'
 import { parseBody } from '../src/parse.js'
 import { referenceCheck } from '../src/reference.js'
+import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 100_000)
 
 function reference(body: string, agent: string | string[], url: string) {
   return referenceCheck(parseBody(utf8(body)), agentTokens(agent), utf8(url))
 }
 
 describe('property: wasm matcher equals the reference matcher', () => {
-  test(`one rule, random pattern and path (${RUNS} runs)`, () => {
+  test(`one rule, random pattern and path (${fuzzOptions(100_000).numRuns} runs)`, () => {
     fc.assert(
       fc.property(fc.constantFrom('Allow', 'Disallow'), patternArb, pathArb, (kind, pattern, path) => {
         const body = `User-agent: *\nDisallow: /\n${kind}: ${pattern}`
@@ -25,11 +25,11 @@ describe('property: wasm matcher equals the reference matcher', () => {
         const want = reference(body, 'bot', 'http://x.com' + path)
         expect({ allowed: got.allowed, line: got.line }).toEqual(want)
       }),
-      { numRuns: RUNS, seed: 0x5eed },
+      fuzzOptions(100_000, 0x5eed),
     )
   })
 
-  test(`several competing rules against many paths through isAllowedMany and checkMany (${RUNS / 10} runs)`, () => {
+  test(`several competing rules against many paths through isAllowedMany and checkMany (${fuzzOptions(10_000).numRuns} runs)`, () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), patternArb), { minLength: 1, maxLength: 12 }),
@@ -46,21 +46,21 @@ describe('property: wasm matcher equals the reference matcher', () => {
           })
         },
       ),
-      { numRuns: RUNS / 10, seed: 0xbeef },
+      fuzzOptions(10_000, 0xbeef),
     )
   })
 
-  test(`grammar-generated bodies, agents and URLs (${RUNS} runs)`, () => {
+  test(`grammar-generated bodies, agents and URLs (${fuzzOptions(100_000).numRuns} runs)`, () => {
     fc.assert(
       fc.property(bodyArb, callerArb, urlArb, (body, agent, url) => {
         const got = parseRobots(body).check(url, agent)
         expect({ allowed: got.allowed, line: got.line }).toEqual(reference(body, agent, url))
       }),
-      { numRuns: RUNS, seed: 0xfeed },
+      fuzzOptions(100_000, 0xfeed),
     )
   })
 
-  test(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks (${RUNS / 20} runs)`, () => {
+  test(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks (${fuzzOptions(5_000).numRuns} runs)`, () => {
     const m = parseRobots('User-agent: *\nDisallow: /%C3%A9\nDisallow: /*%EF%BF%BD$\nAllow: /%F0%9F%98%80\nDisallow: /a').matcher('bot')
     const piece = fc.constantFrom('a', 'é', '\ud83d', '\ude00', '😀', '/', '%c3%a9', '\u0000', '#', '?')
     const url = fc.tuple(fc.constantFrom('http://x/', '/', ''), fc.array(piece, { maxLength: 6 })).map(([p, xs]) => p + xs.join(''))
@@ -73,7 +73,7 @@ describe('property: wasm matcher equals the reference matcher', () => {
           expect([many[i], lines[i]]).toEqual([v.allowed ? 1 : 0, v.allowed ? v.line : -v.line])
         })
       }),
-      { numRuns: RUNS / 20, seed: 0xface },
+      fuzzOptions(5_000, 0xface),
     )
   })
 })
