@@ -2,6 +2,8 @@
 //   dist/index.js, dist/index.cjs  Node and bundlers; the wasm bytes embedded (esbuild's binary loader)
 //   dist/workerd.js + robots.wasm  Cloudflare Workers; the .wasm imported as a module
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
+//   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
+//                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
 // Type declarations come from `tsc -p tsconfig.build.json` (dist/types/).
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
@@ -20,6 +22,14 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'binary' } }),
   build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'binary' } }),
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule] }),
+  build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'binary' } }),
+  // robots-parser is `module.exports = function`, so require('robotstxt-wasm/compat') must return the
+  // function itself, not esbuild's { default } namespace object.
+  build({
+    ...common, entryPoints: ['src/compat.ts'], format: 'cjs', outfile: 'dist/compat.cjs', loader: { '.wasm': 'binary' },
+    footer: { js: 'module.exports = module.exports.default;' },
+  }),
+  build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'binary' },
     banner: { js: '#!/usr/bin/env node' },
@@ -31,3 +41,6 @@ await Promise.all([
 ])
 chmodSync('dist/cli.js', 0o755)
 copyFileSync('build/robots.wasm', 'dist/robots.wasm')
+// CommonJS types of the compat entry (`export =`, like its module.exports); tsc emits the ESM ones.
+mkdirSync('dist/types', { recursive: true })
+copyFileSync('src/compat.d.cts', 'dist/types/compat.d.cts')
