@@ -46,10 +46,12 @@ async function main(argv: string[]): Promise<number> {
   return run(rest)
 }
 
-// A reader that goes away (`robotstxt check … | head`) is not an error: stop quietly.
+// A reader that goes away (`robotstxt check … | head`) is not an error: stop quietly. Any other
+// output failure (a full disk) ends the command with a message instead of a stack trace.
 process.stdout.on('error', (err) => {
   if (errorCode(err) === 'EPIPE') process.exit(process.exitCode ?? 0)
-  throw err
+  process.stderr.write(`robotstxt: cannot write the output: ${err.message}\n`)
+  process.exit(2)
 })
 
 main(process.argv.slice(2)).then(
