@@ -1,8 +1,8 @@
 // A RobotsCacheStorage on the Cloudflare Workers Cache API: the in-memory RobotsCache lives as long
 // as one isolate, this keeps results in the data center's cache across isolates and requests.
 //
-// A record is one cached Response under a synthetic GET URL per origin: the robots.txt bytes as the
-// body, the rest of the record as JSON in one header. Its Cache-Control max-age covers the record's
+// A record is one cached Response per origin, keyed by a GET URL under the caller's prefix on the
+// Worker's own host: the robots.txt bytes as the body, the rest of the record as JSON in one header. Its Cache-Control max-age covers the record's
 // lifetime plus `keepMs`, so a failed refresh can still fall back to the last good copy (HTTP.md,
 // "Caching"). Reading validates everything and treats anything unexpected (another format version,
 // a foreign or truncated entry) as a miss: the cache then fetches, which is always safe.
@@ -28,12 +28,12 @@ export interface WorkersCache {
 /** Options of `workersCacheStorage`. */
 export interface WorkersCacheStorageOptions {
   /**
-   * Absolute http(s) URL the cache keys start with; a record is kept under this plus the
-   * URL-encoded origin. Default `https://robotstxt-wasm.invalid/robots-cache/v1/`. Cloudflare
-   * recommends keys on your Worker's own host name (e.g. `https://example.com/_robots-cache/`);
-   * a distinct prefix also keeps separate caches apart in one zone.
+   * Where the cache keys start: an absolute http(s) URL on the Worker's own host name, e.g.
+   * `new URL('/_robots-cache/', request.url)`; a record is kept under this plus the URL-encoded
+   * origin. Required, because Cloudflare warns that cache keys on other host names (or invented
+   * ones) cost DNS lookups and latency. Different prefixes keep separate caches apart.
    */
-  keyPrefix?: string
+  keyPrefix: string | URL
   /**
    * How long a record stays cached after it expires, in ms, so that a failed refresh can go on
    * serving the last good copy; default 30 days. The data center's cache may drop it sooner.
@@ -43,12 +43,9 @@ export interface WorkersCacheStorageOptions {
   now?: () => number
 }
 
-/** Default `keyPrefix`; `.invalid` (RFC 2606) can never be a real host. */
-export const DEFAULT_WORKERS_CACHE_KEY_PREFIX = 'https://robotstxt-wasm.invalid/robots-cache/v1/'
-
 const DAY_MS = 24 * 60 * 60 * 1000
 const DEFAULT_KEEP_MS = 30 * DAY_MS
-/** The header holding the record's fields; its `v` is the format version. */
+/** The header holding the record's fields; its `v` is the format version, checked on every read. */
 const META_HEADER = 'x-robotstxt-wasm-record'
 const FORMAT = 1
 const OUTCOMES: readonly RobotsOutcome[] = ['ok', 'allow-all', 'disallow-all']
@@ -76,18 +73,21 @@ interface Meta {
  *
  * @param cache `caches.default`, or a named cache from `caches.open()`.
  * @example
- * // Created once per isolate, outside the fetch handler; `caches` is only read when called.
- * const robots = new RobotsCache({ userAgent: 'MyBot/1.0', storage: workersCacheStorage(caches.default) })
+ * // Once per isolate (module scope), on the first request:
+ * robots ??= new RobotsCache({
+ *   userAgent: 'MyBot/1.0',
+ *   storage: workersCacheStorage(caches.default, { keyPrefix: new URL('/_robots-cache/', request.url) }),
+ * })
  */
-export function workersCacheStorage(cache: WorkersCache, options?: WorkersCacheStorageOptions): RobotsCacheStorage {
+export function workersCacheStorage(cache: WorkersCache, options: WorkersCacheStorageOptions): RobotsCacheStorage {
   if (typeof cache !== 'object' || cache === null || typeof cache.match !== 'function' || typeof cache.put !== 'function') {
     fail('cache', 'a Workers Cache such as caches.default (an object with match and put methods)', cache)
   }
-  if (options !== undefined && (typeof options !== 'object' || options === null)) fail('options', 'an object', options)
-  const prefix = keyPrefixOption(options?.keyPrefix)
-  const keepMs = options?.keepMs ?? DEFAULT_KEEP_MS
+  if (typeof options !== 'object' || options === null) fail('options', 'an object with keyPrefix', options)
+  const prefix = keyPrefixOption(options.keyPrefix)
+  const keepMs = options.keepMs ?? DEFAULT_KEEP_MS
   if (typeof keepMs !== 'number' || !Number.isFinite(keepMs) || keepMs < 0) fail('options.keepMs', 'a finite number of ms >= 0', keepMs)
-  const now = options?.now ?? Date.now
+  const now = options.now ?? Date.now
   if (typeof now !== 'function') fail('options.now', 'a function returning ms since the epoch', now)
   const keyOf = (origin: string) => prefix + encodeURIComponent(origin)
 
@@ -134,8 +134,7 @@ export function workersCacheStorage(cache: WorkersCache, options?: WorkersCacheS
 }
 
 function keyPrefixOption(value: unknown): string {
-  if (value === undefined) return DEFAULT_WORKERS_CACHE_KEY_PREFIX
-  let url: URL | null = null
+  let url: URL | null = value instanceof URL ? value : null
   if (typeof value === 'string') {
     try {
       url = new URL(value)
@@ -145,7 +144,7 @@ function keyPrefixOption(value: unknown): string {
   }
   // A query or fragment would swallow the origin appended to the prefix.
   if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
-    fail('options.keyPrefix', 'an absolute http: or https: URL without query or fragment', value)
+    fail('options.keyPrefix', "an absolute http: or https: URL on the Worker's host, without query or fragment", value instanceof URL ? value.href : value)
   }
   return url.href
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RobotsCache, workersCacheStorage, type StoredRobots, type WorkersCache } from '../src/index.js'
 
 const DAY = 24 * 60 * 60 * 1000
-const PREFIX = 'https://robotstxt-wasm.invalid/robots-cache/v1/'
+const PREFIX = 'https://crawler.example.com/_robots-cache/'
 
 /** An in-memory Workers Cache: keeps what `put` gets for its Cache-Control max-age. */
 class MemoryCache implements WorkersCache {
@@ -72,7 +72,7 @@ describe('workersCacheStorage: records round-trip through a Cache', () => {
     test(what, async () => {
       const c = clock(T0)
       const cache = new MemoryCache(c.now)
-      const storage = workersCacheStorage(cache, { now: c.now })
+      const storage = workersCacheStorage(cache, { keyPrefix: PREFIX, now: c.now })
       await storage.put(record.origin, record)
       expect([...cache.entries.keys()]).toEqual([PREFIX + encodeURIComponent(record.origin)])
       expect(await storage.get(record.origin)).toEqual(record)
@@ -81,7 +81,7 @@ describe('workersCacheStorage: records round-trip through a Cache', () => {
 
   test('origins do not share entries (scheme, port and host each count)', async () => {
     const c = clock(T0)
-    const storage = workersCacheStorage(new MemoryCache(c.now), { now: c.now })
+    const storage = workersCacheStorage(new MemoryCache(c.now), { keyPrefix: PREFIX, now: c.now })
     const base = records[0]![1]
     const origins = ['https://example.com', 'http://example.com', 'https://example.com:8443', 'https://www.example.com']
     for (const [i, origin] of origins.entries()) await storage.put(origin, { ...base, origin, status: 200 + i })
@@ -91,7 +91,7 @@ describe('workersCacheStorage: records round-trip through a Cache', () => {
 
   test('a later put replaces the record', async () => {
     const c = clock(T0)
-    const storage = workersCacheStorage(new MemoryCache(c.now), { now: c.now })
+    const storage = workersCacheStorage(new MemoryCache(c.now), { keyPrefix: PREFIX, now: c.now })
     const [, first] = records[0]!
     await storage.put(first.origin, first)
     const second: StoredRobots = { ...first, status: 203, fetchedAt: T0 + 1, expiresAt: T0 + 2 * DAY }
@@ -99,12 +99,16 @@ describe('workersCacheStorage: records round-trip through a Cache', () => {
     expect(await storage.get(first.origin)).toEqual(second)
   })
 
-  test('keyPrefix places the keys', async () => {
+  test('keyPrefix (a string or a URL) places the keys; different prefixes are separate caches', async () => {
     const c = clock(T0)
     const cache = new MemoryCache(c.now)
-    const storage = workersCacheStorage(cache, { keyPrefix: 'https://crawler.example.com/_robots/', now: c.now })
-    await storage.put('https://a.example', { ...records[2]![1], origin: 'https://a.example' })
-    expect([...cache.entries.keys()]).toEqual(['https://crawler.example.com/_robots/https%3A%2F%2Fa.example'])
+    const a = workersCacheStorage(cache, { keyPrefix: new URL('/_robots/a/', 'https://crawler.example.com/check?x=1'), now: c.now })
+    const b = workersCacheStorage(cache, { keyPrefix: 'https://crawler.example.com/_robots/b/', now: c.now })
+    const record = { ...records[2]![1], origin: 'https://a.example' }
+    await a.put(record.origin, record)
+    expect([...cache.entries.keys()]).toEqual(['https://crawler.example.com/_robots/a/https%3A%2F%2Fa.example'])
+    expect(await a.get(record.origin)).toEqual(record)
+    expect(await b.get(record.origin)).toBeUndefined()
   })
 })
 
@@ -112,7 +116,7 @@ describe('workersCacheStorage: cache lifetime = expiresAt + keepMs', () => {
   test('default keepMs is 30 days past expiry; the entry is gone after that', async () => {
     const c = clock(T0)
     const cache = new MemoryCache(c.now)
-    const storage = workersCacheStorage(cache, { now: c.now })
+    const storage = workersCacheStorage(cache, { keyPrefix: PREFIX, now: c.now })
     const record = { ...records[0]![1], expiresAt: T0 + DAY }
     await storage.put(record.origin, record)
     expect(cache.maxAges).toEqual([(DAY + 30 * DAY) / 1000])
@@ -125,7 +129,7 @@ describe('workersCacheStorage: cache lifetime = expiresAt + keepMs', () => {
   test('keepMs 0 keeps the record until expiresAt, rounded up to whole seconds', async () => {
     const c = clock(T0)
     const cache = new MemoryCache(c.now)
-    const storage = workersCacheStorage(cache, { keepMs: 0, now: c.now })
+    const storage = workersCacheStorage(cache, { keyPrefix: PREFIX, keepMs: 0, now: c.now })
     await storage.put('https://example.com', { ...records[0]![1], expiresAt: T0 + 60_000.5 })
     expect(cache.maxAges).toEqual([61])
   })
@@ -133,7 +137,7 @@ describe('workersCacheStorage: cache lifetime = expiresAt + keepMs', () => {
   test('a record already past expiresAt + keepMs is still written (for one second), replacing the old one', async () => {
     const c = clock(T0)
     const cache = new MemoryCache(c.now)
-    const storage = workersCacheStorage(cache, { keepMs: 1000, now: c.now })
+    const storage = workersCacheStorage(cache, { keyPrefix: PREFIX, keepMs: 1000, now: c.now })
     await storage.put('https://example.com', { ...records[0]![1], expiresAt: T0 - DAY })
     expect(cache.maxAges).toEqual([1])
   })
@@ -160,14 +164,14 @@ describe('workersCacheStorage: entries it did not write read as misses', () => {
     test(what, async () => {
       const cache = new MemoryCache(() => T0)
       cache.raw(key, headers, body)
-      expect(await workersCacheStorage(cache).get(origin)).toBeUndefined()
+      expect(await workersCacheStorage(cache, { keyPrefix: PREFIX }).get(origin)).toBeUndefined()
     })
   }
 
   test('control: the same entry written well is read', async () => {
     const cache = new MemoryCache(() => T0)
     cache.raw(key, { 'x-robotstxt-wasm-record': JSON.stringify(meta) }, 'abc')
-    expect((await workersCacheStorage(cache).get(origin))?.body).toEqual(new TextEncoder().encode('abc'))
+    expect((await workersCacheStorage(cache, { keyPrefix: PREFIX }).get(origin))?.body).toEqual(new TextEncoder().encode('abc'))
   })
 })
 
@@ -179,20 +183,23 @@ describe('workersCacheStorage: arguments', () => {
     ['a string', 'caches.default'],
     ['an object without put', { match: async () => undefined }],
   ])('cache: %s is a TypeError naming the parameter', (_, bad) => {
-    expect(() => workersCacheStorage(bad as never)).toThrow(TypeError)
-    expect(() => workersCacheStorage(bad as never)).toThrow(/^cache: expected a Workers Cache/)
+    expect(() => workersCacheStorage(bad as never, { keyPrefix: PREFIX })).toThrow(TypeError)
+    expect(() => workersCacheStorage(bad as never, { keyPrefix: PREFIX })).toThrow(/^cache: expected a Workers Cache/)
   })
 
   test.each([
-    ['options', 'not an object', /^options: expected an object/],
+    ['options', undefined, /^options: expected an object with keyPrefix, got undefined/],
+    ['options', 'not an object', /^options: expected an object with keyPrefix/],
+    ['options.keyPrefix', {}, /^options\.keyPrefix: expected an absolute http: or https: URL on the Worker's host/],
     ['options.keyPrefix', { keyPrefix: 'robots/' }, /^options\.keyPrefix: expected an absolute http: or https: URL/],
     ['options.keyPrefix', { keyPrefix: 'ftp://example.com/' }, /^options\.keyPrefix: /],
     ['options.keyPrefix', { keyPrefix: 'https://example.com/?k=' }, /^options\.keyPrefix: /],
+    ['options.keyPrefix', { keyPrefix: new URL('https://example.com/#k') }, /^options\.keyPrefix: .*got the string "https:\/\/example\.com\/#k"/],
     ['options.keyPrefix', { keyPrefix: 42 }, /^options\.keyPrefix: /],
-    ['options.keepMs', { keepMs: -1 }, /^options\.keepMs: expected a finite number of ms >= 0/],
-    ['options.keepMs', { keepMs: Infinity }, /^options\.keepMs: /],
-    ['options.keepMs', { keepMs: '1000' }, /^options\.keepMs: /],
-    ['options.now', { now: 5 }, /^options\.now: expected a function/],
+    ['options.keepMs', { keyPrefix: PREFIX, keepMs: -1 }, /^options\.keepMs: expected a finite number of ms >= 0/],
+    ['options.keepMs', { keyPrefix: PREFIX, keepMs: Infinity }, /^options\.keepMs: /],
+    ['options.keepMs', { keyPrefix: PREFIX, keepMs: '1000' }, /^options\.keepMs: /],
+    ['options.now', { keyPrefix: PREFIX, now: 5 }, /^options\.now: expected a function/],
   ])('%s: %j is a TypeError', (_, options, message) => {
     expect(() => workersCacheStorage(cache, options as never)).toThrow(TypeError)
     expect(() => workersCacheStorage(cache, options as never)).toThrow(message)
@@ -203,7 +210,7 @@ describe('workersCacheStorage: arguments', () => {
     Object.defineProperty(globalThis, 'caches', { configurable: true, get: () => { throw new Error('caches read') } })
     try {
       const c = clock(T0)
-      const storage = workersCacheStorage(new MemoryCache(c.now), { now: c.now })
+      const storage = workersCacheStorage(new MemoryCache(c.now), { keyPrefix: PREFIX, now: c.now })
       await storage.put(records[0]![1].origin, records[0]![1])
       expect(await storage.get(records[0]![1].origin)).toEqual(records[0]![1])
     } finally {
@@ -235,7 +242,7 @@ describe('workersCacheStorage behind RobotsCache: two isolates share results', (
   test('the second cache answers from the stored record, then falls back to it when a refresh gets a 503', async () => {
     const c = clock(T0)
     const shared = new MemoryCache(c.now)
-    const isolate = () => new RobotsCache({ now: c.now, storage: workersCacheStorage(shared, { now: c.now }) })
+    const isolate = () => new RobotsCache({ now: c.now, storage: workersCacheStorage(shared, { keyPrefix: PREFIX, now: c.now }) })
 
     const first = await isolate().get(`${origin}/`)
     expect(first).toMatchObject({ origin, status: 200, outcome: 'ok' })

@@ -43,7 +43,7 @@ let persist: string
 let worker: RunningWorker
 let rules: Site, missing: Site, failing: Site, busy: Site, later: Site
 
-function start(): Promise<RunningWorker> {
+function start(port?: number): Promise<RunningWorker> {
   // The example imports 'robotstxt-wasm' as a user's project would; here it resolves to this
   // checkout's Workers build (the dry-run test checks that the package's exports pick that file).
   return startWorker({
@@ -51,6 +51,7 @@ function start(): Promise<RunningWorker> {
     config: join(EXAMPLE, 'wrangler.jsonc'),
     alias: { 'robotstxt-wasm': join(ROOT, 'dist', 'workerd.js') },
     persist,
+    ...(port !== undefined ? { port } : {}),
   })
 }
 
@@ -131,8 +132,11 @@ describe('examples/worker: GET /check inside workerd', () => {
 
   test('after a restart of workerd (new isolate, empty memory) results come from the Workers cache', async () => {
     const before = { rules: rules.robotsRequests, missing: missing.robotsRequests }
+    // Same host and port: the example keys its cache entries on the Worker's own host, as a
+    // deployed Worker's host name stays the same.
+    const port = Number(worker.url.port)
     await worker.dispose()
-    worker = await start()
+    worker = await start(port)
     expect((await check(`${rules.origin}/private/page`, 'ExampleBot')).body).toEqual({
       allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' }, origin: rules.origin, status: 200, outcome: 'ok',
     })

@@ -26,6 +26,8 @@ export interface WorkerSpec {
   noBundle?: boolean
   /** Directory where workerd keeps its local storage (the Cache API included) across restarts; default none. */
   persist?: string
+  /** Port on 127.0.0.1; default any free one. */
+  port?: number
 }
 
 export async function startWorker(spec: WorkerSpec): Promise<RunningWorker> {
@@ -40,7 +42,7 @@ export async function startWorker(spec: WorkerSpec): Promise<RunningWorker> {
     },
     dev: {
       remote: false,
-      server: { hostname: '127.0.0.1', port: 0 },
+      server: { hostname: '127.0.0.1', port: spec.port ?? 0 },
       inspector: false,
       persist: spec.persist ?? false,
       watch: false,

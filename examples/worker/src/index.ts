@@ -14,16 +14,18 @@ interface Env {
   FETCH_USER_AGENT?: string
 }
 
-// One RobotsCache per isolate, created on the first request (it needs `env`): its memory answers
-// repeated lookups without any I/O and shares one fetch among concurrent lookups of a site. Behind
-// it, the Workers Cache API keeps results for the other isolates of the data center (on a custom
-// domain; on *.workers.dev that cache stores nothing and only the memory level applies).
+// One RobotsCache per isolate, created on the first request (it needs `env` and the host name):
+// its memory answers repeated lookups without any I/O and shares one fetch among concurrent
+// lookups of a site. Behind it, the Workers Cache API keeps results for the other isolates of the
+// data center (on a custom domain; on *.workers.dev that cache stores nothing and only the memory
+// level applies).
 let robots: RobotsCache | undefined
 
-function robotsCache(env: Env): RobotsCache {
+function robotsCache(env: Env, request: Request): RobotsCache {
   robots ??= new RobotsCache({
     userAgent: env.FETCH_USER_AGENT ?? 'robots-check-worker/1.0',
-    storage: workersCacheStorage(caches.default),
+    // Cache keys on this Worker's own host: Cloudflare advises against other host names there.
+    storage: workersCacheStorage(caches.default, { keyPrefix: new URL('/_robots-cache/', request.url) }),
     // An isolate has 128 MB of memory: keep at most 16 MB of robots.txt bodies.
     maxEntries: 2_000,
     maxBytes: 16 * 1024 * 1024,
@@ -49,7 +51,7 @@ export default {
     let site: RobotsFetch
     let verdict: Verdict
     try {
-      site = await robotsCache(env).get(url)
+      site = await robotsCache(env, request).get(url)
       // With 'ok' the file decides, with its deciding line; otherwise the outcome does.
       verdict = site.outcome === 'ok' ? site.robots.check(url, agent) : { allowed: site.isAllowed(url, agent), line: 0 }
     } catch (err) {
