@@ -351,7 +351,7 @@ let bestDisLine: u32 = 0;
 let bestDisIdx: i32 = -1;
 
 // Try rule `idx` whose literal prefix is known to be a prefix of the path.
-function tryRule(idx: u32): void {
+@inline function tryRule(idx: u32): void {
   const rule = rulesBase + <usize>idx * RULE_SIZE;
   const flags = <u32>load<u8>(rule, 16);
   const type = (flags >> 1) & 7;
