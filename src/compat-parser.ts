@@ -64,9 +64,9 @@ function originOf(url: string): Origin | null {
     return null
   }
   // robots-parser fills in a port when the URL shows none: 443 for https, 80 for every other scheme.
-  // The URL parser has already dropped a scheme's default port, and drops 80 again on http, so for
-  // http(s) this just means "default port"; for other schemes a missing port, the scheme's default
-  // and 80 are all one (`ftp://h`, `ftp://h:21` and `ftp://h:80`).
+  // The URL parser keeps a scheme's default port as '' (and ignores setting it), so for http and
+  // https this only equates the default port written out or not; other schemes end up with '80',
+  // so a missing port, their default and 80 are one (`ftp://h`, `ftp://h:21`, `ftp://h:80`).
   if (u.port === '') u.port = u.protocol === 'https:' ? '443' : '80'
   return { protocol: u.protocol, hostname: u.hostname, port: u.port }
 }

@@ -634,6 +634,11 @@ describe('built package: robotstxt-wasm/compat', () => {
         "const r: robotsParser.Robot = robotsParser('https://example.com/robots.txt', '')",
         "export const a: boolean | undefined = r.isDisallowed('https://example.com/')",
         'export const d: number | undefined = r.getCrawlDelay()',
+        // The hand-written CommonJS declaration (src/compat.d.cts) must equal tsc's ESM one.
+        "import type { default as esmParser, Robot as EsmRobot } from 'robotstxt-wasm/compat' with { 'resolution-mode': 'import' }",
+        'type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false',
+        'export const sameRobot: Same<EsmRobot, robotsParser.Robot> = true',
+        'export const sameFunction: Same<typeof esmParser, typeof robotsParser> = true',
       ].join('\n'),
       'interop.ts': [
         "import robotsParser from 'robotstxt-wasm/compat'",
