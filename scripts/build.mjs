@@ -4,7 +4,7 @@
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
-// Type declarations come from `tsc -p tsconfig.build.json` (dist/types/).
+// Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 
@@ -33,14 +33,8 @@ await Promise.all([
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'binary' },
     banner: { js: '#!/usr/bin/env node' },
-    // package.json says "sideEffects": false (right for library users), which would let esbuild drop
-    // src/index.ts's provideWasm() call when the CLI imports through it.
-    ignoreAnnotations: true,
     define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   }),
 ])
 chmodSync('dist/cli.js', 0o755)
 copyFileSync('build/robots.wasm', 'dist/robots.wasm')
-// CommonJS types of the compat entry (`export =`, like its module.exports); tsc emits the ESM ones.
-mkdirSync('dist/types', { recursive: true })
-copyFileSync('src/compat.d.cts', 'dist/types/compat.d.cts')

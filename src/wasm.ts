@@ -20,13 +20,8 @@ import { buildFromRecords, SCAN_RECORD_WORDS, type Builder } from './parse.js'
 // for Node and bundlers; a WebAssembly.Module imported from dist/robots.wasm for workerd. Importing
 // it here, where it is used, keeps the package free of import-time side effects ("sideEffects":
 // false holds: a bundler may drop any unused module without breaking the wasm).
-let source: unknown = embedded
+const source: unknown = embedded
 let engine: Engine | null = null
-
-/** @internal Overrides the wasm source (kept for entries that still pass it explicitly). */
-export function provideWasm(src: unknown): void {
-  source = src
-}
 
 function wasmModule(src: unknown): WebAssembly.Module {
   if (src instanceof WebAssembly.Module) return src
