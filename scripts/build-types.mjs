@@ -1,0 +1,59 @@
+// Type declarations of the package, one self-contained file per entry and module format:
+//   dist/index.d.ts, dist/index.d.cts      `robotstxt-wasm` (the same text: the entry's ESM and CommonJS
+//                                          builds export the same names); also the workerd build's types
+//   dist/compat.d.ts                       `robotstxt-wasm/compat` for import (a default export)
+//   dist/compat.d.cts                      ... for require (`export =`, like dist/compat.cjs's module.exports;
+//                                          hand-written in src/compat.d.cts)
+// TypeScript takes a declaration file's module format from its extension and the package's "type",
+// so a lone index.d.ts would type `require('robotstxt-wasm')` as requiring an ES module (TS1479);
+// package.json's `exports` give each condition its own file. One file per entry also means no
+// internal module paths that a consumer could reach.
+//
+// Steps: tsc writes per-file declarations with @internal members stripped into build/types
+// (tsconfig.build.json), then dts-bundle-generator folds each entry's into one file.
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const at = (path) => join(root, path)
+
+// Removed first so that a deleted source leaves no stale declaration behind.
+rmSync(at('build/types'), { recursive: true, force: true })
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', at('tsconfig.build.json')], { stdio: 'inherit' })
+
+const { generateDtsBundle } = require('dts-bundle-generator')
+// Only names the entry exports are exported (exportReferencedTypes: false): a type the public API
+// mentions but does not export stays a local declaration instead of becoming public by accident.
+const output = { noBanner: true, exportReferencedTypes: false }
+const [index, compat] = generateDtsBundle(
+  [
+    { filePath: at('build/types/index.d.ts'), output },
+    { filePath: at('build/types/compat.d.ts'), output },
+  ],
+  { preferredConfigPath: at('tsconfig.build.json') },
+)
+
+for (const [name, text] of [['index', index], ['compat', compat]]) {
+  // Self-contained: a relative import would point into build/types, which is not shipped.
+  const relative = /\bfrom\s+['"]\.{1,2}\/|\bimport\(\s*['"]\.{1,2}\//.exec(text ?? '')
+  if (text === undefined || relative !== null) throw new Error(`build-types: the ${name} declarations are not self-contained`)
+}
+
+/** Writes through a temporary file and a rename, so a concurrent reader never sees half a file. */
+function put(path, write) {
+  const tmp = `${at(path)}.${process.pid}.tmp`
+  write(tmp)
+  renameSync(tmp, at(path))
+}
+
+mkdirSync(at('dist'), { recursive: true })
+put('dist/index.d.ts', (tmp) => writeFileSync(tmp, index))
+put('dist/index.d.cts', (tmp) => writeFileSync(tmp, index))
+put('dist/compat.d.ts', (tmp) => writeFileSync(tmp, compat))
+put('dist/compat.d.cts', (tmp) => copyFileSync(at('src/compat.d.cts'), tmp))
+// The per-file layout of earlier builds; nothing points there any more.
+rmSync(at('dist/types'), { recursive: true, force: true })
