@@ -449,11 +449,16 @@ export function unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void 
     const at = ends + (<usize>k << 2);
     const target = load<u32>(at);
     while (u < target) {
-      // 16 ASCII bytes are 16 units.
-      if (target - u >= 16 && i8x16.bitmask(v128.load(bytes + b)) == 0) { u += 16; b += 16; continue; }
+      // ASCII bytes are one unit each: jump over up to 16 of them (never past this string's end),
+      // stopping at the first multi-byte sequence.
+      const k = target - u < 16 ? target - u : 16;
+      const ascii = i8x16.bitmask(v128.load(bytes + b)) & ((1 << k) - 1);
+      const z = ascii == 0 ? k : ctz<u32>(ascii);
+      u += z;
+      b += z;
+      if (z == k) continue;
       const c = <u32>load<u8>(bytes + b);
-      if (c < 0x80) { b += 1; u += 1; }
-      else if (c < 0xe0) { b += 2; u += 1; }
+      if (c < 0xe0) { b += 2; u += 1; }
       else if (c < 0xf0) { b += 3; u += 1; }
       else { b += 4; u += 2; } // a surrogate pair: two units, four bytes
     }
