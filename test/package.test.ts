@@ -1,0 +1,255 @@
+// The package as npm publishes it: `npm pack`, installed offline into an empty project (it has no
+// runtime dependencies, so no registry is needed), then used the ways its users use it: import and
+// require of both entries, the workerd export condition, TypeScript consumers under every module
+// resolution in use (node16, nodenext, bundler, node10) and the `robotstxt` bin.
+//
+// Runtime checks run on this Node and on every extra Node executable listed in ROBOTSTXT_TEST_NODES
+// (separated by ':'), which is how the versions in package.json's `engines` are tested.
+import { execFile, type ExecFileException } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ensureDist, ROOT } from './helpers/dist.js'
+
+const NAME = 'robotstxt-wasm'
+
+/** Exactly what the tarball holds: the built entries, their declarations and the wasm, and the docs. */
+const PACKED = [
+  'LICENSE',
+  'README.md',
+  'dist/cli.js',
+  'dist/compat-workerd.js',
+  'dist/compat.cjs',
+  'dist/compat.d.cts',
+  'dist/compat.d.ts',
+  'dist/compat.js',
+  'dist/index.cjs',
+  'dist/index.d.cts',
+  'dist/index.d.ts',
+  'dist/index.js',
+  'dist/robots.wasm',
+  'dist/workerd.js',
+  'package.json',
+]
+
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+const NODES = [process.execPath, ...(process.env.ROBOTSTXT_TEST_NODES ?? '').split(':').filter((p) => p !== '')]
+
+// Child npm processes must not inherit the npm_* variables of an enclosing `npm test` (its
+// lifecycle event, package fields and config, such as the repository's prefix).
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)))
+env.npm_config_update_notifier = 'false'
+
+interface Run { code: number; stdout: string; stderr: string }
+
+/** Runs a command to completion without blocking this process (the HTTP server below answers the children). */
+function run(file: string, args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env, encoding: 'utf8', timeout: 60_000 }, (error: ExecFileException | null, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr })
+    })
+  })
+}
+
+/** Runs a script in the consumer project and returns what it printed as JSON. */
+async function script(node: string, args: string[], cwd: string): Promise<unknown> {
+  const r = await run(node, args, cwd)
+  expect(r.stderr).toBe('')
+  expect(r.code).toBe(0)
+  return JSON.parse(r.stdout) as unknown
+}
+
+let tmp = ''
+let consumer = ''
+let packed: string[] = []
+let server: Server
+let site = ''
+
+beforeAll(async () => {
+  ensureDist()
+  tmp = mkdtempSync(join(tmpdir(), 'robotstxt-package-'))
+  // --ignore-scripts: `prepare` would rebuild dist/ while other test files read it; it is current.
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT)
+  expect(pack.code, pack.stderr).toBe(0)
+  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
+  if (info === undefined) throw new Error('npm pack printed no package')
+  packed = info.files.map((f) => f.path).sort()
+
+  consumer = join(tmp, 'consumer')
+  mkdirSync(consumer)
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '0.0.0', private: true }))
+  const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, info.filename)], consumer)
+  expect(install.code, install.stderr).toBe(0)
+
+  server = createServer((req, res) => {
+    if (req.url === '/robots.txt') res.end('User-agent: *\nDisallow: /private\n')
+    else res.writeHead(404).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}, 120_000)
+
+afterAll(async () => {
+  if (server !== undefined) await new Promise((resolve) => server.close(resolve))
+  if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+})
+
+test('the tarball holds exactly dist/ (bundles, declarations, wasm), README, LICENSE and package.json', () => {
+  expect(packed).toEqual(PACKED)
+})
+
+test('the installed package.json has no runtime dependencies and points every entry at a packed file', () => {
+  const pkg = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>
+  expect(pkg.dependencies ?? {}).toEqual({})
+  expect(pkg.peerDependencies ?? {}).toEqual({})
+  expect(pkg.optionalDependencies ?? {}).toEqual({})
+  const targets = JSON.stringify([pkg.exports, pkg.main, pkg.module, pkg.types, pkg.typesVersions, pkg.bin]).match(/\.?\/?dist\/[\w.-]+/g) ?? []
+  expect(targets.length).toBeGreaterThan(10)
+  for (const target of targets) expect(PACKED, target).toContain(target.replace(/^\.\//, ''))
+})
+
+describe.each(NODES)('runtime on %s', (node) => {
+  const robots = 'User-agent: *\\nDisallow: /private\\nAllow: /private/ok\\n'
+  const urls = "['https://example.com/', 'https://example.com/private/a', new URL('https://example.com/private/ok')]"
+  const expected = {
+    verdict: { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' } },
+    many: [1, 0, 1],
+    matcher: true,
+  }
+
+  test('import { parseRobots, fetchRobots, RobotsCache } from robotstxt-wasm', async () => {
+    const code = `
+      import { parseRobots, Matcher, fetchRobots, RobotsCache } from '${NAME}'
+      const robots = parseRobots('${robots}')
+      const m = robots.matcher('Bot/1.0')
+      const fetched = await fetchRobots('${site}/any/page')
+      const cache = new RobotsCache()
+      console.log(JSON.stringify({
+        verdict: robots.check('https://example.com/private/x', 'Bot'),
+        many: [...m.isAllowedMany(${urls})],
+        matcher: m instanceof Matcher,
+        fetched: [fetched.outcome, fetched.status, fetched.isAllowed('${site}/private', 'Bot')],
+        cached: [await cache.isAllowed('${site}/private', 'Bot'), await cache.isAllowed('${site}/public', 'Bot')],
+      }))`
+    expect(await script(node, ['--input-type=module', '-e', code], consumer)).toEqual({
+      ...expected,
+      fetched: ['ok', 200, false],
+      cached: [false, true],
+    })
+  })
+
+  test("require('robotstxt-wasm') gives the same API from the CommonJS build", async () => {
+    const code = `
+      const { parseRobots, Matcher, fetchRobots, RobotsCache } = require('${NAME}')
+      const robots = parseRobots('${robots}')
+      const m = robots.matcher('Bot/1.0')
+      console.log(JSON.stringify({
+        verdict: robots.check('https://example.com/private/x', 'Bot'),
+        many: [...m.isAllowedMany(${urls})],
+        matcher: m instanceof Matcher,
+        functions: [typeof fetchRobots, typeof RobotsCache],
+        file: require.resolve('${NAME}').slice(require.resolve('${NAME}').indexOf('/dist/')),
+      }))`
+    expect(await script(node, ['-e', code], consumer)).toEqual({ ...expected, functions: ['function', 'function'], file: '/dist/index.cjs' })
+  })
+
+  test('robotstxt-wasm/compat: a default export for import, the function itself for require', async () => {
+    const check = (parser: string) => `
+      const r = ${parser}('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /private\\nCrawl-delay: 3')
+      console.log(JSON.stringify([typeof ${parser}, r.isAllowed('https://example.com/private/x', 'Bot'), r.isAllowed('https://example.com/a'), r.isAllowed('https://other.example/a'), r.getMatchingLineNumber('https://example.com/private'), r.getCrawlDelay('Bot')]))`
+    const results = [false, true, null, 2, 3] // JSON turns robots-parser's `undefined` (another host) into null
+    const esm = `import robotsParser from '${NAME}/compat'\n${check('robotsParser')}`
+    expect(await script(node, ['--input-type=module', '-e', esm], consumer)).toEqual(['function', ...results])
+    const cjs = `const robotsParser = require('${NAME}/compat')\n${check('robotsParser')}`
+    expect(await script(node, ['-e', cjs], consumer)).toEqual(['function', ...results])
+  })
+
+  test('the workerd condition selects the builds that import robots.wasm as a module', async () => {
+    const code = `console.log(JSON.stringify(['${NAME}', '${NAME}/compat'].map((s) => { const u = import.meta.resolve(s); return u.slice(u.indexOf('/dist/')) })))`
+    expect(await script(node, ['--conditions=workerd', '--input-type=module', '-e', code], consumer)).toEqual(['/dist/workerd.js', '/dist/compat-workerd.js'])
+  })
+
+  test('the robotstxt bin: --help, and check exits 1 for a disallowed URL and 0 for an allowed one', async () => {
+    writeFileSync(join(consumer, 'robots.txt'), 'User-agent: *\nDisallow: /private\n')
+    // On this Node, through npx as a user types it; on the others, the linked bin run by that Node.
+    const bin = node === process.execPath ? ['npx', ['--offline', 'robotstxt']] as const : [node, [join(consumer, 'node_modules', '.bin', 'robotstxt')]] as const
+    const cli = (...args: string[]) => run(bin[0], [...bin[1], ...args], consumer)
+    const help = await cli('--help')
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/Usage:[\s\S]*robotstxt check ROBOTS AGENT/)
+    const denied = await cli('check', 'robots.txt', 'Bot', 'https://example.com/private/x')
+    expect([denied.code, denied.stdout]).toEqual([1, 'disallowed\t2\thttps://example.com/private/x\n'])
+    const allowed = await cli('check', 'robots.txt', 'Bot', 'https://example.com/public')
+    expect(allowed.code, allowed.stderr).toBe(0)
+  })
+})
+
+describe('TypeScript consumers (strict, library declarations checked too)', () => {
+  const api = (from: string) => `
+    const robots = parseRobots('User-agent: *\\nDisallow: /private\\n', { maxBytes: 4096 })
+    const verdict: Verdict = robots.check('https://example.com/private', ['Bot', 'Other'])
+    const kind: 'allow' | 'disallow' | undefined = verdict.rule?.kind
+    const matcher: Matcher = robots.matcher('Bot/1.0')
+    const bits: Uint8Array = matcher.isAllowedMany([new URL('https://example.com/'), 'https://example.com/private'], new Uint8Array(2))
+    const lines: readonly LineReport[] = robots.lines
+    const cache = new RobotsCache({ userAgent: 'Bot/1.0', ttlMs: 60_000, maxEntries: 100 })
+    export async function allowed(url: string): Promise<boolean> {
+      const fetched: RobotsFetch = await fetchRobots(url, { timeoutMs: 5_000, userAgent: 'Bot/1.0' })
+      const outcome: 'ok' | 'allow-all' | 'disallow-all' = fetched.outcome
+      return outcome !== 'disallow-all' && fetched.isAllowed(url, 'Bot') && (await cache.isAllowed(url, 'Bot'))
+    }
+    export const used = [verdict.line, kind, bits, lines[0]?.type, robots.sitemaps, robots.crawlDelay('Bot'), matcher.check('https://example.com/').allowed, matcher.isAllowed('https://example.com/')]
+    // @ts-expect-error members marked @internal are not in the published declarations
+    export const internal = robots.parsed
+    // @ts-expect-error the agent is required
+    robots.isAllowed('https://example.com/')
+    export const compat: boolean | undefined = ${from}('https://example.com/robots.txt', '').isAllowed('https://example.com/')`
+  const esmImports = `
+    import { parseRobots, Matcher, fetchRobots, RobotsCache, type Verdict, type LineReport, type RobotsFetch } from '${NAME}'
+    import robotsParser from '${NAME}/compat'`
+  const files: Record<string, string> = {
+    // An ES module under node16/nodenext: the `import` declarations.
+    'esm.mts': `${esmImports}\n${api('robotsParser')}`,
+    // A CommonJS module under node16/nodenext: the `require` declarations, with both import forms.
+    'cjs.cts': `
+      import pkg = require('${NAME}')
+      import robotsParser = require('${NAME}/compat')
+      import { parseRobots, Matcher, fetchRobots, RobotsCache, type Verdict, type LineReport, type RobotsFetch } from '${NAME}'
+      export const same: typeof pkg.parseRobots = parseRobots
+      ${api('robotsParser')}`,
+    // Bundler and classic node10 resolution (a .ts file in a CommonJS package).
+    'bundled.ts': `${esmImports}\n${api('robotsParser')}`,
+  }
+
+  beforeAll(() => {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(consumer, name), text)
+  })
+
+  // No --skipLibCheck: the shipped declarations are type-checked too. @types/node comes from the
+  // repository, as a consumer has its own.
+  const common = ['--noEmit', '--strict', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules', '@types')]
+  test.each<[mode: string, args: string[]]>([
+    ['node16', ['--module', 'node16', '--moduleResolution', 'node16', 'esm.mts', 'cjs.cts']],
+    ['nodenext', ['--module', 'nodenext', '--moduleResolution', 'nodenext', 'esm.mts', 'cjs.cts']],
+    ['bundler', ['--module', 'esnext', '--moduleResolution', 'bundler', 'bundled.ts']],
+    ['node10', ['--module', 'commonjs', '--moduleResolution', 'node10', '--esModuleInterop', 'bundled.ts']],
+  ])('moduleResolution %s', async (_mode, args) => {
+    const r = await run(process.execPath, [TSC, ...common, ...args], consumer)
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.code).toBe(0)
+  }, 60_000)
+
+  test('the CommonJS consumer gets the .d.cts declarations, the ES module the .d.ts ones', async () => {
+    const r = await run(process.execPath, [TSC, ...common, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--traceResolution', 'esm.mts', 'cjs.cts'], consumer)
+    expect(r.code, r.stdout).toBe(0)
+    const resolved = (file: string, spec: string) =>
+      new RegExp(`Module name '${spec}' was successfully resolved to '[^']*/node_modules/${NAME}/dist/${file.replace('.', '\\.')}'`).test(r.stdout)
+    expect(resolved('index.d.ts', NAME)).toBe(true)
+    expect(resolved('index.d.cts', NAME)).toBe(true)
+    expect(resolved('compat.d.ts', `${NAME}/compat`)).toBe(true)
+    expect(resolved('compat.d.cts', `${NAME}/compat`)).toBe(true)
+  }, 60_000)
+})

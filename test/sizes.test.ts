@@ -1,0 +1,55 @@
+// Size budgets of what the package ships (dist/ after the release build). Each budget is about 25%
+// above the size when it was set, so growth shows up in review instead of creeping in; raise one
+// deliberately, with the reason in the commit. The wasm also has a hard ceiling of 32 KiB: the API
+// promises a module small enough to compile synchronously on first use, and Workers ship it with
+// every script.
+// The measured sizes, raw and gzip, are printed for the README.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { beforeAll, expect, test } from 'vitest'
+import { DIST, ensureDist } from './helpers/dist.js'
+
+const KiB = 1024
+const WASM_CEILING = 32 * KiB
+
+/** Budgets in bytes; the comment gives the size (raw) when the budget was set. */
+const BUDGETS: Record<string, number> = {
+  'robots.wasm': 10 * KiB, // 7,588
+  'index.js': 81 * KiB, // 66,314 (wasm embedded as base64)
+  'index.cjs': 83 * KiB, // 67,378
+  'workerd.js': 68 * KiB, // 55,463 (wasm beside it)
+  'compat.js': 59 * KiB, // 47,692
+  'compat.cjs': 60 * KiB, // 48,647
+  'compat-workerd.js': 45 * KiB, // 36,841
+  'cli.js': 119 * KiB, // 97,429
+}
+
+const sizes = new Map<string, { raw: number; gzip: number }>()
+
+beforeAll(() => {
+  ensureDist()
+  for (const name of Object.keys(BUDGETS)) {
+    const bytes = readFileSync(join(DIST, name))
+    sizes.set(name, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })
+  }
+  const n = (x: number) => x.toLocaleString('en-US').padStart(9)
+  const rows = [...sizes].map(([name, s]) => `  dist/${name.padEnd(18)} ${n(s.raw)} B ${n(s.gzip)} B gzip   budget ${n(BUDGETS[name] ?? 0)} B`)
+  console.log(`Shipped sizes (raw, gzip -9):\n${rows.join('\n')}`)
+}, 120_000)
+
+test.each(Object.keys(BUDGETS))('dist/%s is within its size budget', (name) => {
+  const size = sizes.get(name)
+  expect(size).toBeDefined()
+  expect(size?.raw).toBeGreaterThan(0)
+  expect(size?.raw).toBeLessThanOrEqual(BUDGETS[name] ?? 0)
+})
+
+test(`dist/robots.wasm is a release build under ${WASM_CEILING / KiB} KiB`, () => {
+  const wasm = readFileSync(join(DIST, 'robots.wasm'))
+  expect(wasm.length).toBeLessThan(WASM_CEILING)
+  expect(WebAssembly.validate(wasm)).toBe(true)
+  // A debug build carries a "name" custom section (function names for stack traces).
+  const names = WebAssembly.Module.customSections(new WebAssembly.Module(wasm), 'name')
+  expect(names).toEqual([])
+})
