@@ -1,7 +1,8 @@
 // The package as npm publishes it: `npm pack`, installed offline into an empty project (it has no
 // runtime dependencies, so no registry is needed), then used the ways its users use it: import and
 // require of both entries, the workerd export condition, TypeScript consumers under every module
-// resolution in use (node16, nodenext, bundler, node10) and the `robotstxt` bin.
+// resolution in use (node16, nodenext, bundler, node10) and the `robotstxt` bin. The shipped
+// declarations are also read directly: the API contract's names, and TSDoc on everything.
 //
 // Runtime checks run on this Node and on every extra Node executable listed in ROBOTSTXT_TEST_NODES
 // (separated by ':'), which is how the versions in package.json's `engines` are tested.
@@ -11,6 +12,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureDist, ROOT } from './helpers/dist.js'
 
@@ -109,6 +111,46 @@ test('the installed package.json has no runtime dependencies and points every en
   const targets = JSON.stringify([pkg.exports, pkg.main, pkg.module, pkg.types, pkg.typesVersions, pkg.bin]).match(/\.?\/?dist\/[\w.-]+/g) ?? []
   expect(targets.length).toBeGreaterThan(10)
   for (const target of targets) expect(PACKED, target).toContain(target.replace(/^\.\//, ''))
+})
+
+/** The public names of the API contract (API.md), which the main entry must export. */
+const API = ['parseRobots', 'Robots', 'Matcher', 'Verdict', 'LineReport', 'fetchRobots', 'FetchOptions', 'RobotsFetch', 'RobotsCache']
+
+/** Exported names of a declaration file, and the declarations (or members) without a TSDoc comment. */
+function declarations(file: string): { exported: string[]; undocumented: string[] } {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+  const exported: string[] = []
+  const undocumented: string[] = []
+  const documented = (node: ts.Node) => ts.getJSDocCommentsAndTags(node).length > 0
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      if (statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause)) {
+        for (const element of statement.exportClause.elements) exported.push(element.name.text)
+      }
+      continue
+    }
+    const named = statement as ts.Statement & { name?: ts.Identifier; declarationList?: ts.VariableDeclarationList; members?: ts.NodeArray<ts.ClassElement | ts.TypeElement> }
+    const name = named.name?.text ?? named.declarationList?.declarations[0]?.name.getText(source) ?? '?'
+    if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) exported.push(name)
+    if (!documented(statement)) undocumented.push(name)
+    for (const member of named.members ?? []) {
+      // A constructor is documented by its class; `#private` is TypeScript's marker for private fields.
+      if (ts.isConstructorDeclaration(member) || (member.name !== undefined && ts.isPrivateIdentifier(member.name))) continue
+      if (!documented(member)) undocumented.push(`${name}.${member.name?.getText(source) ?? '?'}`)
+    }
+  }
+  return { exported, undocumented }
+}
+
+test('the declarations export every API name, each declaration and member with TSDoc; .d.cts is the same text', () => {
+  const dist = join(consumer, 'node_modules', NAME, 'dist')
+  const main = declarations(join(dist, 'index.d.ts'))
+  expect(main.exported).toEqual(expect.arrayContaining(API))
+  expect(main.undocumented).toEqual([])
+  expect(readFileSync(join(dist, 'index.d.cts'), 'utf8')).toBe(readFileSync(join(dist, 'index.d.ts'), 'utf8'))
+  const compat = declarations(join(dist, 'compat.d.ts'))
+  expect(compat.exported.sort()).toEqual(['Robot', 'default'])
+  expect(compat.undocumented).toEqual([])
 })
 
 describe.each(NODES)('runtime on %s', (node) => {
