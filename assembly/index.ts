@@ -562,7 +562,7 @@ function findEither(p: usize, i: u32, end: u32, a: u32, b: u32): u32 {
 
 // SEMANTICS.md 4. Every letter compared is A-Z/a-z, so `| 0x20` folds case; the hyphen and space
 // in "user-agent" / "user agent" / "site-map" are compared exactly below.
-function classify(k: usize, n: u32): u32 {
+function classifyKey(k: usize, n: u32): u32 {
   const c = <u32>load<u8>(k) | 0x20;
   if (c == 0x75) { // u
     if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 5, 'agent')) return K_UA;
@@ -586,6 +586,11 @@ function classify(k: usize, n: u32): u32 {
 
 export function scan(out: usize, cap: u32): u32 {
   if (sDone) return 0;
+  return scanLoop(false, out, cap);
+}
+
+// The line loop shared by `scan` (records) and `compile` (group selection, no records).
+function scanLoop(select: bool, out: usize, cap: u32): u32 {
   const body = sBody;
   const len = sLen;
   let count: u32 = 0;
@@ -631,7 +636,7 @@ export function scan(out: usize, cap: u32): u32 {
       }
       if (ok) {
         while (valStart < e && isSpaceByte(load<u8>(body + valStart))) valStart++;
-        const kind = classify(body + s, keyEnd - s);
+        const kind = classifyKey(body + s, keyEnd - s);
         flags |= kind & ~0xff;
         const k = kind & 0xff;
         if (k == K_UA) {
@@ -645,14 +650,18 @@ export function scan(out: usize, cap: u32): u32 {
         } else if (k == K_ALLOW || k == K_DISALLOW) {
           if (nextSpecial(body, valStart, e) < e) flags |= S_ESCAPE;
         }
-        const r = out + <usize>count * 24;
-        store<u32>(r, sLine);
-        store<u32>(r, k | flags, 4);
-        store<u32>(r, s, 8);
-        store<u32>(r, keyEnd, 12);
-        store<u32>(r, valStart, 16);
-        store<u32>(r, e, 20);
-        count++;
+        if (select) {
+          selectDirective(k, flags, valStart, e);
+        } else {
+          const r = out + <usize>count * 24;
+          store<u32>(r, sLine);
+          store<u32>(r, k | flags, 4);
+          store<u32>(r, s, 8);
+          store<u32>(r, keyEnd, 12);
+          store<u32>(r, valStart, 16);
+          store<u32>(r, e, 20);
+          count++;
+        }
       }
     }
     if (j >= len) { sDone = true; break; }
@@ -661,4 +670,413 @@ export function scan(out: usize, cap: u32): u32 {
   }
   sPos = i;
   return count;
+}
+
+// ─── Compiler (SEMANTICS.md 6, 7, 9, 10 into the table format at the top) ───────────────────────
+// Builds the table of one agent straight from the body: the line loop above selects the rules of
+// the groups naming the agent (or, when none does, of the global groups) as it goes, then they are
+// classified, sorted by literal prefix and written out. The host copies the table out of memory.
+//
+//   compileWorkSize(len: u32): u32    bytes of work area `compile` needs for a body of len bytes
+//                                     (it also bounds the table), with 64 bytes of slack.
+//   compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize): u32
+//                                     agents: the caller's product tokens, lower-case, each made of
+//                                     a-z - _ only, separated by '\n'. Returns the table length;
+//                                     the table starts at `compiledTable()`, inside the work area,
+//                                     valid until the next call that uses the work area.
+//   compiledTable(): usize
+//   compileList(refs: usize, count: u32, work: usize): u32
+//                                     the same from a rule list the host selected itself (bodies too
+//                                     large to scan in memory): `count` refs of 6 u32 each: patPtr,
+//                                     patLen, origPtr, origLen, line, bit0 allow | bit1 has orig.
+//                                     Patterns already escaped. Work size: compileWorkSize(total
+//                                     pattern and orig bytes + 7 * count).
+
+const REF_SIZE: usize = 24;
+const ENTRY_SIZE: usize = 40;
+const R_HAS_ORIG: u32 = 2;
+const F_HAS_ORIG: u32 = 32;
+
+let cAgents: usize = 0;
+let cAgentsLen: u32 = 0;
+let gIn = false;
+let gHasRules = false;
+let gGlobal = false;
+let gNamed = false;
+let anyNamed = false;
+let specRefs: usize = 0;
+let specCount: u32 = 0;
+let globRefs: usize = 0;
+let globCount: u32 = 0;
+let escPool: usize = 0;
+let cWork: usize = 0;
+let tableOut: usize = 0;
+
+// The most rules a body of len bytes can hold: a rule line takes at least 6 bytes ("allow:")
+// plus its line break.
+@inline function maxRules(len: u32): u32 {
+  return len / 6 + 2;
+}
+
+export function compileWorkSize(len: u32): u32 {
+  const m = maxRules(len);
+  // refs x2, escape pool, entries (2 per rule: index.html), order, merge temp, stack, derived
+  // patterns, table.
+  return 2 * m * <u32>REF_SIZE + 3 * len + 16 + 2 * m * <u32>ENTRY_SIZE + 3 * (2 * m * 4) + (3 * len + 2 * m + 16)
+    + (32 + 2 * m * <u32>RULE_SIZE + 8 * len + 8 * m + 16) + 64 * 8;
+}
+
+export function compiledTable(): usize {
+  return tableOut;
+}
+
+@inline function align(p: usize): usize {
+  return (p + 7) & ~(7 as usize);
+}
+
+export function compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize): u32 {
+  const m = maxRules(len);
+  cAgents = agents;
+  cAgentsLen = agentsLen;
+  gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
+  specRefs = align(work);
+  globRefs = align(specRefs + <usize>m * REF_SIZE);
+  escPool = align(globRefs + <usize>m * REF_SIZE);
+  specCount = 0;
+  globCount = 0;
+  cWork = align(escPool + 3 * <usize>len + 16);
+  scanStart(body, len);
+  scanLoop(true, 0, u32.MAX_VALUE);
+  return anyNamed ? compileRefs(specRefs, specCount, m) : compileRefs(globRefs, globCount, m);
+}
+
+export function compileList(refs: usize, count: u32, work: usize): u32 {
+  cWork = align(work);
+  return compileRefs(refs, count, count + 2);
+}
+
+// SEMANTICS.md 6, one directive at a time (the reference's state machine over groups).
+function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
+  if (kind == K_UA) {
+    if (!gIn || gHasRules) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
+    if (flags & S_GLOBAL) { gGlobal = true; return; }
+    if (tokenNamesAgent(sBody + vs, ve - vs)) { gNamed = true; anyNamed = true; }
+    return;
+  }
+  if (kind != K_ALLOW && kind != K_DISALLOW) return;
+  if (!gIn) return; // before any user-agent line: applies to nobody
+  gHasRules = true;
+  let ref: usize;
+  if (gNamed) { ref = specRefs + <usize>specCount * REF_SIZE; specCount++; }
+  else if (gGlobal) { ref = globRefs + <usize>globCount * REF_SIZE; globCount++; }
+  else return;
+  const v = sBody + vs;
+  const n = ve - vs;
+  let patPtr = v;
+  let patLen = n;
+  let bits: u32 = kind == K_ALLOW ? 1 : 0;
+  if (flags & S_ESCAPE) {
+    const escLen = escapeInto(escPool, v, n);
+    if (escLen != 0) {
+      patPtr = escPool;
+      patLen = escLen;
+      escPool += escLen;
+      bits |= R_HAS_ORIG;
+    }
+  }
+  store<u32>(ref, <u32>patPtr);
+  store<u32>(ref, patLen, 4);
+  store<u32>(ref, <u32>v, 8);
+  store<u32>(ref, n, 12);
+  store<u32>(ref, sLine, 16);
+  store<u32>(ref, bits, 20);
+}
+
+// The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
+// ignoring ASCII case.
+function tokenNamesAgent(v: usize, n: u32): bool {
+  let t: u32 = 0;
+  while (t < n) {
+    const c = <u32>load<u8>(v + t);
+    if ((c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f) t++; else break;
+  }
+  if (t == 0) return false;
+  let a: u32 = 0;
+  while (a < cAgentsLen) {
+    let b = a;
+    while (b < cAgentsLen && load<u8>(cAgents + b) != 0x0a) b++;
+    if (b - a == t) {
+      let i: u32 = 0;
+      for (; i < t; i++) {
+        let c = <u32>load<u8>(v + i);
+        if (c - 0x41 < 26) c += 0x20;
+        if (c != <u32>load<u8>(cAgents + a + i)) break;
+      }
+      if (i == t) return true;
+    }
+    a = b + 1;
+  }
+  return false;
+}
+
+// SEMANTICS.md 5: writes the escaped form of v[0, n) at dst and returns its length, or 0 when
+// escaping changes nothing (no byte >= 0x80, no lower-case %hh).
+function escapeInto(dst: usize, v: usize, n: u32): u32 {
+  let changed = false;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(v + i);
+    if (c >= 0x80) { changed = true; break; }
+    if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+      if (load<u8>(v + i + 1) >= 0x61 || load<u8>(v + i + 2) >= 0x61) { changed = true; break; }
+      i += 2;
+    }
+  }
+  if (!changed) return 0;
+  let o = dst;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(v + i);
+    if (c >= 0x80) {
+      store<u8>(o, PERCENT); store<u8>(o, hexDigit(c >> 4), 1); store<u8>(o, hexDigit(c & 15), 2);
+      o += 3;
+    } else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+      store<u8>(o, PERCENT); store<u8>(o, upperHex(load<u8>(v + i + 1)), 1); store<u8>(o, upperHex(load<u8>(v + i + 2)), 2);
+      o += 3;
+      i += 2;
+    } else {
+      store<u8>(o, c);
+      o++;
+    }
+  }
+  return <u32>(o - dst);
+}
+
+// Entry fields (u32): pat, patLen, lit, seg, flags, line, orig, origLen, key, prev.
+let entries: usize = 0;
+
+@inline function ent(k: u32, field: u32): u32 {
+  return load<u32>(entries + <usize>k * ENTRY_SIZE + (<usize>field << 2));
+}
+@inline function setEnt(k: u32, field: u32, v: u32): void {
+  store<u32>(entries + <usize>k * ENTRY_SIZE + (<usize>field << 2), v);
+}
+
+// Classifies pattern p[0, n) into entry k (the types at the top); false when it can never match:
+// a non-empty pattern must start with '/' or '*' since every path starts with '/'.
+function classifyPattern(k: u32, p: usize, n: u32, allow: bool, line: u32): bool {
+  let f: u32 = allow ? F_ALLOW : 0;
+  let lit: u32 = 0;
+  let seg: u32 = 0;
+  let type = T_LITERAL;
+  if (n > 0) {
+    const c0 = <u32>load<u8>(p);
+    if (c0 != SLASH && c0 != STAR) return false;
+    const anchored = load<u8>(p + n - 1) == 0x24;
+    const body = anchored ? n - 1 : n;
+    let star: u32 = 0;
+    while (star < body && load<u8>(p + star) != STAR) star++;
+    lit = star;
+    if (star == body) {
+      type = anchored ? T_EXACT : T_LITERAL;
+    } else {
+      let j = star;
+      while (j < body && load<u8>(p + j) == STAR) j++;
+      let q = j;
+      while (q < body && load<u8>(p + q) != STAR) q++;
+      if (j == body) type = T_LITERAL; // only stars after the prefix: "/a*" and "/a*$" match any extension
+      else if (q == body) { type = anchored ? T_SUFFIX : T_CONTAINS; seg = j; }
+      else type = T_WILD;
+    }
+    if (anchored) f |= F_ANCHORED;
+  }
+  // Sort key: the first four literal bytes, zero-padded. Patterns are ASCII without NUL, so the key
+  // fits in 31 bits and a shorter prefix sorts before its extensions.
+  let key: u32 = 0;
+  for (let i: u32 = 0; i < 4; i++) key = (key << 8) | (i < lit ? <u32>load<u8>(p + i) : 0);
+  setEnt(k, 0, <u32>p); setEnt(k, 1, n); setEnt(k, 2, lit); setEnt(k, 3, seg);
+  setEnt(k, 4, f | (type << 1)); setEnt(k, 5, line); setEnt(k, 6, 0); setEnt(k, 7, 0);
+  setEnt(k, 8, key); setEnt(k, 9, 0);
+  return true;
+}
+
+// Literal prefix, then line: the order of the sorted part of the table.
+function entryLess(a: u32, b: u32): bool {
+  const ka = ent(a, 8);
+  const kb = ent(b, 8);
+  if (ka != kb) return ka < kb;
+  const la = ent(a, 2);
+  const lb = ent(b, 2);
+  if (la > 4 || lb > 4) {
+    const pa = <usize>ent(a, 0);
+    const pb = <usize>ent(b, 0);
+    const n = la < lb ? la : lb;
+    for (let i: u32 = 4; i < n; i++) {
+      const ca = load<u8>(pa + i);
+      const cb = load<u8>(pb + i);
+      if (ca != cb) return ca < cb;
+    }
+    if (la != lb) return la < lb;
+  }
+  return ent(a, 5) < ent(b, 5);
+}
+
+function samePrefix(a: u32, b: u32): bool {
+  const la = ent(a, 2);
+  return la == ent(b, 2) && bytesEqual(<usize>ent(a, 0), <usize>ent(b, 0), la);
+}
+
+function properPrefix(a: u32, b: u32): bool {
+  const la = ent(a, 2);
+  return la < ent(b, 2) && bytesEqual(<usize>ent(a, 0), <usize>ent(b, 0), la);
+}
+
+// Sorts the u32 entry indexes at [order, order + 4n): insertion sort for the usual few dozen,
+// bottom-up merge sort (stable, O(n log n)) through `temp` beyond that.
+function sortEntries(order: usize, n: u32, temp: usize): void {
+  if (n <= 32) {
+    for (let i: u32 = 1; i < n; i++) {
+      const x = load<u32>(order + (<usize>i << 2));
+      let j = <i32>i - 1;
+      while (j >= 0 && entryLess(x, load<u32>(order + (<usize>j << 2)))) {
+        store<u32>(order + (<usize>(j + 1) << 2), load<u32>(order + (<usize>j << 2)));
+        j--;
+      }
+      store<u32>(order + (<usize>(j + 1) << 2), x);
+    }
+    return;
+  }
+  let src = order;
+  let dst = temp;
+  for (let width: u32 = 1; width < n; width <<= 1) {
+    for (let lo: u32 = 0; lo < n; lo += width << 1) {
+      const mid = lo + width < n ? lo + width : n;
+      const hi = lo + (width << 1) < n ? lo + (width << 1) : n;
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      while (i < mid && j < hi) {
+        const a = load<u32>(src + (<usize>i << 2));
+        const b = load<u32>(src + (<usize>j << 2));
+        // Take from the right only when strictly less: stable.
+        if (entryLess(b, a)) { store<u32>(dst + (<usize>o << 2), b); j++; }
+        else { store<u32>(dst + (<usize>o << 2), a); i++; }
+        o++;
+      }
+      while (i < mid) { store<u32>(dst + (<usize>o << 2), load<u32>(src + (<usize>i << 2))); i++; o++; }
+      while (j < hi) { store<u32>(dst + (<usize>o << 2), load<u32>(src + (<usize>j << 2))); j++; o++; }
+    }
+    const t = src; src = dst; dst = t;
+  }
+  if (src != order) memory.copy(order, src, <usize>n << 2);
+}
+
+const INDEX_HTM = "/index.htm";
+
+// Compiles `count` refs (file order) into the table format at the top; returns its length.
+function compileRefs(refs: usize, count: u32, m: u32): u32 {
+  entries = align(cWork);
+  const order = align(entries + 2 * <usize>m * ENTRY_SIZE);
+  const temp = align(order + 2 * <usize>m * 4);
+  const stack = align(temp + 2 * <usize>m * 4);
+  let derived = align(stack + 2 * <usize>m * 4);
+  let n: u32 = 0;
+  for (let r: u32 = 0; r < count; r++) {
+    const ref = refs + <usize>r * REF_SIZE;
+    const pat = <usize>load<u32>(ref);
+    const plen = load<u32>(ref, 4);
+    const bits = load<u32>(ref, 20);
+    const allow = (bits & 1) != 0;
+    const line = load<u32>(ref, 16);
+    if (classifyPattern(n, pat, plen, allow, line)) {
+      if (bits & R_HAS_ORIG) {
+        setEnt(n, 4, ent(n, 4) | F_HAS_ORIG); setEnt(n, 6, load<u32>(ref, 8)); setEnt(n, 7, load<u32>(ref, 12));
+      }
+      n++;
+    }
+    if (!allow) continue;
+    // SEMANTICS.md 10: ".../index.htm..." also allows ".../" exactly, reported as this allow line.
+    let slash = <i32>plen - 1;
+    while (slash >= 0 && load<u8>(pat + slash) != SLASH) slash--;
+    if (slash < 0 || plen - <u32>slash < 10) continue;
+    let isIndex = true;
+    for (let i = 0; i < 10; i++) {
+      if (<u32>load<u8>(pat + slash + i) != <u32>INDEX_HTM.charCodeAt(i)) { isIndex = false; break; }
+    }
+    if (!isIndex) continue;
+    const dlen = <u32>slash + 2;
+    memory.copy(derived, pat, dlen - 1);
+    store<u8>(derived + dlen - 1, 0x24);
+    if (classifyPattern(n, derived, dlen, true, line)) {
+      setEnt(n, 4, ent(n, 4) | F_HAS_ORIG);
+      setEnt(n, 6, load<u32>(ref, 8)); setEnt(n, 7, load<u32>(ref, 12));
+      n++;
+    }
+    derived += dlen;
+  }
+
+  // Always-candidates (empty literal prefix) first, in file order; then the rest, sorted.
+  let nAlways: u32 = 0;
+  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) == 0) { store<u32>(order + (<usize>nAlways << 2), k); nAlways++; }
+  let ns: u32 = 0;
+  const sorted = order + (<usize>nAlways << 2);
+  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) != 0) { store<u32>(sorted + (<usize>ns << 2), k); ns++; }
+  sortEntries(sorted, ns, temp);
+
+  // prev (table index + 1): the entry before when it has the same literal prefix, else the last
+  // entry of the longest other prefix that is a prefix of this one; `stack` holds the table
+  // indexes of the chain of prefixes of the current entry.
+  let top: i32 = -1;
+  for (let i: u32 = 0; i < ns; i++) {
+    const k = load<u32>(sorted + (<usize>i << 2));
+    const idx = nAlways + i;
+    if (i > 0 && samePrefix(load<u32>(sorted + (<usize>(i - 1) << 2)), k)) {
+      setEnt(k, 9, idx);
+      store<u32>(stack + (<usize>top << 2), idx);
+      continue;
+    }
+    while (top >= 0 && !properPrefix(load<u32>(order + (<usize>load<u32>(stack + (<usize>top << 2)) << 2)), k)) top--;
+    setEnt(k, 9, top >= 0 ? load<u32>(stack + (<usize>top << 2)) + 1 : 0);
+    top++;
+    store<u32>(stack + (<usize>top << 2), idx);
+  }
+
+  // Table: header, rules, pool.
+  const table = align(derived + 16);
+  let maxPat: u32 = 0;
+  const rulesOff: u32 = 32;
+  const poolOff = rulesOff + n * <u32>RULE_SIZE;
+  let o: u32 = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    const k = load<u32>(order + (<usize>i << 2));
+    const at = table + rulesOff + <usize>i * RULE_SIZE;
+    const plen = ent(k, 1);
+    const f = ent(k, 4);
+    store<u32>(at, o);
+    store<u32>(at, ent(k, 5), 4);
+    store<u32>(at, i < nAlways ? 0 : ent(k, 9), 8);
+    store<u16>(at, <u16>plen, 12);
+    store<u16>(at, <u16>ent(k, 2), 14);
+    store<u8>(at, <u8>f, 16);
+    store<u8>(at, 0, 17);
+    store<u16>(at, <u16>ent(k, 3), 18);
+    memory.copy(table + poolOff + o, <usize>ent(k, 0), plen);
+    o += plen;
+    if (f & F_HAS_ORIG) {
+      const olen = ent(k, 7);
+      store<u16>(table + poolOff + o, <u16>olen);
+      memory.copy(table + poolOff + o + 2, <usize>ent(k, 6), olen);
+      o += 2 + olen;
+    }
+    if (plen > maxPat) maxPat = plen;
+  }
+  const size = (poolOff + o + 3) & ~3;
+  for (let z = poolOff + o; z < size; z++) store<u8>(table + z, 0);
+  store<u32>(table, n);
+  store<u32>(table, nAlways, 4);
+  store<u32>(table, rulesOff, 8);
+  store<u32>(table, poolOff, 12);
+  store<u32>(table, maxPat, 16);
+  store<u32>(table, 0, 20);
+  store<u64>(table, 0, 24);
+  tableOut = table;
+  return size;
 }

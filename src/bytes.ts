@@ -82,11 +82,14 @@ function upperHex(c: number): number {
 
 /** ASCII-only lower case: Unicode case mapping would let `\u212A` (Kelvin sign) equal `k`. */
 export function asciiLower(s: string): string {
+  let upper = false
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 0x41 && c <= 0x5a) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+    if (c >= 0x80) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+    if (c >= 0x41 && c <= 0x5a) upper = true
   }
-  return s
+  // All ASCII: the native lower-casing is exact.
+  return upper ? s.toLowerCase() : s
 }
 
 /** Byte-wise comparison of a[as..ae) and b[bs..be) (shorter-is-smaller on a common prefix). */

@@ -2,7 +2,7 @@
 
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
-import { tableRule } from './compile.js'
+import { tableRule } from './table.js'
 import { getEngine } from './wasm.js'
 
 /** The answer for one URL. */
@@ -23,9 +23,14 @@ export interface Verdict {
 export class Matcher {
   readonly #table: Uint8Array
 
-  /** @internal Use `Robots.matcher(agent)`. */
-  constructor(table: Uint8Array) {
+  // Private: matchers come from `Robots.matcher(agent)`.
+  private constructor(table: Uint8Array) {
     this.#table = table
+  }
+
+  /** @internal A matcher over a compiled table (src/table.ts). */
+  static fromTable(table: Uint8Array): Matcher {
+    return new Matcher(table)
   }
 
   /** True when the agent may fetch `url` (a string or a `URL`). */

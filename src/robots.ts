@@ -2,7 +2,6 @@
 
 import { agentTokens, fail, maxBytesOption } from './args.js'
 import { decodeUtf8, encoder } from './bytes.js'
-import { compileTable } from './compile.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { getEngine } from './wasm.js'
 import {
@@ -24,13 +23,31 @@ const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
 
 /** A parsed robots.txt. Create it with `parseRobots`. */
 export class Robots {
-  readonly #parsed: ParsedRobots
+  /**
+   * The body after the size cut. A string body too short to need a cut is kept as it is (strings
+   * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
+   * Everything else is derived on demand.
+   */
+  readonly #source: string | Uint8Array
+  #bytes: Uint8Array | null = null
+  #parsed: ParsedRobots | null = null
   readonly #matchers = new Map<string, Matcher>()
   #lines: readonly LineReport[] | null = null
 
-  /** @internal Use `parseRobots`. */
-  constructor(parsed: ParsedRobots) {
-    this.#parsed = parsed
+  // Private: a Robots comes from `parseRobots`, which applies the size cut.
+  private constructor(source: string | Uint8Array) {
+    this.#source = source
+  }
+
+  /** @internal A Robots over a body already cut to size. */
+  static fromBody(source: string | Uint8Array): Robots {
+    return new Robots(source)
+  }
+
+  /** The body as UTF-8 bytes. */
+  get #body(): Uint8Array {
+    if (this.#bytes === null) this.#bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
+    return this.#bytes
   }
 
   /** True when `agent` may fetch `url`. Caches the compiled matcher of the last few agents. */
@@ -48,13 +65,18 @@ export class Robots {
    * or several agents whose groups merge) and compiles their rules. Keep one per (site, agent).
    */
   matcher(agent: string | readonly string[]): Matcher {
-    const { rules } = selectRules(this.#parsed, agentTokens(agent))
-    return new Matcher(compileTable(this.#parsed, rules))
+    const tokens = agentTokens(agent)
+    const engine = getEngine()
+    // Small enough bodies (every body under the default limit) are selected and compiled in one
+    // wasm pass; larger ones through the TS parser's selection.
+    const src = this.#source
+    if ((typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX) return Matcher.fromTable(engine.compile(src, tokens))
+    return Matcher.fromTable(engine.compileList(this.parsed, selectRules(this.parsed, tokens).rules))
   }
 
   /** Sitemap URLs in file order, exact duplicates dropped. */
   get sitemaps(): readonly string[] {
-    return this.#parsed.sitemaps
+    return this.parsed.sitemaps
   }
 
   /**
@@ -63,7 +85,7 @@ export class Robots {
    * Yandex honour it.
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
-    const p = this.#parsed
+    const p = this.parsed
     let groups = namedGroups(p, agentTokens(agent))
     if (groups.length === 0) groups = p.groups.flatMap((g, i) => (g.global ? [i] : []))
     for (let o = 0; o < p.others.length; o += OTHER_STRIDE) {
@@ -78,12 +100,13 @@ export class Robots {
 
   /** The per-line report (SEMANTICS.md 11), computed on first access. */
   get lines(): readonly LineReport[] {
-    if (this.#lines === null) this.#lines = parseBody(this.#parsed.body, true).report!
+    if (this.#lines === null) this.#lines = parseBody(this.#body, true).report!
     return this.#lines
   }
 
-  /** @internal The parsed form, for the CLI's explain and the compat layer. */
+  /** @internal The parsed form (groups, rules, sitemaps, other lines), built on first use. */
   get parsed(): ParsedRobots {
+    if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
     return this.#parsed
   }
 
@@ -108,11 +131,15 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const maxBytes = maxBytesOption(options?.maxBytes, DEFAULT_MAX_BYTES)
   let bytes: Uint8Array
-  if (typeof body === 'string') bytes = encodeCut(body, maxBytes)
+  if (typeof body === 'string') {
+    // Short enough that no cut can apply: keep the string, encode it when compiling.
+    if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
+    bytes = encodeCut(body, maxBytes)
+  }
   // A private copy: the caller may reuse its buffer, and lines/sitemaps are read from it later.
   else if (body instanceof Uint8Array) bytes = body.slice(0, Math.min(body.length, maxBytes))
   else return fail('body', 'a string or a Uint8Array', body)
-  return new Robots(parseBytes(bytes))
+  return Robots.fromBody(bytes)
 }
 
 /** Bodies up to this size are split into lines by the wasm scanner; larger ones (only possible

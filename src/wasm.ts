@@ -12,9 +12,9 @@
 
 import embedded from '../build/robots.wasm'
 import type { WasmExports } from './abi.js'
-import { tableMaxPattern } from './compile.js'
+import { tableMaxPattern } from './table.js'
 import { encoder } from './bytes.js'
-import { buildFromRecords, SCAN_RECORD_WORDS, type Builder } from './parse.js'
+import { buildFromRecords, R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, SCAN_RECORD_WORDS, type Builder, type ParsedRobots } from './parse.js'
 
 // The build decides what the .wasm import is (scripts/build.mjs): the bytes, embedded in the bundle,
 // for Node and bundlers; a WebAssembly.Module imported from dist/robots.wasm for workerd. Importing
@@ -41,6 +41,7 @@ export function getEngine(): Engine {
 }
 
 const PAGE = 65536
+const AGENT_TOKEN = /^[a-z_-]+$/
 /**
  * Encoding the joined string equals encoding each string when no string ends with a high
  * surrogate that the next one's low surrogate would complete into a pair.
@@ -71,6 +72,11 @@ export class Engine {
   private inputCap = 16384
   private input = 0
   private scratch = 0
+  /** Scratch the compiler asked for (compileWorkSize); the matcher's own need is derived below. */
+  private workCap = 0
+  /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
+  private inputBody: Uint8Array | string | null = null
+  private inputBodyLen = 0
   private resident: Uint8Array | null = null
   private residentMaxPat = 0
 
@@ -86,10 +92,11 @@ export class Engine {
 
   /** Places input and scratch after the table area and grows memory to fit; rebuilds views. */
   private relayout(): void {
+    this.inputBody = null
     this.input = this.base + this.tableCap
     this.scratch = align16(this.input + this.inputCap + 64)
     // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
-    const scratchCap = 3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16 + 64
+    const scratchCap = Math.max(3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16, this.workCap) + 64
     const needed = this.scratch + scratchCap
     const have = this.w.memory.buffer.byteLength
     if (needed > have) this.w.memory.grow(Math.ceil((needed - have) / PAGE))
@@ -122,6 +129,87 @@ export class Engine {
     this.resident = table
   }
 
+  /** Scratch of at least `bytes` bytes for the compiler's work area. */
+  private reserveWork(bytes: number): void {
+    if (bytes > this.workCap) {
+      this.workCap = align16(Math.max(bytes, this.workCap * 2))
+      this.relayout()
+    }
+  }
+
+  /**
+   * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
+   * group selection and compilation in one pass over the body. Returns a JS-owned copy.
+   */
+  compile(body: Uint8Array | string, tokens: readonly string[]): Uint8Array {
+    // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
+    let agentsLen = 0
+    for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
+    // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
+    const cap = typeof body === 'string' ? body.length * 3 : body.length
+    this.reserveInput(cap + 64 + agentsLen + 64)
+    this.reserveWork(this.w.compileWorkSize(cap))
+    if (this.inputBody !== body) {
+      this.inputBodyLen = typeof body === 'string' ? encoder.encodeInto(body, this.inView).written : (this.u8.set(body, this.input), body.length)
+      this.inputBody = body
+    }
+    const len = this.inputBodyLen
+    const agentsAt = this.input + align16(cap + 64)
+    const u8 = this.u8
+    let o = agentsAt
+    for (const t of tokens) {
+      if (!AGENT_TOKEN.test(t)) continue
+      if (o > agentsAt) u8[o++] = 0x0a
+      for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
+    }
+    const written = o - agentsAt
+    const size = this.w.compile(this.input, len, agentsAt, written, this.scratch)
+    const at = this.w.compiledTable()
+    return this.u8.slice(at, at + size)
+  }
+
+  /**
+   * Compiles a rule list selected by the host (bodies too large to scan in wasm memory): the
+   * patterns and texts as written are copied in, then compiled as `compile` does.
+   */
+  compileList(parsed: ParsedRobots, ruleIds: readonly number[]): Uint8Array {
+    let bytes = 0
+    for (const r of ruleIds) {
+      const [, ps, pe] = rulePattern(parsed, r)
+      bytes += pe - ps + parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
+    }
+    const refsSize = ruleIds.length * 24
+    this.reserveInput(refsSize + bytes + 64)
+    this.reserveWork(this.w.compileWorkSize(bytes + 7 * ruleIds.length))
+    this.inputBody = null
+    const u8 = this.u8
+    const u32 = this.u32
+    const refs = this.input
+    let o = refs + refsSize
+    for (let i = 0; i < ruleIds.length; i++) {
+      const r = ruleIds[i]!
+      const base = r * RULE_STRIDE
+      const [pat, ps, pe] = rulePattern(parsed, r)
+      const escaped = pat !== parsed.body
+      const w = (refs >> 2) + i * 6
+      u8.set(pat.subarray(ps, pe), o)
+      u32[w] = o
+      u32[w + 1] = pe - ps
+      o += pe - ps
+      const os = parsed.rules[base + R_START]!
+      const oe = parsed.rules[base + R_END]!
+      u8.set(parsed.body.subarray(os, oe), o)
+      u32[w + 2] = o
+      u32[w + 3] = oe - os
+      o += oe - os
+      u32[w + 4] = parsed.rules[base + R_LINE]!
+      u32[w + 5] = (parsed.rules[base + R_ALLOW] === 1 ? 1 : 0) | (escaped ? 2 : 0)
+    }
+    const size = this.w.compileList(refs, ruleIds.length, this.scratch)
+    const at = this.w.compiledTable()
+    return this.u8.slice(at, at + size)
+  }
+
   /** Input area of at least `bytes` bytes (URL bytes are at most 3 per UTF-16 unit). */
   private reserveInput(bytes: number): void {
     if (bytes > this.inputCap) {
@@ -137,7 +225,10 @@ export class Engine {
    */
   scan(body: Uint8Array, builder: Builder): number {
     this.reserveInput(body.length + 16)
-    this.u8.set(body, this.input)
+    if (this.inputBody !== body) {
+      this.u8.set(body, this.input)
+      this.inputBody = body
+    }
     this.w.scanStart(this.input, body.length)
     const cap = Math.floor((3 * this.inputCap) / (SCAN_RECORD_WORDS * 4))
     for (;;) {
@@ -152,6 +243,7 @@ export class Engine {
   check(url: string): number {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (url.length * 3 > this.inputCap) this.reserveInput(url.length * 3)
+    this.inputBody = null
     return this.w.check(this.input, encoder.encodeInto(url, this.inView).written)
   }
 
@@ -166,6 +258,7 @@ export class Engine {
       for (let k = 0; k < count; k++) chars += urls[start + k]!.length
       const head = count * 8
       this.reserveInput(head + chars * 3)
+      this.inputBody = null
       const ends = this.input
       const out = ends + count * 4
       const data = ends + head

@@ -248,6 +248,8 @@ describe('TypeScript consumers (strict, library declarations checked too)', () =
     export const internal = robots.parsed
     // @ts-expect-error the agent is required
     robots.isAllowed('https://example.com/')
+    // @ts-expect-error matchers come from robots.matcher(agent): the constructor is private
+    export const bare = new Matcher(new Uint8Array(32))
     export const compat: boolean | undefined = ${from}('https://example.com/robots.txt', '').isAllowed('https://example.com/')`
   const esmImports = `
     import { parseRobots, Matcher, fetchRobots, RobotsCache, type Verdict, type LineReport, type RobotsFetch } from '${NAME}'

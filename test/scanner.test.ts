@@ -4,10 +4,12 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/bytes.js'
 import '../src/index.js'
-import { parseBody, type ParsedRobots } from '../src/parse.js'
+import { parseBody, selectRules, type ParsedRobots } from '../src/parse.js'
+import { agentTokens } from '../src/args.js'
+import { getEngine } from '../src/wasm.js'
 import { parseBytes } from '../src/robots.js'
 import { fuzzOptions } from './helpers/fuzz.js'
-import { bodyArb } from './helpers/arbitraries.js'
+import { bodyArb, callerArb } from './helpers/arbitraries.js'
 import { corpusAvailable, loadCorpus, loadFixture } from './helpers/cases.js'
 
 
@@ -41,5 +43,31 @@ describe('scanner: wasm line scanner equals the TS parser', () => {
     same(utf8('User-agent: *\n' + 'Disallow: /x\n'.repeat(50_000)))
     // Three-byte directive lines give more records than one scan call holds: calls must resume.
     same(utf8('User-agent: *\n' + 'a:\nDisallow:\n'.repeat(40_000)))
+  })
+})
+
+// The compiler has two ways in: straight from the body (its own group selection during the line
+// scan) and from a rule list selected by the TS parser (bodies too large to scan in memory). Both
+// must produce the same table, byte for byte.
+function sameTable(body: Uint8Array, agent: string | string[]): void {
+  const tokens = agentTokens(agent)
+  const parsed = parseBody(body)
+  const fromBody = getEngine().compile(body, tokens)
+  const fromList = getEngine().compileList(parsed, selectRules(parsed, tokens).rules)
+  expect(Buffer.from(fromBody).toString('hex')).toBe(Buffer.from(fromList).toString('hex'))
+}
+
+describe('compiler: wasm selection from the body equals the TS parser\'s selection', () => {
+  const agents: (string | string[])[] = ['Googlebot', 'bingbot', '*', ['googlebot-news', 'googlebot'], 'a']
+  test('every body of the conformance fixtures, several agents', () => {
+    for (const name of ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl']) {
+      for (const b of loadFixture(name)) for (const a of [...agents, ...b.cases.map((c) => c.agent)]) sameTable(b.body.subarray(0, 512_000), a)
+    }
+  })
+  test.skipIf(!corpusAvailable())('corpus: every real file, several agents', () => {
+    for (const b of loadCorpus()) for (const a of agents) sameTable(b.body.subarray(0, 512_000), a)
+  })
+  test(`grammar-generated bodies and agents (${fuzzOptions(20_000).numRuns} runs)`, () => {
+    fc.assert(fc.property(bodyArb, callerArb, (body, agent) => sameTable(utf8(body), agent)), fuzzOptions(20_000, 0x7ab1e))
   })
 })
