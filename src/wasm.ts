@@ -129,6 +129,22 @@ export class Engine {
     this.resident = table
   }
 
+  /**
+   * Puts a body at the start of the input area unless it is already there; returns its length in
+   * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
+   */
+  private loadBody(body: Uint8Array | string): number {
+    if (this.inputBody !== body) {
+      if (typeof body === 'string') this.inputBodyLen = encoder.encodeInto(body, this.inView).written
+      else {
+        this.u8.set(body, this.input)
+        this.inputBodyLen = body.length
+      }
+      this.inputBody = body
+    }
+    return this.inputBodyLen
+  }
+
   /** Scratch of at least `bytes` bytes for the compiler's work area. */
   private reserveWork(bytes: number): void {
     if (bytes > this.workCap) {
@@ -149,11 +165,7 @@ export class Engine {
     const cap = typeof body === 'string' ? body.length * 3 : body.length
     this.reserveInput(cap + 64 + agentsLen + 64)
     this.reserveWork(this.w.compileWorkSize(cap))
-    if (this.inputBody !== body) {
-      this.inputBodyLen = typeof body === 'string' ? encoder.encodeInto(body, this.inView).written : (this.u8.set(body, this.input), body.length)
-      this.inputBody = body
-    }
-    const len = this.inputBodyLen
+    const len = this.loadBody(body)
     const agentsAt = this.input + align16(cap + 64)
     const u8 = this.u8
     let o = agentsAt
@@ -225,11 +237,7 @@ export class Engine {
    */
   scan(body: Uint8Array, builder: Builder): number {
     this.reserveInput(body.length + 16)
-    if (this.inputBody !== body) {
-      this.u8.set(body, this.input)
-      this.inputBody = body
-    }
-    this.w.scanStart(this.input, body.length)
+    this.w.scanStart(this.input, this.loadBody(body))
     const cap = Math.floor((3 * this.inputCap) / (SCAN_RECORD_WORDS * 4))
     for (;;) {
       const n = this.w.scan(this.scratch, cap)
