@@ -20,7 +20,9 @@
 //
 // The host may grow `memory` between calls (never during one); that detaches every host view of
 // the buffer, so the host rebuilds its views after growing. Nothing here caches a pointer across
-// calls except the table and scratch bases set by `useTable`/`useScratch`.
+// calls except the table and scratch bases set by `useTable`/`useScratch`, the body being scanned
+// between `scanStart` and the `scan` call that returns 0, and the table `compile` returned (valid
+// until the next `compile`/`compileList`, whose work area the host passes explicitly).
 //
 // Exports
 //   heapBase(): usize                 first byte the host may use (end of static data).
@@ -39,8 +41,11 @@
 //                                     `bytes` and wrote their ends in UTF-16 units; rewrites them in
 //                                     place as byte offsets. Requires TextEncoder output (well-formed
 //                                     UTF-8) and no surrogate pair split across two strings.
+//   scanStart, scan, scanLineCount    the line scanner: see "Line scanner" below.
+//   compileWorkSize, compile, compiledTable, compileList
+//                                     the compiler (body -> table for one agent): see "Compiler".
 //
-// Table (built by src/compile.ts; every field u32 unless noted)
+// Table (built by the compiler at the end of this file; every field u32 unless noted)
 //   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, 0, 0, 0
 //            rulesOff/poolOff are relative to the table start.
 //   rules  (20 bytes each, at rulesOff):
