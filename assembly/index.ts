@@ -42,7 +42,7 @@
 //                                     place as byte offsets. Requires TextEncoder output (well-formed
 //                                     UTF-8) and no surrogate pair split across two strings.
 //   scanStart, scan, scanLineCount    the line scanner: see "Line scanner" below.
-//   compileWorkSize, compile, compiledTable, compileList
+//   compile, compiledTable, compileNeeded, compileList
 //                                     the compiler (body -> table for one agent): see "Compiler".
 //
 // Table (built by the compiler at the end of this file; every field u32 unless noted)
@@ -682,24 +682,29 @@ function scanLoop(select: bool, out: usize, cap: u32): u32 {
 // the groups naming the agent (or, when none does, of the global groups) as it goes, then they are
 // classified, sorted by literal prefix and written out. The host copies the table out of memory.
 //
-//   compileWorkSize(len: u32): u32    bytes of work area `compile` needs for a body of len bytes
-//                                     (it also bounds the table), with 64 bytes of slack.
-//   compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize): u32
+//   compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize, cap: u32): u32
 //                                     agents: the caller's product tokens, lower-case, each made of
-//                                     a-z - _ only, separated by '\n'. Returns the table length;
-//                                     the table starts at `compiledTable()`, inside the work area,
+//                                     a-z - _ only, separated by '\n'. Returns the table length, or
+//                                     0 when the `cap` bytes of work area at `work` are too few:
+//                                     `compileNeeded()` then says how many; call again with them.
+//                                     The table starts at `compiledTable()`, inside the work area,
 //                                     valid until the next call that uses the work area.
 //   compiledTable(): usize
-//   compileList(refs: usize, count: u32, work: usize): u32
+//   compileNeeded(): u32
+//   compileList(refs: usize, count: u32, patBytes: u32, origBytes: u32, work: usize, cap: u32): u32
 //                                     the same from a rule list the host selected itself (bodies too
 //                                     large to scan in memory): `count` refs of 6 u32 each: patPtr,
-//                                     patLen, origPtr, origLen, line, bit0 allow | bit1 has orig.
-//                                     Patterns already escaped. Work size: compileWorkSize(total
-//                                     pattern and orig bytes + 7 * count).
+//                                     patLen, origPtr, origLen, line, bit0 allow | bit1 has orig;
+//                                     patterns already escaped; patBytes and origBytes are the sums
+//                                     of patLen and origLen.
+// The work area holds the selected refs (growing up) and escaped patterns (growing down), then the
+// compiler's arrays and the table, all sized from the actual rule counts and pattern bytes.
 
 const REF_SIZE: usize = 24;
 const ENTRY_SIZE: usize = 40;
 const R_HAS_ORIG: u32 = 2;
+const R_SPECIFIC: u32 = 4;
+const R_GLOBAL: u32 = 8;
 const F_HAS_ORIG: u32 = 32;
 
 let cAgents: usize = 0;
@@ -709,55 +714,65 @@ let gHasRules = false;
 let gGlobal = false;
 let gNamed = false;
 let anyNamed = false;
-let specRefs: usize = 0;
+let refsTop: usize = 0;
+let escBottom: usize = 0;
+let overflow = false;
+// Per set (specific, global): rules, pattern bytes (escaped), text-as-written bytes. Plain
+// globals: the stub runtime must not allocate (it would bump into the host's memory).
 let specCount: u32 = 0;
-let globRefs: usize = 0;
+let specPat: u32 = 0;
+let specOrig: u32 = 0;
 let globCount: u32 = 0;
-let escPool: usize = 0;
-let cWork: usize = 0;
+let globPat: u32 = 0;
+let globOrig: u32 = 0;
+let escTotal: u32 = 0;
 let tableOut: usize = 0;
-
-// The most rules a body of len bytes can hold: a rule line takes at least 6 bytes ("allow:")
-// plus its line break.
-@inline function maxRules(len: u32): u32 {
-  return len / 6 + 2;
-}
-
-export function compileWorkSize(len: u32): u32 {
-  const m = maxRules(len);
-  // refs x2, escape pool, entries (2 per rule: index.html), order, merge temp, stack, derived
-  // patterns, table.
-  return 2 * m * <u32>REF_SIZE + 3 * len + 16 + 2 * m * <u32>ENTRY_SIZE + 3 * (2 * m * 4) + (3 * len + 2 * m + 16)
-    + (32 + 2 * m * <u32>RULE_SIZE + 8 * len + 8 * m + 16) + 64 * 8;
-}
+let needed: u32 = 0;
 
 export function compiledTable(): usize {
   return tableOut;
+}
+
+export function compileNeeded(): u32 {
+  return needed;
 }
 
 @inline function align(p: usize): usize {
   return (p + 7) & ~(7 as usize);
 }
 
-export function compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize): u32 {
-  const m = maxRules(len);
+export function compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize, cap: u32): u32 {
   cAgents = agents;
   cAgentsLen = agentsLen;
   gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
-  specRefs = align(work);
-  globRefs = align(specRefs + <usize>m * REF_SIZE);
-  escPool = align(globRefs + <usize>m * REF_SIZE);
-  specCount = 0;
-  globCount = 0;
-  cWork = align(escPool + 3 * <usize>len + 16);
+  refsTop = align(work);
+  escBottom = (work + <usize>cap) & ~(7 as usize);
+  overflow = false;
+  specCount = 0; specPat = 0; specOrig = 0;
+  globCount = 0; globPat = 0; globOrig = 0;
+  escTotal = 0;
   scanStart(body, len);
   scanLoop(true, 0, u32.MAX_VALUE);
-  return anyNamed ? compileRefs(specRefs, specCount, m) : compileRefs(globRefs, globCount, m);
+  const n = anyNamed ? specCount : globCount;
+  const pat = anyNamed ? specPat : globPat;
+  const orig = anyNamed ? specOrig : globOrig;
+  if (overflow) {
+    needed = (specCount + globCount) * <u32>REF_SIZE + escTotal + workNeed(n, pat, orig) + 128;
+    return 0;
+  }
+  return compileRefs(align(work), refsTop, anyNamed ? R_SPECIFIC : R_GLOBAL, n, pat, orig, align(refsTop), escBottom, work, escTotal);
 }
 
-export function compileList(refs: usize, count: u32, work: usize): u32 {
-  cWork = align(work);
-  return compileRefs(refs, count, count + 2);
+export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u32, work: usize, cap: u32): u32 {
+  return compileRefs(refs, refs + <usize>count * REF_SIZE, 0, count, patBytes, origBytes, align(work), (work + <usize>cap) & ~(7 as usize), work, 0);
+}
+
+// Bytes compileRefs needs after the refs for n rules with these pattern and text totals: entries
+// (up to 2 per rule, index.html), order/merge/stack arrays, derived patterns, and the table.
+function workNeed(n: u32, patBytes: u32, origBytes: u32): u32 {
+  const e = 2 * n;
+  return e * <u32>ENTRY_SIZE + 3 * e * 4 + (patBytes + n + 16)
+    + (32 + e * <u32>RULE_SIZE + 2 * patBytes + n + 2 * origBytes + 2 * e + 16) + 8 * 8;
 }
 
 // SEMANTICS.md 6, one directive at a time (the reference's state machine over groups).
@@ -771,24 +786,26 @@ function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
   if (kind != K_ALLOW && kind != K_DISALLOW) return;
   if (!gIn) return; // before any user-agent line: applies to nobody
   gHasRules = true;
-  let ref: usize;
-  if (gNamed) { ref = specRefs + <usize>specCount * REF_SIZE; specCount++; }
-  else if (gGlobal) { ref = globRefs + <usize>globCount * REF_SIZE; globCount++; }
-  else return;
+  if (!gNamed && !gGlobal) return;
   const v = sBody + vs;
   const n = ve - vs;
+  const escLen = flags & S_ESCAPE ? escapedLength(v, n) : 0;
+  if (gNamed) { specCount++; specPat += escLen != 0 ? escLen : n; specOrig += n; }
+  else { globCount++; globPat += escLen != 0 ? escLen : n; globOrig += n; }
+  escTotal += escLen;
+  if (overflow || refsTop + REF_SIZE + <usize>escLen > escBottom) { overflow = true; return; }
   let patPtr = v;
   let patLen = n;
-  let bits: u32 = kind == K_ALLOW ? 1 : 0;
-  if (flags & S_ESCAPE) {
-    const escLen = escapeInto(escPool, v, n);
-    if (escLen != 0) {
-      patPtr = escPool;
-      patLen = escLen;
-      escPool += escLen;
-      bits |= R_HAS_ORIG;
-    }
+  let bits: u32 = (kind == K_ALLOW ? 1 : 0) | (gNamed ? R_SPECIFIC : R_GLOBAL);
+  if (escLen != 0) {
+    escBottom -= escLen;
+    escapeInto(escBottom, v, n);
+    patPtr = escBottom;
+    patLen = escLen;
+    bits |= R_HAS_ORIG;
   }
+  const ref = refsTop;
+  refsTop += REF_SIZE;
   store<u32>(ref, <u32>patPtr);
   store<u32>(ref, patLen, 4);
   store<u32>(ref, <u32>v, 8);
@@ -824,19 +841,24 @@ function tokenNamesAgent(v: usize, n: u32): bool {
   return false;
 }
 
-// SEMANTICS.md 5: writes the escaped form of v[0, n) at dst and returns its length, or 0 when
-// escaping changes nothing (no byte >= 0x80, no lower-case %hh).
-function escapeInto(dst: usize, v: usize, n: u32): u32 {
+// SEMANTICS.md 5: the length of the escaped form of v[0, n), or 0 when escaping changes nothing
+// (no byte >= 0x80, no lower-case %hh).
+function escapedLength(v: usize, n: u32): u32 {
   let changed = false;
+  let len = n;
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>load<u8>(v + i);
-    if (c >= 0x80) { changed = true; break; }
-    if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
-      if (load<u8>(v + i + 1) >= 0x61 || load<u8>(v + i + 2) >= 0x61) { changed = true; break; }
+    if (c >= 0x80) { changed = true; len += 2; }
+    else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+      if (load<u8>(v + i + 1) >= 0x61 || load<u8>(v + i + 2) >= 0x61) changed = true;
       i += 2;
     }
   }
-  if (!changed) return 0;
+  return changed ? len : 0;
+}
+
+// Writes the escaped form of v[0, n) at dst (escapedLength bytes).
+function escapeInto(dst: usize, v: usize, n: u32): void {
   let o = dst;
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>load<u8>(v + i);
@@ -852,7 +874,6 @@ function escapeInto(dst: usize, v: usize, n: u32): u32 {
       o++;
     }
   }
-  return <u32>(o - dst);
 }
 
 // Entry fields (u32): pat, patLen, lit, seg, flags, line, orig, origLen, key, prev.
@@ -976,19 +997,31 @@ function sortEntries(order: usize, n: u32, temp: usize): void {
 
 const INDEX_HTM = "/index.htm";
 
-// Compiles `count` refs (file order) into the table format at the top; returns its length.
-function compileRefs(refs: usize, count: u32, m: u32): u32 {
-  entries = align(cWork);
-  const order = align(entries + 2 * <usize>m * ENTRY_SIZE);
-  const temp = align(order + 2 * <usize>m * 4);
-  const stack = align(temp + 2 * <usize>m * 4);
-  let derived = align(stack + 2 * <usize>m * 4);
+// Compiles the refs in [refs, refsEnd) (file order) whose bits include `tag` (0: all) into the
+// table format at the top; returns its length, or 0 (with `needed` set) when [arena, limit) cannot
+// hold the arrays and the table. `count`, `patBytes`, `origBytes`: count and byte totals of those
+// refs; `used`: other work-area bytes in use above `limit` (escaped patterns).
+function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes: u32, origBytes: u32, arena: usize, limit: usize, work: usize, used: u32): u32 {
+  const e2 = 2 * count;
+  entries = arena;
+  const order = align(entries + <usize>e2 * ENTRY_SIZE);
+  const temp = align(order + <usize>e2 * 4);
+  const stack = align(temp + <usize>e2 * 4);
+  let derived = align(stack + <usize>e2 * 4);
+  const tableAt = align(derived + <usize>(patBytes + count + 16));
+  const tableEnd = tableAt + <usize>(32 + e2 * <u32>RULE_SIZE + 2 * patBytes + count + 2 * origBytes + 2 * e2 + 16);
+  if (tableEnd > limit) {
+    needed = <u32>(arena - work) + used + workNeed(count, patBytes, origBytes) + 128;
+    return 0;
+  }
+  const refTotal = <u32>((refsEnd - refs) / REF_SIZE);
   let n: u32 = 0;
-  for (let r: u32 = 0; r < count; r++) {
+  for (let r: u32 = 0; r < refTotal; r++) {
     const ref = refs + <usize>r * REF_SIZE;
+    const bits = load<u32>(ref, 20);
+    if (tag != 0 && (bits & tag) == 0) continue;
     const pat = <usize>load<u32>(ref);
     const plen = load<u32>(ref, 4);
-    const bits = load<u32>(ref, 20);
     const allow = (bits & 1) != 0;
     const line = load<u32>(ref, 16);
     if (classifyPattern(n, pat, plen, allow, line)) {
@@ -1045,7 +1078,7 @@ function compileRefs(refs: usize, count: u32, m: u32): u32 {
   }
 
   // Table: header, rules, pool.
-  const table = align(derived + 16);
+  const table = tableAt;
   let maxPat: u32 = 0;
   const rulesOff: u32 = 32;
   const poolOff = rulesOff + n * <u32>RULE_SIZE;

@@ -18,12 +18,15 @@ export interface WasmExports {
   allowedMany(ends: number, bytes: number, count: number, out: number): void
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
-  /** Work area bytes `compile` needs for a body of `len` bytes. */
-  compileWorkSize(len: number): number
-  /** Selects and compiles the rules of `agents` ('\n'-separated tokens) from the body; table length. */
-  compile(body: number, len: number, agents: number, agentsLen: number, work: number): number
-  /** Compiles `count` host-written refs (6 u32 each); table length. */
-  compileList(refs: number, count: number, work: number): number
+  /**
+   * Selects and compiles the rules of `agents` ('\n'-separated tokens) from the body; the table
+   * length, or 0 when `cap` bytes of work area are too few (then see compileNeeded).
+   */
+  compile(body: number, len: number, agents: number, agentsLen: number, work: number, cap: number): number
+  /** Compiles `count` host-written refs (6 u32 each); same contract as compile. */
+  compileList(refs: number, count: number, patBytes: number, origBytes: number, work: number, cap: number): number
+  /** After compile/compileList returned 0: the work area bytes they need. */
+  compileNeeded(): number
   /** Where the last compiled table starts. */
   compiledTable(): number
   /** Begins the line scanner on the body at [body, body + len). */

@@ -153,13 +153,15 @@ export function parseBytes(bytes: Uint8Array): ParsedRobots {
   return builder.finish(getEngine().scan(bytes, builder), null)
 }
 
-/** UTF-8 of `s`, cut at exactly `maxBytes` bytes (even inside a character) without encoding the rest. */
+/**
+ * UTF-8 of `s` (a string that may be longer than `maxBytes` bytes), cut at exactly `maxBytes` bytes,
+ * even inside a character, without encoding the rest.
+ */
 function encodeCut(s: string, maxBytes: number): Uint8Array {
-  if (s.length * 3 <= maxBytes) return encoder.encode(s)
   // encodeInto never splits a character, so 3 bytes of slack guarantee at least maxBytes are written
   // whenever the string is longer; the exact cut is then taken from them.
   const buf = new Uint8Array(Math.min(maxBytes + 3, s.length * 3))
-  const { written } = encoder.encodeInto(s, buf)
-  if (written <= maxBytes) return buf.subarray(0, written)
-  return buf.subarray(0, maxBytes)
+  const n = Math.min(encoder.encodeInto(s, buf).written, maxBytes)
+  // The Robots keeps these bytes: do not let it retain much unused capacity.
+  return n < buf.length - (buf.length >> 2) ? buf.slice(0, n) : buf.subarray(0, n)
 }

@@ -72,8 +72,9 @@ export class Engine {
   private inputCap = 16384
   private input = 0
   private scratch = 0
-  /** Scratch the compiler asked for (compileWorkSize); the matcher's own need is derived below. */
+  /** Scratch the compiler asked for (compileNeeded); the matcher's own need is derived in relayout. */
   private workCap = 0
+  private scratchCap = 0
   /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
   private inputBody: Uint8Array | string | null = null
   private inputBodyLen = 0
@@ -96,8 +97,8 @@ export class Engine {
     this.input = this.base + this.tableCap
     this.scratch = align16(this.input + this.inputCap + 64)
     // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
-    const scratchCap = Math.max(3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16, this.workCap) + 64
-    const needed = this.scratch + scratchCap
+    this.scratchCap = Math.max(3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16, this.workCap)
+    const needed = this.scratch + this.scratchCap + 64
     const have = this.w.memory.buffer.byteLength
     if (needed > have) this.w.memory.grow(Math.ceil((needed - have) / PAGE))
     // Growing detaches the old ArrayBuffer: views are always rebuilt here, never kept stale.
@@ -164,7 +165,6 @@ export class Engine {
     // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
     const cap = typeof body === 'string' ? body.length * 3 : body.length
     this.reserveInput(cap + 64 + agentsLen + 64)
-    this.reserveWork(this.w.compileWorkSize(cap))
     const len = this.loadBody(body)
     const agentsAt = this.input + align16(cap + 64)
     const u8 = this.u8
@@ -175,7 +175,14 @@ export class Engine {
       for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
     }
     const written = o - agentsAt
-    const size = this.w.compile(this.input, len, agentsAt, written, this.scratch)
+    let size = this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap)
+    if (size === 0) {
+      // The work area is sized from the actual rules: grow it to what the compiler counted, once.
+      // Growing moves neither the input area nor its body, which stay valid for the second call.
+      this.reserveWork(this.w.compileNeeded())
+      size = this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap)
+      if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
+    }
     const at = this.w.compiledTable()
     return this.u8.slice(at, at + size)
   }
@@ -185,24 +192,24 @@ export class Engine {
    * patterns and texts as written are copied in, then compiled as `compile` does.
    */
   compileList(parsed: ParsedRobots, ruleIds: readonly number[]): Uint8Array {
-    let bytes = 0
+    let patBytes = 0
+    let origBytes = 0
     for (const r of ruleIds) {
       const [, ps, pe] = rulePattern(parsed, r)
-      bytes += pe - ps + parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
+      patBytes += pe - ps
+      origBytes += parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
     }
     const refsSize = ruleIds.length * 24
-    this.reserveInput(refsSize + bytes + 64)
-    this.reserveWork(this.w.compileWorkSize(bytes + 7 * ruleIds.length))
-    this.inputBody = null
+    this.reserveInput(refsSize + patBytes + origBytes + 64)
     const u8 = this.u8
     const u32 = this.u32
     const refs = this.input
+    this.inputBody = null
     let o = refs + refsSize
     for (let i = 0; i < ruleIds.length; i++) {
       const r = ruleIds[i]!
       const base = r * RULE_STRIDE
       const [pat, ps, pe] = rulePattern(parsed, r)
-      const escaped = pat !== parsed.body
       const w = (refs >> 2) + i * 6
       u8.set(pat.subarray(ps, pe), o)
       u32[w] = o
@@ -215,9 +222,14 @@ export class Engine {
       u32[w + 3] = oe - os
       o += oe - os
       u32[w + 4] = parsed.rules[base + R_LINE]!
-      u32[w + 5] = (parsed.rules[base + R_ALLOW] === 1 ? 1 : 0) | (escaped ? 2 : 0)
+      u32[w + 5] = (parsed.rules[base + R_ALLOW] === 1 ? 1 : 0) | (pat !== parsed.body ? 2 : 0)
     }
-    const size = this.w.compileList(refs, ruleIds.length, this.scratch)
+    let size = this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap)
+    if (size === 0) {
+      this.reserveWork(this.w.compileNeeded())
+      size = this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap)
+      if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
+    }
     const at = this.w.compiledTable()
     return this.u8.slice(at, at + size)
   }

@@ -28,3 +28,14 @@ test('edge: 1,000,000 matchers created and dropped and 10,000,000 checks leave m
   expect(r.wasmAtEnd).toBe(r.wasmAfterWarmup)
   expect(r.wasmAtEnd).toBeLessThanOrEqual(1 << 20)
 })
+
+test('edge: compiling a 500 KB body with few rules keeps wasm memory small (work sized by rules, not bytes)', async () => {
+  const { parseRobots } = await import('../src/index.js')
+  const { getEngine } = await import('../src/wasm.js')
+  const body = 'User-agent: *\nDisallow: /private/\n' + '# padding comment line\n'.repeat(21_000)
+  expect(body.length).toBeGreaterThan(480_000)
+  const m = parseRobots(body).matcher('bot')
+  expect(m.isAllowed('http://x/private/a')).toBe(false)
+  // Body in memory (~0.5 MB) plus small arrays, far from the ~25 MB a worst-case reservation takes.
+  expect(getEngine().memoryBytes).toBeLessThan(4 * 2 ** 20)
+})

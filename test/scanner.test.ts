@@ -67,6 +67,10 @@ describe('compiler: wasm selection from the body equals the TS parser\'s selecti
   test.skipIf(!corpusAvailable())('corpus: every real file, several agents', () => {
     for (const b of loadCorpus()) for (const a of agents) sameTable(b.body.subarray(0, 512_000), a)
   })
+  test('groups of 40,000 rules (the work area grows to fit) and 200 escaped ones', () => {
+    sameTable(utf8('User-agent: *\n' + 'Disallow: /a\nAllow: /b/index.html\n'.repeat(20_000)), 'x')
+    sameTable(utf8('User-agent: x\n' + 'Disallow: /é%aa\n'.repeat(200) + 'User-agent: *\nDisallow: /'), ['x', 'y'])
+  })
   test(`grammar-generated bodies and agents (${fuzzOptions(20_000).numRuns} runs)`, () => {
     fc.assert(fc.property(bodyArb, callerArb, (body, agent) => sameTable(utf8(body), agent)), fuzzOptions(20_000, 0x7ab1e))
   })
