@@ -2,13 +2,16 @@
 // lays out its memory above heapBase() and moves bytes in and out:
 //
 //   [heapBase, +tableCap)     the resident table: the compiled rules of the Matcher used last
-//   [input,    +inputCap)     URL bytes; for a batch: ends (u32 each), results, then URL bytes
-//   [scratch,  +scratchCap)   the matcher's scratch (see the ABI in assembly/index.ts)
+//   [input,    +inputCap)     URL bytes; for a batch: ends (u32 each), results, then URL bytes;
+//                             for the scanner and compiler: the robots.txt body (and agent tokens)
+//   [scratch,  +scratchCap)   the matcher's scratch, the scanner's records, the compiler's work area
+//                             (see the ABI in assembly/index.ts); 64 bytes of slack follow
 //
 // Memory ownership: compiled tables live in JS-owned Uint8Arrays held by their Matcher, so a dropped
 // Matcher is plain garbage. A table is copied into wasm memory when its Matcher is used and is not
 // already resident (an identity check, so repeated use of one Matcher copies nothing). wasm memory
-// therefore holds at most one table, and grows only to fit the largest table and URL batch seen.
+// therefore holds at most one table, and grows only to fit the largest table, URL batch, body and
+// compiler work area seen (the last sized by the rules a body actually has).
 
 import embedded from '../build/robots.wasm'
 import type { WasmExports } from './abi.js'
@@ -42,6 +45,8 @@ export function getEngine(): Engine {
 
 const PAGE = 65536
 const AGENT_TOKEN = /^[a-z_-]+$/
+const BATCH_URLS = 1024
+
 /**
  * Encoding the joined string equals encoding each string when no string ends with a high
  * surrogate that the next one's low surrogate would complete into a pair.
@@ -54,7 +59,6 @@ function joinedBoundariesHold(urls: readonly string[], start: number, count: num
   }
   return true
 }
-const BATCH_URLS = 1024
 
 function align16(n: number): number {
   return (n + 15) & ~15
