@@ -37,31 +37,18 @@ export interface WasmExports {
   scanLineCount(): number
 }
 
-// Table layout (bytes).
-export const HEADER_SIZE = 32
-export const H_RULES = 0 // u32 words in the header
-export const H_ALWAYS = 1
-export const H_RULES_OFF = 2
+// Table layout: the fields the host reads back (Matcher.check reports a rule's line and text). The
+// wasm compiler writes tables; their full format is in the header of assembly/index.ts.
+export const H_RULES_OFF = 2 // u32 words in the header
 export const H_POOL_OFF = 3
 export const H_MAX_PAT = 4
 
 export const RULE_SIZE = 20
 export const RULE_PAT_OFF = 0 // u32
 export const RULE_LINE = 4 // u32
-export const RULE_PREV = 8 // u32
 export const RULE_PAT_LEN = 12 // u16
-export const RULE_LIT_LEN = 14 // u16
 export const RULE_FLAGS = 16 // u8
-export const RULE_SEG_OFF = 18 // u16
-
-export const T_LITERAL = 0
-export const T_EXACT = 1
-export const T_WILD = 2
-export const T_SUFFIX = 3
-export const T_CONTAINS = 4
 
 export const F_ALLOW = 1
-export const TYPE_SHIFT = 1
-export const F_ANCHORED = 16
-/** Host-only flag: the text as written follows the pattern in the pool (u16 length, then bytes). */
+/** The text as written follows the pattern in the pool (u16 length, then bytes). */
 export const F_HAS_ORIG = 32

@@ -91,13 +91,3 @@ export function asciiLower(s: string): string {
   // All ASCII: the native lower-casing is exact.
   return upper ? s.toLowerCase() : s
 }
-
-/** Byte-wise comparison of a[as..ae) and b[bs..be) (shorter-is-smaller on a common prefix). */
-export function compareBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): number {
-  const n = Math.min(ae - as, be - bs)
-  for (let i = 0; i < n; i++) {
-    const d = a[as + i]! - b[bs + i]!
-    if (d !== 0) return d
-  }
-  return ae - as - (be - bs)
-}
