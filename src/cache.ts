@@ -9,7 +9,7 @@
 import { agentTokens, fail } from './args.js'
 import {
   DAY_MS, DEFAULT_MAX_TTL_MS, DEFAULT_RETRY_MS, DEFAULT_TTL_MS, FetchResult, checkOptionsObject, failureLifetime,
-  fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, resultOf, successLifetime,
+  fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, raceAbort, resultOf, successLifetime,
   type FetchConfig, type FetchOptions, type Lifetimes, type RobotsFetch, type RobotsOutcome,
 } from './fetch.js'
 import { locateRobots } from './origin.js'
@@ -206,26 +206,12 @@ export class RobotsCache {
       return shared.promise
     }
     shared.waiters++
-    return new Promise<FetchResult>((resolve, reject) => {
-      const onAbort = (): void => {
-        reject(signal.reason)
-        if (--shared.waiters === 0) {
-          // Nobody is left to use the result: stop the fetch, and let the next lookup start afresh.
-          if (this.#pending.get(origin) === shared) this.#pending.delete(origin)
-          shared.controller.abort(signal.reason)
-        }
+    return raceAbort(shared.promise, signal, () => {
+      if (--shared.waiters === 0) {
+        // Nobody is left to use the result: stop the fetch, and let the next lookup start afresh.
+        if (this.#pending.get(origin) === shared) this.#pending.delete(origin)
+        shared.controller.abort(signal.reason)
       }
-      signal.addEventListener('abort', onAbort, { once: true })
-      shared.promise.then(
-        (r) => {
-          signal.removeEventListener('abort', onAbort)
-          resolve(r)
-        },
-        (e: unknown) => {
-          signal.removeEventListener('abort', onAbort)
-          reject(e)
-        },
-      )
     })
   }
 

@@ -224,14 +224,21 @@ function discard(res: Response): void {
 
 function noop(): void {}
 
-/** Rejects with the signal's reason as soon as it aborts, whatever `p` does. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Rejects with the signal's reason as soon as it aborts, whatever `p` does; `onAborted` then runs
+ * (the cache uses it to give up a shared fetch nobody waits for any more).
+ */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal, onAborted?: () => void): Promise<T> {
   if (signal.aborted) {
     p.catch(noop)
+    onAborted?.()
     return Promise.reject(signal.reason)
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason)
+    const onAbort = (): void => {
+      reject(signal.reason)
+      onAborted?.()
+    }
     signal.addEventListener('abort', onAbort, { once: true })
     p.then(
       (v) => {
