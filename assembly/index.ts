@@ -3,8 +3,9 @@
 // ─── ABI ────────────────────────────────────────────────────────────────────────────────────────
 // Mirrored by `WasmExports` in src/abi.ts; src/wasm.ts is the only host file that calls it.
 // All pointers and lengths are byte offsets/counts in the exported `memory`. Integers are
-// little-endian. Runtime is "stub": this module never allocates; it owns no memory above
-// `heapBase()`, which the host carves into three regions of its choosing:
+// little-endian. Runtime is "stub": this module never allocates. Below `heapBase()` it keeps only
+// static data (the matcher's per-path probe cache); memory above it is the host's, carved into
+// three regions of its choosing:
 //
 //   table    the compiled rules of one Matcher (format below), written by the host, read-only here.
 //            Becomes current with `useTable`; stays current until the next `useTable`.
@@ -36,6 +37,12 @@
 //                                     u32; writes check()'s number for URL i as i32 at out + 4i.
 //   allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void
 //                                     same, but writes one byte per URL at out + i: 1 allowed, 0 not.
+//   checkMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void
+//   allowedMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void
+//                                     checkMany/allowedMany over UTF-16 code units (u16 each, at
+//                                     `units`; ends in units). Each URL is transcoded to UTF-8 as
+//                                     TextEncoder would (lone surrogate -> U+FFFD) into `stage`, in
+//                                     the input area: 3 bytes per unit of the longest URL, + slack.
 //   unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void
 //                                     the host encoded `count` strings joined into one UTF-8 run at
 //                                     `bytes` and wrote their ends in UTF-16 units; rewrites them in
@@ -48,7 +55,7 @@
 // Table (built by the compiler at the end of this file; every field u32 unless noted)
 //   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, 0, 0, 0
 //            rulesOff/poolOff are relative to the table start.
-//   rules  (20 bytes each, at rulesOff):
+//   rules  (24 bytes each, at rulesOff):
 //            +0  patOff   pattern bytes at pool + patOff (escaped, SEMANTICS.md 5)
 //            +4  line     line number in the robots.txt (tie-break: lower line wins)
 //            +8  prev     chain link, index + 1 of the next candidate rule, 0 = end (see below)
@@ -62,6 +69,8 @@
 //                         SUFFIX   "/a*x$" (one literal segment after the stars): path ends with it
 //                         CONTAINS "/a*x"  (one literal segment after the stars): find it once
 //            +18 segOff   u16, SUFFIX/CONTAINS: offset of the segment in the pattern
+//            +20 key      the first four literal bytes, big-endian, zero past the prefix's end:
+//                         one compare orders most prefixes against the path
 //            Rules [0, nAlways) have litLen 0 (pattern starts with '*', or is empty) and are tried for
 //            every path. Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix
 //            sorts before its extensions), equal prefixes in line order. `prev` of a sorted rule is
@@ -82,11 +91,13 @@ const T_SUFFIX: u32 = 3;
 const T_CONTAINS: u32 = 4;
 const F_ALLOW: u32 = 1;
 const F_ANCHORED: u32 = 16;
-const RULE_SIZE: usize = 20;
+const RULE_SIZE: usize = 24;
 
 const STAR: u32 = 0x2a;
 const SLASH: u32 = 0x2f;
 const PERCENT: u32 = 0x25;
+const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
+const HTTP: u64 = 0x2f2f3a70747468; // "http://"
 
 let tableBase: usize = 0;
 let rulesBase: usize = 0;
@@ -138,15 +149,27 @@ export function useScratch(scratch: usize): void {
 // A '#' first means the path is "/". A '/' that ends a "://" (the ':' at index >= s) is the
 // protocol; no earlier "://" can exist, since its '/' would have come first. The path then starts
 // at the first delimiter after "://", again "/" if a '#' comes first.
+//
+// "https://" and "http://" are read as one word: neither scheme holds a delimiter, so the general
+// path would find the same "://" (slack makes the 8-byte read safe for a 7-byte URL).
 function locatePath(url: usize, len: u32): void {
   let i: u32 = 0;
-  if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) i = 2;
-  const s = i;
-  i = findDelimiter(url, i, len);
-  if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
-  if (load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
-    i = findDelimiter(url, i + 2, len);
+  const head = load<u64>(url);
+  if (len >= 8 && head == HTTPS) {
+    i = findDelimiter(url, 8, len);
     if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  } else if (len >= 7 && (head & 0x00ffffffffffffff) == HTTP) {
+    i = findDelimiter(url, 7, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  } else {
+    if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) i = 2;
+    const s = i;
+    i = findDelimiter(url, i, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+    if (load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
+      i = findDelimiter(url, i + 2, len);
+      if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+    }
   }
   const p = i;
   // Path end: '#' or NUL (the reference reads the path as a C string); note whether any byte
@@ -304,12 +327,52 @@ function kmpFind(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
   return -1;
 }
 
+// First and last index of a byte in the current path, computed on first request and kept for the
+// rest of the path's decide(): the literal segments of CONTAINS and WILD rules often share their
+// first byte ('?', '.', '&'), so one scan per distinct byte replaces one per rule, and a byte the
+// path lacks rejects every rule that needs it at once. Slot c (12 bytes): generation, first, last.
+const PROBES: usize = memory.data(256 * 12, 16);
+let probeGen: u32 = 0;
+
+function probeSlot(c: u32): usize {
+  const slot = PROBES + <usize>c * 12;
+  if (load<u32>(slot) != probeGen) {
+    const path = pathPtr;
+    const plen = pathLen;
+    let first: i32 = -1;
+    let last: i32 = -1;
+    const v = i8x16.splat(<i8>c);
+    for (let i: u32 = 0; i < plen; i += 16) {
+      let bits = i8x16.bitmask(i8x16.eq(v128.load(path + i), v));
+      if (plen - i < 16) bits &= (1 << (plen - i)) - 1;
+      if (bits != 0) {
+        if (first < 0) first = <i32>(i + ctz<u32>(bits));
+        last = <i32>(i + 31 - clz<u32>(bits));
+      }
+    }
+    store<u32>(slot, probeGen);
+    store<i32>(slot, first, 4);
+    store<i32>(slot, last, 8);
+  }
+  return slot;
+}
+
+// Leftmost occurrence at or after `pos` of the literal segment seg[0, n) (n >= 1) in the path, or
+// -1. The probe of its first byte bounds the search on both sides.
+@inline function findSegment(pos: u32, seg: usize, n: u32): i32 {
+  const slot = probeSlot(<u32>load<u8>(seg));
+  const last = load<i32>(slot, 8);
+  if (last < <i32>pos) return -1;
+  const first = <u32>load<i32>(slot, 4);
+  const end = <u32>last + n < pathLen ? <u32>last + n : pathLen;
+  return find(pathPtr, first > pos ? first : pos, end, seg, n);
+}
+
 // Pattern bytes [j, n) start with '*' and the path has matched up to `pos`. Split at '*' into
 // literal segments; after a '*' every position from the current one onward is reachable, so only
 // the leftmost occurrence of the next segment matters; with an end anchor the last segment must
 // end the path. This equals the reference's position-set algorithm (SEMANTICS.md 9).
 function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
-  const path = pathPtr;
   const plen = pathLen;
   while (true) {
     while (j < n && load<u8>(pat + j) == STAR) j++;
@@ -319,9 +382,9 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
     const seg = k - j;
     if (k == n && anchored) {
       if (plen - pos < seg) return false;
-      return bytesEqual(path + plen - seg, pat + j, seg);
+      return bytesEqual(pathPtr + plen - seg, pat + j, seg);
     }
-    const at = find(path, pos, plen, pat + j, seg);
+    const at = findSegment(pos, pat + j, seg);
     if (at < 0) return false;
     pos = <u32>at + seg;
     j = k;
@@ -329,13 +392,24 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return true;
 }
 
+// The first four bytes of the path as one big-endian word, zero past its end; compared with a
+// rule's key (its first four literal bytes, same form) it orders most literal prefixes against
+// the path in one step. Neither paths nor patterns contain NUL, so a zero always means "ended".
+@inline function pathKey(path: usize, plen: u32): u32 {
+  const k = bswap<u32>(load<u32>(path));
+  return plen >= 4 ? k : k & ~(u32.MAX_VALUE >> (plen << 3));
+}
+
 // Compare the literal prefix of rule r with the path: < 0 if it sorts before the path or is a
 // prefix of it, > 0 otherwise.
-@inline function litCompare(rule: usize): i32 {
-  const lit = poolBase + <usize>load<u32>(rule);
+@inline function litCompare(rule: usize, pkey: u32): i32 {
+  const rkey = load<u32>(rule, 20);
+  if (rkey != pkey) return rkey < pkey ? -1 : 1;
   const litLen = <u32>load<u16>(rule, 14);
+  if (litLen <= 4) return -1;
+  const lit = poolBase + <usize>load<u32>(rule);
   const n = litLen < pathLen ? litLen : pathLen;
-  for (let i: u32 = 0; i < n; i++) {
+  for (let i: u32 = 4; i < n; i++) {
     const a = <i32>load<u8>(lit + i);
     const b = <i32>load<u8>(pathPtr + i);
     if (a != b) return a - b;
@@ -343,93 +417,113 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return litLen <= pathLen ? -1 : 1;
 }
 
-@inline function isLitPrefix(rule: usize): bool {
+// Sorted rules have a literal prefix of at least one byte.
+@inline function isLitPrefix(rule: usize, pkey: u32): bool {
   const litLen = <u32>load<u16>(rule, 14);
-  return litLen <= pathLen && bytesEqual(poolBase + <usize>load<u32>(rule), pathPtr, litLen);
+  if (litLen > pathLen) return false;
+  const mask = litLen >= 4 ? u32.MAX_VALUE : ~(u32.MAX_VALUE >> (litLen << 3));
+  if ((pkey & mask) != load<u32>(rule, 20)) return false;
+  return litLen <= 4 || bytesEqual(poolBase + <usize>load<u32>(rule) + 4, pathPtr + 4, litLen - 4);
 }
 
-let bestAllowPrio: i32 = -1;
-let bestAllowLine: u32 = 0;
-let bestAllowIdx: i32 = -1;
-let bestDisPrio: i32 = -1;
-let bestDisLine: u32 = 0;
-let bestDisIdx: i32 = -1;
-
-// Try rule `idx` whose literal prefix is known to be a prefix of the path.
-@inline function tryRule(idx: u32): void {
-  const rule = rulesBase + <usize>idx * RULE_SIZE;
+// Does rule r, whose literal prefix is known to be a prefix of the path, match it?
+@inline function ruleMatches(rule: usize): bool {
   const flags = <u32>load<u8>(rule, 16);
   const type = (flags >> 1) & 7;
+  if (type == T_LITERAL) return true;
+  if (type == T_EXACT) return pathLen == <u32>load<u16>(rule, 14);
   const patLen = <u32>load<u16>(rule, 12);
+  const pat = poolBase + <usize>load<u32>(rule);
   if (type == T_SUFFIX) {
-    const seg = poolBase + <usize>load<u32>(rule) + <usize>load<u16>(rule, 18);
-    const segLen = patLen - 1 - <u32>load<u16>(rule, 18);
-    const litLen = <u32>load<u16>(rule, 14);
-    if (pathLen < litLen + segLen) return;
-    if (!bytesEqual(pathPtr + pathLen - segLen, seg, segLen)) return;
-  } else if (type == T_CONTAINS) {
     const segOff = <u32>load<u16>(rule, 18);
-    if (find(pathPtr, <u32>load<u16>(rule, 14), pathLen, poolBase + <usize>load<u32>(rule) + segOff, patLen - segOff) < 0) return;
-  } else if (type == T_EXACT) {
-    if (pathLen != <u32>load<u16>(rule, 14)) return;
-  } else if (type == T_WILD) {
-    const pat = poolBase + <usize>load<u32>(rule);
-    const anchored = (flags & F_ANCHORED) != 0;
-    const litLen = <u32>load<u16>(rule, 14);
-    if (!matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen)) return;
+    const segLen = patLen - 1 - segOff;
+    const seg = pat + segOff;
+    if (pathLen < <u32>load<u16>(rule, 14) + segLen) return false;
+    // The last byte first: it rejects almost every path with one compare.
+    if (load<u8>(pathPtr + pathLen - 1) != load<u8>(seg + segLen - 1)) return false;
+    return bytesEqual(pathPtr + pathLen - segLen, seg, segLen);
   }
-  // T_LITERAL matches once its literal prefix does.
-  const prio = <i32>patLen;
-  const line = load<u32>(rule, 4);
-  if (flags & F_ALLOW) {
-    if (prio > bestAllowPrio || (prio == bestAllowPrio && line < bestAllowLine)) {
-      bestAllowPrio = prio; bestAllowLine = line; bestAllowIdx = <i32>idx;
-    }
-  } else {
-    if (prio > bestDisPrio || (prio == bestDisPrio && line < bestDisLine)) {
-      bestDisPrio = prio; bestDisLine = line; bestDisIdx = <i32>idx;
-    }
+  if (type == T_CONTAINS) {
+    const segOff = <u32>load<u16>(rule, 18);
+    return findSegment(<u32>load<u16>(rule, 14), pat + segOff, patLen - segOff) >= 0;
   }
+  const anchored = (flags & F_ANCHORED) != 0;
+  const litLen = <u32>load<u16>(rule, 14);
+  return matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen);
+}
+
+// Rank of a matching rule: priority first, then the lower line (SEMANTICS.md 7); 0 ranks below
+// every rule.
+@inline function rank(rule: usize): u64 {
+  // The complement is taken in 32 bits first: under a u64 cast AssemblyScript would widen the
+  // load and complement all 64 bits.
+  const lineRank: u32 = ~load<u32>(rule, 4);
+  return ((<u64>load<u16>(rule, 12) + 1) << 32) | <u64>lineRank;
 }
 
 // Verdict for the path in pathPtr/pathLen against the current table (SEMANTICS.md 7).
 function decide(): i32 {
-  bestAllowPrio = -1; bestAllowLine = 0; bestAllowIdx = -1;
-  bestDisPrio = -1; bestDisLine = 0; bestDisIdx = -1;
-
-  for (let i: u32 = 0; i < nAlways; i++) tryRule(i);
-
-  // Last sorted rule whose literal prefix is <= the path (upper bound minus one).
-  let lo = nAlways;
-  let hi = nRules;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (litCompare(rulesBase + <usize>mid * RULE_SIZE) <= 0) lo = mid + 1; else hi = mid;
+  if (++probeGen == 0) {
+    memory.fill(PROBES, 0, 256 * 12);
+    probeGen = 1;
   }
-  let r = <i32>lo - 1;
+  let allowRank: u64 = 0;
+  let allowIdx: i32 = -1;
+  let disRank: u64 = 0;
+  let disIdx: i32 = -1;
+  const rules = rulesBase;
+
+  for (let i: u32 = 0; i < nAlways; i++) {
+    const rule = rules + <usize>i * RULE_SIZE;
+    if (!ruleMatches(rule)) continue;
+    const k = rank(rule);
+    if (load<u8>(rule, 16) & <u8>F_ALLOW) {
+      if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
+    } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+  }
+
+  // Upper bound over the sorted rules, branch-free: `base` ends on the last rule whose literal
+  // prefix is <= the path, or one before the first when there is none.
+  const pkey = pathKey(pathPtr, pathLen);
+  let base = nAlways;
+  let n = nRules - nAlways;
+  let r: i32 = <i32>nAlways - 1;
+  if (n > 0) {
+    while (n > 1) {
+      const half = n >> 1;
+      base = select<u32>(base + half, base, litCompare(rules + <usize>(base + half) * RULE_SIZE, pkey) <= 0);
+      n -= half;
+    }
+    r = <i32>base - (litCompare(rules + <usize>base * RULE_SIZE, pkey) <= 0 ? 0 : 1);
+  }
   // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
   // whole (its rules share litLen, ancestors have shorter ones).
   while (r >= <i32>nAlways) {
-    const rule = rulesBase + <usize>r * RULE_SIZE;
-    if (isLitPrefix(rule)) break;
+    const rule = rules + <usize>r * RULE_SIZE;
+    if (isLitPrefix(rule, pkey)) break;
     const litLen = load<u16>(rule, 14);
     r = <i32>load<u32>(rule, 8) - 1;
-    while (r >= 0 && load<u16>(rulesBase + <usize>r * RULE_SIZE, 14) == litLen) {
-      r = <i32>load<u32>(rulesBase + <usize>r * RULE_SIZE, 8) - 1;
+    while (r >= 0 && load<u16>(rules + <usize>r * RULE_SIZE, 14) == litLen) {
+      r = <i32>load<u32>(rules + <usize>r * RULE_SIZE, 8) - 1;
     }
   }
   while (r >= <i32>nAlways) {
-    tryRule(<u32>r);
-    r = <i32>load<u32>(rulesBase + <usize>r * RULE_SIZE, 8) - 1;
+    const rule = rules + <usize>r * RULE_SIZE;
+    if (ruleMatches(rule)) {
+      const k = rank(rule);
+      if (load<u8>(rule, 16) & <u8>F_ALLOW) {
+        if (k > allowRank) { allowRank = k; allowIdx = r; }
+      } else if (k > disRank) { disRank = k; disIdx = r; }
+    }
+    r = <i32>load<u32>(rule, 8) - 1;
   }
 
-  let allowed: i32 = 1;
-  let decider = bestAllowIdx;
-  if (bestDisPrio > bestAllowPrio) {
-    decider = bestDisIdx;
-    if (bestDisPrio > 0) allowed = 0;
-  }
-  return ((decider + 1) << 1) | allowed;
+  // A disallow decides when it outranks every allow by priority; the empty pattern (priority 0)
+  // matches everything yet disallows nothing.
+  const allowPrio = <u32>(allowRank >> 32);
+  const disPrio = <u32>(disRank >> 32);
+  if (disPrio > allowPrio) return ((disIdx + 1) << 1) | (disPrio > 1 ? 0 : 1);
+  return ((allowIdx + 1) << 1) | 1;
 }
 
 export function check(url: usize, len: u32): i32 {
@@ -443,6 +537,87 @@ export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): vo
     const end = load<u32>(ends + (<usize>i << 2));
     locatePath(bytes + start, end - start);
     store<i32>(out + (<usize>i << 2), decide());
+    start = end;
+  }
+}
+
+export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(bytes + start, end - start);
+    store<u8>(out + i, <u8>(decide() & 1));
+    start = end;
+  }
+}
+
+// UTF-16 code units [from, to) at `units` as UTF-8 at `dst`, byte for byte what TextEncoder
+// writes (a lone surrogate becomes U+FFFD); returns the byte count. Eight ASCII units at a time.
+function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
+  const high = i16x8.splat(<i16>0xff80);
+  let o = dst;
+  let i = from;
+  while (i < to) {
+    if (to - i >= 8) {
+      const v = v128.load(units + (<usize>i << 1));
+      if (!v128.any_true(v128.and(v, high))) {
+        store<u64>(o, i64x2.extract_lane(i8x16.narrow_i16x8_u(v, v), 0));
+        o += 8;
+        i += 8;
+        continue;
+      }
+    }
+    const c = <u32>load<u16>(units + (<usize>i << 1));
+    i++;
+    if (c < 0x80) {
+      store<u8>(o, <u8>c);
+      o += 1;
+    } else if (c < 0x800) {
+      store<u8>(o, <u8>(0xc0 | (c >> 6)));
+      store<u8>(o, <u8>(0x80 | (c & 0x3f)), 1);
+      o += 2;
+    } else if ((c & 0xf800) != 0xd800) {
+      store<u8>(o, <u8>(0xe0 | (c >> 12)));
+      store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3f)), 1);
+      store<u8>(o, <u8>(0x80 | (c & 0x3f)), 2);
+      o += 3;
+    } else {
+      const d = i < to ? <u32>load<u16>(units + (<usize>i << 1)) : 0;
+      if (c < 0xdc00 && (d & 0xfc00) == 0xdc00) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        store<u8>(o, <u8>(0xf0 | (cp >> 18)));
+        store<u8>(o, <u8>(0x80 | ((cp >> 12) & 0x3f)), 1);
+        store<u8>(o, <u8>(0x80 | ((cp >> 6) & 0x3f)), 2);
+        store<u8>(o, <u8>(0x80 | (cp & 0x3f)), 3);
+        o += 4;
+        i++;
+      } else {
+        store<u8>(o, 0xef);
+        store<u8>(o, 0xbf, 1);
+        store<u8>(o, 0xbd, 2);
+        o += 3;
+      }
+    }
+  }
+  return <u32>(o - dst);
+}
+
+export function checkMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(stage, utf16ToUtf8(units, start, end, stage));
+    store<i32>(out + (<usize>i << 2), decide());
+    start = end;
+  }
+}
+
+export function allowedMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(stage, utf16ToUtf8(units, start, end, stage));
+    store<u8>(out + i, <u8>(decide() & 1));
     start = end;
   }
 }
@@ -468,16 +643,6 @@ export function unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void 
       else { b += 4; u += 2; } // a surrogate pair: two units, four bytes
     }
     store<u32>(at, b);
-  }
-}
-
-export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void {
-  let start: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    const end = load<u32>(ends + (<usize>i << 2));
-    locatePath(bytes + start, end - start);
-    store<u8>(out + i, <u8>(decide() & 1));
-    start = end;
   }
 }
 
@@ -1096,6 +1261,7 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     store<u8>(at, <u8>f, 16);
     store<u8>(at, 0, 17);
     store<u16>(at, <u16>ent(k, 3), 18);
+    store<u32>(at, ent(k, 8), 20);
     memory.copy(table + poolOff + o, <usize>ent(k, 0), plen);
     o += plen;
     if (f & F_HAS_ORIG) {

@@ -16,6 +16,13 @@ export interface WasmExports {
   checkMany(ends: number, bytes: number, count: number, out: number): void
   /** Same, one byte per URL at out + i: 1 allowed, 0 disallowed. */
   allowedMany(ends: number, bytes: number, count: number, out: number): void
+  /**
+   * checkMany over UTF-16: URL i = units[ends[i-1], ends[i]) in code units (u16 each), transcoded
+   * to UTF-8 at `stage` (3 bytes per unit of the longest URL, plus slack) before it is checked.
+   */
+  checkMany16(ends: number, units: number, count: number, out: number, stage: number): void
+  /** allowedMany over UTF-16, as checkMany16. */
+  allowedMany16(ends: number, units: number, count: number, out: number, stage: number): void
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /**
@@ -43,7 +50,7 @@ export const H_RULES_OFF = 2 // u32 words in the header
 export const H_POOL_OFF = 3
 export const H_MAX_PAT = 4
 
-export const RULE_SIZE = 20
+export const RULE_SIZE = 24
 export const RULE_PAT_OFF = 0 // u32
 export const RULE_LINE = 4 // u32
 export const RULE_PAT_LEN = 12 // u16

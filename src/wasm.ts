@@ -43,6 +43,14 @@ export function getEngine(): Engine {
   return engine
 }
 
+// Node's Buffer writes any string as UTF-16LE with one copy (a widening copy for one-byte strings);
+// the wasm transcodes each URL to UTF-8 while checking. TextEncoder takes a slow path on one-byte
+// strings that are not ASCII ("straße"), which a batch of real URLs nearly always holds somewhere.
+interface Utf16Writer {
+  write(s: string, offset: number, length: number, encoding: 'utf16le'): number
+}
+const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf16Writer } }).Buffer
+
 const PAGE = 65536
 const AGENT_TOKEN = /^[a-z_-]+$/
 const BATCH_URLS = 1024
@@ -84,6 +92,10 @@ export class Engine {
   private inputBodyLen = 0
   private resident: Uint8Array | null = null
   private residentMaxPat = 0
+  /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
+  private utf16: Utf16Writer | null = null
+  /** Batches through UTF-16 when Buffer exists, else through TextEncoder (tests switch it). */
+  utf16Batches = NodeBuffer !== undefined
 
   constructor(w: WasmExports) {
     this.w = w
@@ -110,6 +122,7 @@ export class Engine {
       this.u8 = new Uint8Array(this.w.memory.buffer)
       this.i32 = new Int32Array(this.w.memory.buffer)
       this.u32 = new Uint32Array(this.w.memory.buffer)
+      this.utf16 = null
     }
     this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
     this.w.useScratch(this.scratch)
@@ -276,6 +289,10 @@ export class Engine {
    * the allowed byte per URL into `bytes`. `urls` are strings already.
    */
   many(urls: readonly string[], from: number, to: number, results: Int32Array | null, bytes: Uint8Array | null): void {
+    if (this.utf16Batches && NodeBuffer !== undefined) {
+      this.many16(urls, from, to, results, bytes)
+      return
+    }
     for (let start = from; start < to; start += BATCH_URLS) {
       const count = Math.min(BATCH_URLS, to - start)
       let chars = 0
@@ -317,6 +334,45 @@ export class Engine {
         bytes.set(this.u8.subarray(out, out + count), start)
       } else {
         this.w.checkMany(ends, data, count, out)
+        results!.set(this.i32.subarray(out >> 2, (out >> 2) + count), start)
+      }
+    }
+  }
+  /**
+   * `many` through UTF-16: the joined URLs are written with one Buffer copy; ends are in code
+   * units, and wasm transcodes each URL into a staging area of 3 bytes per unit of the longest.
+   */
+  private many16(urls: readonly string[], from: number, to: number, results: Int32Array | null, bytes: Uint8Array | null): void {
+    for (let start = from; start < to; start += BATCH_URLS) {
+      const count = Math.min(BATCH_URLS, to - start)
+      let chars = 0
+      let longest = 0
+      for (let k = 0; k < count; k++) {
+        const n = urls[start + k]!.length
+        chars += n
+        if (n > longest) longest = n
+      }
+      const head = count * 8
+      const unitsOff = align16(head)
+      const stageOff = align16(unitsOff + 2 * chars + 64)
+      this.reserveInput(stageOff + 3 * longest)
+      this.inputBody = null
+      if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
+      const ends = this.input
+      const out = ends + count * 4
+      const joined = count === 1 ? urls[start]! : start === 0 && count === urls.length ? urls.join('') : urls.slice(start, start + count).join('')
+      this.utf16.write(joined, this.input + unitsOff, 2 * chars, 'utf16le')
+      const endsView = this.i32
+      let e = 0
+      for (let k = 0; k < count; k++) {
+        e += urls[start + k]!.length
+        endsView[(ends >> 2) + k] = e
+      }
+      if (bytes !== null) {
+        this.w.allowedMany16(ends, this.input + unitsOff, count, out, this.input + stageOff)
+        bytes.set(this.u8.subarray(out, out + count), start)
+      } else {
+        this.w.checkMany16(ends, this.input + unitsOff, count, out, this.input + stageOff)
         results!.set(this.i32.subarray(out >> 2, (out >> 2) + count), start)
       }
     }

@@ -2,12 +2,13 @@
 // random patterns and paths and on grammar-generated bodies. Fixed seeds, so a failure is
 // reproducible; PROPERTY_RUNS scales the run counts (the CI default is the issue's 100,000).
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { agentTokens } from '../src/args.js'
 import { utf8 } from '../src/bytes.js'
 import { parseRobots } from '../src/index.js'
 import { parseBody } from '../src/parse.js'
 import { referenceCheck } from '../src/reference.js'
+import { getEngine } from '../src/wasm.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
 
@@ -60,7 +61,12 @@ describe('property: wasm matcher equals the reference matcher', () => {
     )
   })
 
-  test(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks (${fuzzOptions(5_000).numRuns} runs)`, () => {
+  // Node batches go in as UTF-16 (Buffer) and are transcoded in wasm; other runtimes use TextEncoder.
+  test.each([['UTF-16', true], ['TextEncoder', false]])(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks, %s input (${fuzzOptions(5_000).numRuns} runs)`, (_, utf16) => {
+    const engine = getEngine()
+    const saved = engine.utf16Batches
+    engine.utf16Batches = utf16
+    onTestFinished(() => { engine.utf16Batches = saved })
     const m = parseRobots('User-agent: *\nDisallow: /%C3%A9\nDisallow: /*%EF%BF%BD$\nAllow: /%F0%9F%98%80\nDisallow: /a').matcher('bot')
     const piece = fc.constantFrom('a', 'é', '\ud83d', '\ude00', '😀', '/', '%c3%a9', '\u0000', '#', '?')
     const url = fc.tuple(fc.constantFrom('http://x/', '/', ''), fc.array(piece, { maxLength: 6 })).map(([p, xs]) => p + xs.join(''))
