@@ -364,6 +364,8 @@ function probeSlot(c: u32): usize {
   const last = load<i32>(slot, 8);
   if (last < <i32>pos) return -1;
   const first = <u32>load<i32>(slot, 4);
+  // One occurrence (a path's usual single '?'): one comparison, no search.
+  if (first == <u32>last) return <u32>last + n <= pathLen && bytesEqual(pathPtr + first, seg, n) ? last : -1;
   const end = <u32>last + n < pathLen ? <u32>last + n : pathLen;
   return find(pathPtr, first > pos ? first : pos, end, seg, n);
 }
@@ -473,13 +475,27 @@ function decide(): i32 {
   let disIdx: i32 = -1;
   const rules = rulesBase;
 
-  for (let i: u32 = 0; i < nAlways; i++) {
+  // The rules every path reaches come in groups that one byte test rejects whole: SUFFIX rules
+  // by the last byte of their segment, CONTAINS and WILD by the first byte of their first segment
+  // (absent from the path: none can match). +17 counts the group's rules after this one.
+  let i: u32 = 0;
+  while (i < nAlways) {
     const rule = rules + <usize>i * RULE_SIZE;
-    if (!ruleMatches(rule)) continue;
-    const k = rank(rule);
-    if (load<u8>(rule, 16) & <u8>F_ALLOW) {
-      if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
-    } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+    const type = (<u32>load<u8>(rule, 16) >> 1) & 7;
+    if (type == T_SUFFIX) {
+      const last = poolBase + <usize>load<u32>(rule) + <usize>load<u16>(rule, 12) - 2;
+      if (load<u8>(pathPtr + pathLen - 1) != load<u8>(last)) { i += 1 + <u32>load<u8>(rule, 17); continue; }
+    } else if (type == T_CONTAINS || type == T_WILD) {
+      const first = poolBase + <usize>load<u32>(rule) + <usize>load<u16>(rule, 18);
+      if (load<i32>(probeSlot(<u32>load<u8>(first)), 8) < 0) { i += 1 + <u32>load<u8>(rule, 17); continue; }
+    }
+    if (ruleMatches(rule)) {
+      const k = rank(rule);
+      if (load<u8>(rule, 16) & <u8>F_ALLOW) {
+        if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
+      } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+    }
+    i++;
   }
 
   // Upper bound over the sorted rules, branch-free: `base` ends on the last rule whose literal
@@ -1075,7 +1091,7 @@ function classifyPattern(k: u32, p: usize, n: u32, allow: bool, line: u32): bool
       while (q < body && load<u8>(p + q) != STAR) q++;
       if (j == body) type = T_LITERAL; // only stars after the prefix: "/a*" and "/a*$" match any extension
       else if (q == body) { type = anchored ? T_SUFFIX : T_CONTAINS; seg = j; }
-      else type = T_WILD;
+      else { type = T_WILD; seg = j; }
     }
     if (anchored) f |= F_ANCHORED;
   }
@@ -1089,8 +1105,26 @@ function classifyPattern(k: u32, p: usize, n: u32, allow: bool, line: u32): bool
   return true;
 }
 
-// Literal prefix, then line: the order of the sorted part of the table.
+// The group of a rule of the always part (decide): SUFFIX by the last byte of its segment, CONTAINS
+// and WILD by the first byte of their first segment, the rest in one group that is never skipped.
+function filterKey(k: u32): u32 {
+  const type = (ent(k, 4) >> 1) & 7;
+  const p = <usize>ent(k, 0);
+  if (type == T_CONTAINS || type == T_WILD) return <u32>load<u8>(p + <usize>ent(k, 3));
+  if (type == T_SUFFIX) return 0x100 | <u32>load<u8>(p + <usize>ent(k, 1) - 2);
+  return 0x200;
+}
+
+let sortingAlways = false;
+
+// Literal prefix, then line: the order of the sorted part of the table (the always part: see
+// filterKey).
 function entryLess(a: u32, b: u32): bool {
+  if (sortingAlways) {
+    const fa = filterKey(a);
+    const fb = filterKey(b);
+    return fa != fb ? fa < fb : ent(a, 5) < ent(b, 5);
+  }
   const ka = ent(a, 8);
   const kb = ent(b, 8);
   if (ka != kb) return ka < kb;
@@ -1216,12 +1250,23 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     derived += dlen;
   }
 
-  // Always-candidates (empty literal prefix) first, in file order; then the rest, sorted.
+  // Always-candidates first: a literal prefix of "" or "/" is a prefix of every path (paths start
+  // with '/'). They are grouped by filterKey; field 9, unused by them, holds how many rules of
+  // their group follow (at most 255: a shorter skip only costs another test).
   let nAlways: u32 = 0;
-  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) == 0) { store<u32>(order + (<usize>nAlways << 2), k); nAlways++; }
+  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) <= 1) { store<u32>(order + (<usize>nAlways << 2), k); nAlways++; }
+  sortingAlways = true;
+  sortEntries(order, nAlways, temp);
+  sortingAlways = false;
+  for (let i = <i32>nAlways - 2; i >= 0; i--) {
+    const k = load<u32>(order + (<usize>i << 2));
+    const next = load<u32>(order + (<usize>(i + 1) << 2));
+    const f = filterKey(k);
+    if (f < 0x200 && f == filterKey(next)) setEnt(k, 9, ent(next, 9) < 255 ? ent(next, 9) + 1 : 255);
+  }
   let ns: u32 = 0;
   const sorted = order + (<usize>nAlways << 2);
-  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) != 0) { store<u32>(sorted + (<usize>ns << 2), k); ns++; }
+  for (let k: u32 = 0; k < n; k++) if (ent(k, 2) > 1) { store<u32>(sorted + (<usize>ns << 2), k); ns++; }
   sortEntries(sorted, ns, temp);
 
   // prev (table index + 1): the entry before when it has the same literal prefix, else the last
@@ -1256,10 +1301,11 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     store<u32>(at, o);
     store<u32>(at, ent(k, 5), 4);
     store<u32>(at, i < nAlways ? 0 : ent(k, 9), 8);
+    const skip = i < nAlways ? ent(k, 9) : 0;
     store<u16>(at, <u16>plen, 12);
     store<u16>(at, <u16>ent(k, 2), 14);
     store<u8>(at, <u8>f, 16);
-    store<u8>(at, 0, 17);
+    store<u8>(at, <u8>skip, 17);
     store<u16>(at, <u16>ent(k, 3), 18);
     store<u32>(at, ent(k, 8), 20);
     memory.copy(table + poolOff + o, <usize>ent(k, 0), plen);
