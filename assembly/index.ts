@@ -68,11 +68,14 @@
 //                         WILD     anything else with '*': general segment matcher
 //                         SUFFIX   "/a*x$" (one literal segment after the stars): path ends with it
 //                         CONTAINS "/a*x"  (one literal segment after the stars): find it once
-//            +18 segOff   u16, SUFFIX/CONTAINS: offset of the segment in the pattern
+//            +17 skip     u8, always part only: how many rules after this one share its group
+//            +18 segOff   u16, SUFFIX/CONTAINS/WILD: offset of the first segment after the stars
 //            +20 key      the first four literal bytes, big-endian, zero past the prefix's end:
 //                         one compare orders most prefixes against the path
-//            Rules [0, nAlways) have litLen 0 (pattern starts with '*', or is empty) and are tried for
-//            every path. Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix
+//            Rules [0, nAlways) have litLen 0 or 1 (a prefix "" or "/", which every path has) and
+//            are tried for every path, in groups: CONTAINS and WILD by the first byte of their first
+//            segment, then SUFFIX by the last byte of theirs, then the rest; a group whose byte the
+//            path lacks (or does not end with) is skipped whole. Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix
 //            sorts before its extensions), equal prefixes in line order. `prev` of a sorted rule is
 //            the rule before it when that has the same prefix, else the last rule of the longest
 //            other prefix that is a prefix of this one. So from any rule, following `prev` visits
