@@ -223,6 +223,26 @@ function scalingPhase() {
   return lines
 }
 
+// ── host floors: what moving a URL string into wasm memory costs, with no matching at all ─────────
+function floorPhase() {
+  const urls = syntheticUrls()
+  const mem = new Uint8Array(1 << 22)
+  const enc = new TextEncoder()
+  let i = 0
+  const single = timeOurs(() => { for (let k = 0; k < BATCH; k++) { enc.encodeInto(urls[i], mem); i = i + 1 === urls.length ? 0 : i + 1 } })
+  const chunks = []
+  for (let c = 0; c < urls.length; c += BATCH) chunks.push(urls.slice(c, c + BATCH))
+  const lines = [{ what: 'one URL UTF-8-encoded into memory (TextEncoder.encodeInto): the floor under a single check', ns: single }]
+  if (typeof Buffer === 'function') {
+    const buf = Buffer.from(mem.buffer)
+    let c = 0
+    const batch = timeOurs(() => { const ch = chunks[c]; buf.write(ch.join(''), 0, mem.length, 'utf16le'); c = c + 1 === chunks.length ? 0 : c + 1 }, BATCH)
+    lines.push({ what: 'per URL of a 1,000-URL batch: join + one UTF-16 copy into memory', ns: batch })
+  }
+  for (const l of lines) log(`floor: ${l.what}: ${fmtNs(l.ns)}`)
+  return lines
+}
+
 // ── memory: a child process with --expose-gc ───────────────────────────────────────────────────
 function memoryPhase() {
   const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', maxBuffer: 1 << 20 })
@@ -267,6 +287,7 @@ if (corpus) parsePhase(corpus)
 syntheticPhase()
 if (corpus) realPhase(corpus)
 const scaling = scalingPhase()
+const floors = floorPhase()
 const memory = memoryPhase()
 const sizeRows = sizes()
 
@@ -277,6 +298,8 @@ for (const r of rows) md.push(`| ${r.phase} | ${fmtNs(r.ours)} | ${fmtNs(r.their
 md.push(`| memory retained per compiled matcher / parsed instance (${memory.count.toLocaleString('en')} of them) | ${memory.oursPerMatcher.toFixed(0)} B | ${memory.theirsPerInstance.toFixed(0)} B | **${(memory.theirsPerInstance / memory.oursPerMatcher).toFixed(1)}x** |`)
 md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|---|---:|---:|')
 for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
+md.push('', '| host floor (synthetic URLs, no matching) | time |', '|---|---:|')
+for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
 md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
