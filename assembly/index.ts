@@ -102,12 +102,10 @@ const PERCENT: u32 = 0x25;
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
 const HTTP: u64 = 0x2f2f3a70747468; // "http://"
 
-let tableBase: usize = 0;
 let rulesBase: usize = 0;
 let poolBase: usize = 0;
 let nRules: u32 = 0;
 let nAlways: u32 = 0;
-let maxPatLen: u32 = 0;
 let scratchBase: usize = 0;
 
 // Set per call by `locatePath`.
@@ -119,12 +117,10 @@ export function heapBase(): usize {
 }
 
 export function useTable(table: usize): void {
-  tableBase = table;
   nRules = load<u32>(table);
   nAlways = load<u32>(table, 4);
   rulesBase = table + <usize>load<u32>(table, 8);
   poolBase = table + <usize>load<u32>(table, 12);
-  maxPatLen = load<u32>(table, 16);
 }
 
 export function useScratch(scratch: usize): void {
