@@ -274,6 +274,19 @@ function setRootPath(): void {
   return true;
 }
 
+// bytesEqual for the matcher, 16 bytes per compare: both sides may be read up to 15 bytes past
+// their end (path and URL slack; the table is followed by the input area). Bytes past n are
+// masked off.
+@inline function sameBytes(a: usize, b: usize, n: u32): bool {
+  let i: u32 = 0;
+  while (n - i > 16) {
+    if (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) != 0xffff) return false;
+    i += 16;
+  }
+  const live: u32 = (1 << (n - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) & live) == live;
+}
+
 // Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Candidates are found 16 at a time
 // by comparing the needle's first and last bytes at once, then verified; real patterns rarely
 // have false candidates. Once verification has spent more than a linear budget (hostile input
@@ -364,7 +377,7 @@ function probeSlot(c: u32): usize {
   if (last < <i32>pos) return -1;
   const first = <u32>load<i32>(slot, 4);
   // One occurrence (a path's usual single '?'): one comparison, no search.
-  if (first == <u32>last) return <u32>last + n <= pathLen && bytesEqual(pathPtr + first, seg, n) ? last : -1;
+  if (first == <u32>last) return <u32>last + n <= pathLen && sameBytes(pathPtr + first, seg, n) ? last : -1;
   const end = <u32>last + n < pathLen ? <u32>last + n : pathLen;
   return find(pathPtr, first > pos ? first : pos, end, seg, n);
 }
@@ -383,7 +396,7 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
     const seg = k - j;
     if (k == n && anchored) {
       if (plen - pos < seg) return false;
-      return bytesEqual(pathPtr + plen - seg, pat + j, seg);
+      return sameBytes(pathPtr + plen - seg, pat + j, seg);
     }
     const at = findSegment(pos, pat + j, seg);
     if (at < 0) return false;
@@ -424,7 +437,7 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   if (litLen > pathLen) return false;
   const mask = litLen >= 4 ? u32.MAX_VALUE : ~(u32.MAX_VALUE >> (litLen << 3));
   if ((pkey & mask) != load<u32>(rule, 20)) return false;
-  return litLen <= 4 || bytesEqual(poolBase + <usize>load<u32>(rule) + 4, pathPtr + 4, litLen - 4);
+  return litLen <= 4 || sameBytes(poolBase + <usize>load<u32>(rule) + 4, pathPtr + 4, litLen - 4);
 }
 
 // Does rule r, whose literal prefix is known to be a prefix of the path, match it?
@@ -442,7 +455,7 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
     if (pathLen < <u32>load<u16>(rule, 14) + segLen) return false;
     // The last byte first: it rejects almost every path with one compare.
     if (load<u8>(pathPtr + pathLen - 1) != load<u8>(seg + segLen - 1)) return false;
-    return bytesEqual(pathPtr + pathLen - segLen, seg, segLen);
+    return sameBytes(pathPtr + pathLen - segLen, seg, segLen);
   }
   if (type == T_CONTAINS) {
     const segOff = <u32>load<u16>(rule, 18);
