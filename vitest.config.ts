@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 
-// Tests import src/ directly; the entry imports the .wasm as bytes, as esbuild's binary loader
-// does for dist/.
+// Tests import src/ directly; the entry imports the .wasm as a base64 string, as esbuild's base64
+// loader does for dist/.
 const wasmBytes = {
   name: 'wasm-bytes',
   enforce: 'pre' as const,
   load(id: string) {
     if (!id.endsWith('.wasm')) return null
     const b64 = readFileSync(id).toString('base64')
-    return `export default Uint8Array.from(atob(${JSON.stringify(b64)}), (c) => c.charCodeAt(0))`
+    return `export default ${JSON.stringify(b64)}`
   },
 }
 

@@ -1,5 +1,5 @@
 // Bundles src/ into dist/ (run after `asc` has written build/robots.wasm):
-//   dist/index.js, dist/index.cjs  Node and bundlers; the wasm bytes embedded (esbuild's binary loader)
+//   dist/index.js, dist/index.cjs  Node and bundlers; the wasm bytes embedded as base64 (decoded at first use)
 //   dist/workerd.js + robots.wasm  Cloudflare Workers; the .wasm imported as a module
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
@@ -19,19 +19,19 @@ const wasmAsModule = {
 
 mkdirSync('dist', { recursive: true })
 await Promise.all([
-  build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'binary' } }),
-  build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'binary' } }),
+  build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'base64' } }),
+  build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'base64' } }),
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule] }),
-  build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'binary' } }),
+  build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),
   // robots-parser is `module.exports = function`, so require('robotstxt-wasm/compat') must return the
   // function itself, not esbuild's { default } namespace object.
   build({
-    ...common, entryPoints: ['src/compat.ts'], format: 'cjs', outfile: 'dist/compat.cjs', loader: { '.wasm': 'binary' },
+    ...common, entryPoints: ['src/compat.ts'], format: 'cjs', outfile: 'dist/compat.cjs', loader: { '.wasm': 'base64' },
     footer: { js: 'module.exports = module.exports.default;' },
   }),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({
-    ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'binary' },
+    ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
     banner: { js: '#!/usr/bin/env node' },
     define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   }),

@@ -26,6 +26,20 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
   return decoder.decode(bytes.subarray(start, end))
 }
 
+/**
+ * Bytes of a base64 string. Node's Buffer decodes natively; elsewhere `Uint8Array.fromBase64` or
+ * atob. `native: false` forces the atob path (tests).
+ */
+export function base64Bytes(s: string, native = true): Uint8Array {
+  const g = globalThis as { Buffer?: { from(s: string, enc: 'base64'): Uint8Array }; Uint8Array: { fromBase64?: (s: string) => Uint8Array } }
+  if (native && g.Buffer !== undefined) return g.Buffer.from(s, 'base64')
+  if (native && g.Uint8Array.fromBase64 !== undefined) return g.Uint8Array.fromBase64(s)
+  const bin = atob(s)
+  const out = new Uint8Array(bin.length)
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
+  return out
+}
+
 /** space, \t, \n, \v, \f, \r: C's isspace in the "C" locale. */
 export function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d)

@@ -1,4 +1,4 @@
-// `import x from '….wasm'`: bytes (Uint8Array) in the Node/bundler build, a WebAssembly.Module in
+// `import x from '….wasm'`: the bytes as a base64 string in the Node/bundler build, a WebAssembly.Module in
 // the workerd build (see scripts/build.mjs). src/wasm.ts accepts either.
 declare module '*.wasm' {
   const wasm: unknown

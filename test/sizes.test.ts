@@ -53,3 +53,13 @@ test(`dist/robots.wasm is a release build under ${WASM_CEILING / KiB} KiB`, () =
   const names = WebAssembly.Module.customSections(new WebAssembly.Module(wasm), 'name')
   expect(names).toEqual([])
 })
+
+test('dist/index.js embeds robots.wasm as one base64 string; native and atob decoding give its bytes', async () => {
+  const { base64Bytes } = await import('../src/bytes.js')
+  const wasm = readFileSync(join(DIST, 'robots.wasm'))
+  const strings = readFileSync(join(DIST, 'index.js'), 'utf8').match(/"AGFzbQ[A-Za-z0-9+/=]*"/g) ?? []
+  expect(strings).toHaveLength(1)
+  const b64 = JSON.parse(strings[0]!) as string
+  expect(Buffer.from(base64Bytes(b64))).toEqual(wasm)
+  expect(Buffer.from(base64Bytes(b64, false))).toEqual(wasm)
+})
