@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 test('edge: 1,000,000 matchers created and dropped and 10,000,000 checks leave memory bounded', async () => {
   const out = join(dir, 'memory-child.mjs')
-  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'binary' }, logLevel: 'error' })
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'base64' }, logLevel: 'error' })
   const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', timeout: 300_000 })) as {
     matchers: number; checks: number; readings: number[]; beforeChecks: number; afterChecks: number; wasmAfterWarmup: number; wasmAtEnd: number
   }
