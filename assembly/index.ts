@@ -62,7 +62,8 @@
 //            +12 patLen   u16, priority of the rule (every '*' and a final '$' count)
 //            +14 litLen   u16, length of the literal prefix (up to the first '*' or final '$')
 //            +16 flags    u8: bit0 allow; bits1-3 type; bit4 anchored (pattern ends in '$');
-//                         bit5 is the host's (original text follows in pool). Types:
+//                         bit5 is the host's (original text follows in pool); bit6, always part
+//                         CONTAINS only: its segment starts with the group's filter byte. Types:
 //                         LITERAL  matches when the literal prefix does (also "/a*", "/a*$", "")
 //                         EXACT    "/a$": the path is exactly the literal prefix
 //                         WILD     anything else with '*': general segment matcher
@@ -97,6 +98,7 @@ const T_SUFFIX: u32 = 3;
 const T_CONTAINS: u32 = 4;
 const F_ALLOW: u32 = 1;
 const F_ANCHORED: u32 = 16;
+const F_AT_FILTER: u32 = 64;
 const RULE_SIZE: usize = 24;
 
 const STAR: u32 = 0x2a;
@@ -493,22 +495,40 @@ function decide(): i32 {
   // The rules every path reaches come in groups that one byte test rejects whole: SUFFIX rules
   // by the last byte of their segment, CONTAINS and WILD by a byte of their first segment (absent
   // from the path: none can match). +20 holds the byte, +17 counts the group's rules after this one.
+  const path = pathPtr;
+  const plen = pathLen;
   let i: u32 = 0;
   while (i < nAlways) {
-    const rule = rules + <usize>i * RULE_SIZE;
-    const type = (<u32>load<u8>(rule, 16) >> 1) & 7;
+    const head = rules + <usize>i * RULE_SIZE;
+    const type = (<u32>load<u8>(head, 16) >> 1) & 7;
+    const end = i + 1 + <u32>load<u8>(head, 17);
+    // Where the filter byte occurs when it occurs exactly once (a path's one '?'): a CONTAINS
+    // segment that starts with it can then only be there, and is compared in place.
+    let once: i32 = -1;
     if (type == T_SUFFIX) {
-      if (load<u8>(pathPtr + pathLen - 1) != load<u8>(rule, 20)) { i += 1 + <u32>load<u8>(rule, 17); continue; }
+      if (load<u8>(path + plen - 1) != load<u8>(head, 20)) { i = end; continue; }
     } else if (type == T_CONTAINS || type == T_WILD) {
-      if (load<i32>(probeSlot(<u32>load<u8>(rule, 20)), 8) < 0) { i += 1 + <u32>load<u8>(rule, 17); continue; }
+      const slot = probeSlot(<u32>load<u8>(head, 20));
+      const last = load<i32>(slot, 8);
+      if (last < 0) { i = end; continue; }
+      if (load<i32>(slot, 4) == last) once = last;
     }
-    if (ruleMatches(rule)) {
-      const k = rank(rule);
-      if (load<u8>(rule, 16) & <u8>F_ALLOW) {
-        if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
-      } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+    for (; i < end; i++) {
+      const rule = rules + <usize>i * RULE_SIZE;
+      const flags = <u32>load<u8>(rule, 16);
+      let hit: bool;
+      if (once >= 0 && (flags & F_AT_FILTER) != 0) {
+        const seg = poolBase + <usize>load<u32>(rule) + <usize>load<u16>(rule, 18);
+        const n = <u32>load<u16>(rule, 12) - <u32>load<u16>(rule, 18);
+        hit = <u32>once >= <u32>load<u16>(rule, 14) && <u32>once + n <= plen && sameBytes(path + <usize>once, seg, n);
+      } else hit = ruleMatches(rule);
+      if (hit) {
+        const k = rank(rule);
+        if (flags & F_ALLOW) {
+          if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
+        } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+      }
     }
-    i++;
   }
 
   // Upper bound over the sorted rules, branch-free: `base` ends on the last rule whose literal
@@ -1350,7 +1370,11 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     const skip = i < nAlways ? ent(k, 9) : 0;
     store<u16>(at, <u16>plen, 12);
     store<u16>(at, <u16>ent(k, 2), 14);
-    store<u8>(at, <u8>f, 16);
+    // Always CONTAINS rules whose segment starts with their group's filter byte (decide's
+    // in-place compare).
+    let atFilter: u32 = 0;
+    if (i < nAlways && ((f >> 1) & 7) == T_CONTAINS && <u32>load<u8>(<usize>ent(k, 0) + <usize>ent(k, 3)) == (filterKey(k) & 0xff)) atFilter = F_AT_FILTER;
+    store<u8>(at, <u8>(f | atFilter), 16);
     store<u8>(at, <u8>skip, 17);
     store<u16>(at, <u16>ent(k, 3), 18);
     store<u32>(at, i < nAlways ? filterKey(k) & 0xff : ent(k, 8), 20);

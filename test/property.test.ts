@@ -61,6 +61,33 @@ describe('property: wasm matcher equals the reference matcher', () => {
     )
   })
 
+  // The rules every path reaches ('/*...' patterns) are grouped in the table by a filter byte of
+  // their first segment (its rarest byte; its first when that is '?', '&' or '='), and a CONTAINS
+  // segment that starts with the filter byte is compared in place when the path holds that byte
+  // once. Groups here: '?' with 0, 1 and 2 '?' in the path, segments led by '/' filtered by a
+  // later byte, CONTAINS and WILD sharing a byte, SUFFIX groups, and one group of 300 rules (its
+  // skip count stops at 255).
+  test('edge: grouped always-rules agree with the reference on paths around their filter bytes', () => {
+    const rules = [
+      'Disallow: /*?page=', 'Allow: /*?page=1', 'Disallow: /*?s', 'Allow: /*?', 'Disallow: /*x?y',
+      'Disallow: /*/feed/', 'Allow: /*/feed/a*b', 'Disallow: /*/f*', 'Disallow: *ff', 'Disallow: /*&sort=',
+      'Disallow: /*=1$', 'Disallow: /*.pdf$', 'Allow: /*a.pdf$', 'Disallow: /*/$', 'Allow: /$', 'Disallow: /',
+      ...Array.from({ length: 300 }, (_, i) => `Disallow: /*/zq${i}/`),
+    ]
+    const body = 'User-agent: *\n' + rules.join('\n')
+    const m = parseRobots(body).matcher('bot')
+    const heads = ['', '/feed/', '/ffeed/', '/f', '/zq7/', '/zq299/', '/zq300/', '/x', '/a.pdf', '/b.pdf']
+    const tails = ['', '?', '?page', '?page=', '?page_', '?page=1', '?page=1?page=', '??s', '?s&sort=', '&sort', '&sort=?', 'x?y', '?x?y', '=1', '/', '/ff']
+    for (const h of heads) {
+      for (const t of tails) {
+        const url = 'http://x.com' + (h === '' ? '/' : h) + t
+        const want = reference(body, 'bot', url)
+        const got = m.check(url)
+        expect({ url, allowed: got.allowed, line: got.line }).toEqual({ url, ...want })
+      }
+    }
+  })
+
   // Node batches go in as UTF-16 (Buffer) and are transcoded in wasm; other runtimes use TextEncoder.
   test.each([['UTF-16', true], ['TextEncoder', false]])(`batches of mixed ASCII, non-ASCII and lone surrogates agree with one-by-one checks, %s input (${fuzzOptions(5_000).numRuns} runs)`, (_, utf16) => {
     const engine = getEngine()
