@@ -77,8 +77,9 @@
 //            Rules [0, nAlways) have litLen 0 or 1 (a prefix "" or "/", which every path has) and
 //            are tried for every path, in groups that share a filter byte the path must hold:
 //            CONTAINS and WILD by the byte of their first segment least common in URL paths (any
-//            byte of it must occur), then SUFFIX by the last byte of their segment (the path must
-//            end with it), then the rest; a group whose byte fails that test is skipped whole.
+//            byte of it must occur; its first byte when that is already rare, such as '?'), then
+//            SUFFIX by the last byte of their segment (the path must end with it), then the rest;
+//            a group whose byte fails that test is skipped whole.
 //            Rules [nAlways, nRules) are sorted by literal prefix (bytewise, a prefix sorts before
 //            its extensions), equal prefixes in line order. `prev` of a sorted rule is
 //            the rule before it when that has the same prefix, else the last rule of the longest
