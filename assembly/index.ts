@@ -608,14 +608,27 @@ function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
   let o = dst;
   let i = from;
   while (i < to) {
-    if (to - i >= 8) {
-      const v = v128.load(units + (<usize>i << 1));
-      if (!v128.any_true(v128.and(v, high))) {
-        store<u64>(o, i64x2.extract_lane(i8x16.narrow_i16x8_u(v, v), 0));
-        o += 8;
-        i += 8;
+    const left = to - i;
+    const v = v128.load(units + (<usize>i << 1));
+    if (left >= 16) {
+      const w = v128.load(units + (<usize>i << 1), 16);
+      if (!v128.any_true(v128.and(v128.or(v, w), high))) {
+        v128.store(o, i8x16.narrow_i16x8_u(v, w));
+        o += 16;
+        i += 16;
         continue;
       }
+    }
+    // The last units of a string, or eight before a non-ASCII one: lanes past `to` are read
+    // (slack) and written (stage slack) but not counted.
+    const ascii = ~<u32>i16x8.bitmask(i16x8.ne(v128.and(v, high), i16x8.splat(0))) & 0xff;
+    const run: u32 = ascii == 0xff ? 8 : ctz<u32>(~ascii);
+    if (run != 0) {
+      store<u64>(o, i64x2.extract_lane(i8x16.narrow_i16x8_u(v, v), 0));
+      const n = run < left ? run : left;
+      o += n;
+      i += n;
+      continue;
     }
     const c = <u32>load<u16>(units + (<usize>i << 1));
     i++;
