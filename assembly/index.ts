@@ -14,10 +14,12 @@
 //   scratch  owned by this module during a call; the host only guarantees its size:
 //            at least 3 * (longest URL in the call) + 8 bytes for the normalized path, followed by
 //            4 * maxPatLen (table header) + 4 bytes for the string-search fallback table.
-//            Slack: 16-byte vector loads may read up to 15 bytes past the end of a URL or path, and
-//            stores may write up to 15 bytes past the normalized path; the host keeps at least 64
-//            bytes of memory after scratch and after every URL it writes, so these stay in bounds.
-//            Bytes read past an end are masked off and never change a result.
+//            Slack: 16-byte vector loads may read up to 15 bytes past the end of a URL, a path or a
+//            pattern in the table, and stores may write up to 15 bytes past the normalized path
+//            or a URL transcoded into a batch's stage; the host keeps at least 64 bytes of memory
+//            after scratch and after every URL it writes, and the input area follows the table,
+//            so these stay in bounds. Bytes read past an end are masked off and never change a
+//            result.
 //
 // The host may grow `memory` between calls (never during one); that detaches every host view of
 // the buffer, so the host rebuilds its views after growing. Nothing here caches a pointer across
@@ -53,12 +55,13 @@
 //                                     the compiler (body -> table for one agent): see "Compiler".
 //
 // Table (built by the compiler at the end of this file; every field u32 unless noted)
-//   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, 0, 0, 0
-//            rulesOff/poolOff are relative to the table start.
-//   rules  (24 bytes each, at rulesOff):
+//   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, keysOff, 0, 0
+//            rulesOff/poolOff/keysOff are relative to the table start.
+//   rules  (20 bytes each, at rulesOff):
 //            +0  patOff   pattern bytes at pool + patOff (escaped, SEMANTICS.md 5)
 //            +4  line     line number in the robots.txt (tie-break: lower line wins)
-//            +8  prev     chain link, index + 1 of the next candidate rule, 0 = end (see below)
+//            +8  prev     sorted part: chain link, index + 1 of the next candidate rule, 0 = end
+//                         (see below). Always part: the group's filter byte (below), low byte.
 //            +12 patLen   u16, priority of the rule (every '*' and a final '$' count)
 //            +14 litLen   u16, length of the literal prefix (up to the first '*' or final '$')
 //            +16 flags    u8: bit0 allow; bits1-3 type; bit4 anchored (pattern ends in '$');
@@ -71,9 +74,6 @@
 //                         CONTAINS "/a*x"  (one literal segment after the stars): find it once
 //            +17 skip     u8, always part only: how many rules after this one share its group
 //            +18 segOff   u16, SUFFIX/CONTAINS/WILD: offset of the first segment after the stars
-//            +20 key      sorted part: the first four literal bytes, big-endian, zero past the
-//                         prefix's end: one compare orders most prefixes against the path.
-//                         Always part: the group's filter byte (below), in the low byte.
 //            Rules [0, nAlways) have litLen 0 or 1 (a prefix "" or "/", which every path has) and
 //            are tried for every path, in groups that share a filter byte the path must hold:
 //            CONTAINS and WILD by the byte of their first segment least common in URL paths (any
@@ -85,6 +85,10 @@
 //            the rule before it when that has the same prefix, else the last rule of the longest
 //            other prefix that is a prefix of this one. So from any rule, following `prev` visits
 //            exactly the rules whose literal prefix is a prefix of its own.
+//   keys   (u32 each, at keysOff, 16-aligned): one per sorted rule, in rule order: the first four
+//            literal bytes, big-endian, zero past the prefix's end, so that one unsigned compare
+//            orders most prefixes against the path; padded to a multiple of 4 with 0xffffffff
+//            (the vector scan reads whole groups of 4).
 //   pool: pattern bytes.
 //
 // Semantics: SEMANTICS.md 7-10 over the single rule set the host selected for the agent (the
@@ -100,7 +104,10 @@ const T_CONTAINS: u32 = 4;
 const F_ALLOW: u32 = 1;
 const F_ANCHORED: u32 = 16;
 const F_AT_FILTER: u32 = 64;
-const RULE_SIZE: usize = 24;
+const RULE_SIZE: usize = 20;
+// Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
+// binary search.
+const SCAN_KEYS: u32 = 64;
 
 const STAR: u32 = 0x2a;
 const SLASH: u32 = 0x2f;
@@ -109,6 +116,7 @@ const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
 const HTTP: u64 = 0x2f2f3a70747468; // "http://"
 
 let rulesBase: usize = 0;
+let keysBase: usize = 0;
 let poolBase: usize = 0;
 let nRules: u32 = 0;
 let nAlways: u32 = 0;
@@ -126,6 +134,7 @@ export function useTable(table: usize): void {
   nRules = load<u32>(table);
   nAlways = load<u32>(table, 4);
   rulesBase = table + <usize>load<u32>(table, 8);
+  keysBase = table + <usize>load<u32>(table, 20);
   poolBase = table + <usize>load<u32>(table, 12);
 }
 
@@ -420,11 +429,16 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return plen >= 4 ? k : k & ~(u32.MAX_VALUE >> (plen << 3));
 }
 
-// Compare the literal prefix of rule r with the path: < 0 if it sorts before the path or is a
-// prefix of it, > 0 otherwise.
-@inline function litCompare(rule: usize, pkey: u32): i32 {
-  const rkey = load<u32>(rule, 20);
-  if (rkey != pkey) return rkey < pkey ? -1 : 1;
+// Compare the literal prefix of sorted rule i with the path: < 0 if it sorts before the path or
+// is a prefix of it, > 0 otherwise.
+@inline function litCompare(i: u32, pkey: u32): i32 {
+  const key = load<u32>(keysBase + (<usize>(i - nAlways) << 2));
+  if (key != pkey) return key < pkey ? -1 : 1;
+  return litCompareRest(rulesBase + <usize>i * RULE_SIZE);
+}
+
+// The same for a sorted rule whose key equals the path's.
+@inline function litCompareRest(rule: usize): i32 {
   const litLen = <u32>load<u16>(rule, 14);
   if (litLen <= 4) return -1;
   const lit = poolBase + <usize>load<u32>(rule);
@@ -438,11 +452,11 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
 }
 
 // Sorted rules have a literal prefix of at least one byte.
-@inline function isLitPrefix(rule: usize, pkey: u32): bool {
+@inline function isLitPrefix(rule: usize, key: u32, pkey: u32): bool {
   const litLen = <u32>load<u16>(rule, 14);
   if (litLen > pathLen) return false;
   const mask = litLen >= 4 ? u32.MAX_VALUE : ~(u32.MAX_VALUE >> (litLen << 3));
-  if ((pkey & mask) != load<u32>(rule, 20)) return false;
+  if ((pkey & mask) != key) return false;
   return litLen <= 4 || sameBytes(poolBase + <usize>load<u32>(rule) + 4, pathPtr + 4, litLen - 4);
 }
 
@@ -495,7 +509,7 @@ function decide(): i32 {
 
   // The rules every path reaches come in groups that one byte test rejects whole: SUFFIX rules
   // by the last byte of their segment, CONTAINS and WILD by a byte of their first segment (absent
-  // from the path: none can match). +20 holds the byte, +17 counts the group's rules after this one.
+  // from the path: none can match). +8 holds the byte, +17 counts the group's rules after this one.
   const path = pathPtr;
   const plen = pathLen;
   let i: u32 = 0;
@@ -507,9 +521,9 @@ function decide(): i32 {
     // segment that starts with it can then only be there, and is compared in place.
     let once: i32 = -1;
     if (type == T_SUFFIX) {
-      if (load<u8>(path + plen - 1) != load<u8>(head, 20)) { i = end; continue; }
+      if (load<u8>(path + plen - 1) != load<u8>(head, 8)) { i = end; continue; }
     } else if (type == T_CONTAINS || type == T_WILD) {
-      const slot = probeSlot(<u32>load<u8>(head, 20));
+      const slot = probeSlot(<u32>load<u8>(head, 8));
       const last = load<i32>(slot, 8);
       if (last < 0) { i = end; continue; }
       if (load<i32>(slot, 4) == last) once = last;
@@ -532,25 +546,50 @@ function decide(): i32 {
     }
   }
 
-  // Upper bound over the sorted rules, branch-free: `base` ends on the last rule whose literal
-  // prefix is <= the path, or one before the first when there is none.
+  // Upper bound over the sorted rules: how many have a literal prefix <= the path. Keys order all
+  // but the rules whose key equals the path's: count keys below and up to it (a vector scan of
+  // the contiguous keys for the usual small group, a branch-free search for a large one), then
+  // order the equal-key run by the rest of the literal.
   const pkey = pathKey(pathPtr, pathLen);
-  let base = nAlways;
-  let n = nRules - nAlways;
-  let r: i32 = <i32>nAlways - 1;
-  if (n > 0) {
+  const nSorted = nRules - nAlways;
+  const keys = keysBase;
+  let lo: u32 = 0;
+  let hi: u32 = 0;
+  if (nSorted <= SCAN_KEYS) {
+    // Keys are padded to a multiple of 4 with 0xffffffff, above every path's key ('/' leads).
+    const vp = i32x4.splat(pkey);
+    let below = i32x4.splat(0);
+    let upTo = i32x4.splat(0);
+    for (let j: u32 = 0; j < nSorted; j += 4) {
+      const v = v128.load(keys + (<usize>j << 2));
+      below = i32x4.sub(below, i32x4.lt_u(v, vp));
+      upTo = i32x4.sub(upTo, i32x4.le_u(v, vp));
+    }
+    lo = <u32>(i32x4.extract_lane(below, 0) + i32x4.extract_lane(below, 1) + i32x4.extract_lane(below, 2) + i32x4.extract_lane(below, 3));
+    hi = <u32>(i32x4.extract_lane(upTo, 0) + i32x4.extract_lane(upTo, 1) + i32x4.extract_lane(upTo, 2) + i32x4.extract_lane(upTo, 3));
+  } else {
+    // One branch-free search with the whole comparison; it leaves no equal-key run to order.
+    let base: u32 = 0;
+    let n = nSorted;
     while (n > 1) {
       const half = n >> 1;
-      base = select<u32>(base + half, base, litCompare(rules + <usize>(base + half) * RULE_SIZE, pkey) <= 0);
+      base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
       n -= half;
     }
-    r = <i32>base - (litCompare(rules + <usize>base * RULE_SIZE, pkey) <= 0 ? 0 : 1);
+    lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
+    hi = lo;
   }
+  while (lo < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (litCompareRest(rules + <usize>(nAlways + mid) * RULE_SIZE) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  let r: i32 = <i32>(nAlways + lo) - 1;
   // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
   // whole (its rules share litLen, ancestors have shorter ones).
   while (r >= <i32>nAlways) {
     const rule = rules + <usize>r * RULE_SIZE;
-    if (isLitPrefix(rule, pkey)) break;
+    if (isLitPrefix(rule, load<u32>(keys + (<usize>(<u32>r - nAlways) << 2)), pkey)) break;
     const litLen = load<u16>(rule, 14);
     r = <i32>load<u32>(rule, 8) - 1;
     while (r >= 0 && load<u16>(rules + <usize>r * RULE_SIZE, 14) == litLen) {
@@ -1000,7 +1039,7 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
 function workNeed(n: u32, patBytes: u32, origBytes: u32): u32 {
   const e = 2 * n;
   return e * <u32>ENTRY_SIZE + 3 * e * 4 + (patBytes + n + 16)
-    + (32 + e * <u32>RULE_SIZE + 2 * patBytes + n + 2 * origBytes + 2 * e + 16) + 8 * 8;
+    + (32 + e * (<u32>RULE_SIZE + 4) + 32 + 2 * patBytes + n + 2 * origBytes + 2 * e + 16) + 8 * 8;
 }
 
 // SEMANTICS.md 6, one directive at a time (the reference's state machine over groups).
@@ -1288,7 +1327,7 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
   const stack = align(temp + <usize>e2 * 4);
   let derived = align(stack + <usize>e2 * 4);
   const tableAt = align(derived + <usize>(patBytes + count + 16));
-  const tableEnd = tableAt + <usize>(32 + e2 * <u32>RULE_SIZE + 2 * patBytes + count + 2 * origBytes + 2 * e2 + 16);
+  const tableEnd = tableAt + <usize>(32 + e2 * (<u32>RULE_SIZE + 4) + 32 + 2 * patBytes + count + 2 * origBytes + 2 * e2 + 16);
   if (tableEnd > limit) {
     needed = <u32>(arena - work) + used + workNeed(count, patBytes, origBytes) + 128;
     return 0;
@@ -1367,11 +1406,15 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     store<u32>(stack + (<usize>top << 2), idx);
   }
 
-  // Table: header, rules, pool.
+  // Table: header, rules, keys of the sorted rules (padded to a multiple of 4), pool.
   const table = tableAt;
   let maxPat: u32 = 0;
   const rulesOff: u32 = 32;
-  const poolOff = rulesOff + n * <u32>RULE_SIZE;
+  const keysOff = (rulesOff + n * <u32>RULE_SIZE + 15) & ~15;
+  const nKeys = (n - nAlways + 3) & ~3;
+  const poolOff = keysOff + nKeys * 4;
+  for (let z = rulesOff + n * <u32>RULE_SIZE; z < keysOff; z++) store<u8>(table + z, 0);
+  for (let j = n - nAlways; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
     const k = load<u32>(order + (<usize>i << 2));
@@ -1380,7 +1423,7 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     const f = ent(k, 4);
     store<u32>(at, o);
     store<u32>(at, ent(k, 5), 4);
-    store<u32>(at, i < nAlways ? 0 : ent(k, 9), 8);
+    store<u32>(at, i < nAlways ? filterKey(k) & 0xff : ent(k, 9), 8);
     const skip = i < nAlways ? ent(k, 9) : 0;
     store<u16>(at, <u16>plen, 12);
     store<u16>(at, <u16>ent(k, 2), 14);
@@ -1391,7 +1434,7 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
     store<u8>(at, <u8>(f | atFilter), 16);
     store<u8>(at, <u8>skip, 17);
     store<u16>(at, <u16>ent(k, 3), 18);
-    store<u32>(at, i < nAlways ? filterKey(k) & 0xff : ent(k, 8), 20);
+    if (i >= nAlways) store<u32>(table + keysOff + (<usize>(i - nAlways) << 2), ent(k, 8));
     memory.copy(table + poolOff + o, <usize>ent(k, 0), plen);
     o += plen;
     if (f & F_HAS_ORIG) {
@@ -1409,7 +1452,7 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
   store<u32>(table, rulesOff, 8);
   store<u32>(table, poolOff, 12);
   store<u32>(table, maxPat, 16);
-  store<u32>(table, 0, 20);
+  store<u32>(table, keysOff, 20);
   store<u64>(table, 0, 24);
   tableOut = table;
   return size;

@@ -50,7 +50,7 @@ export const H_RULES_OFF = 2 // u32 words in the header
 export const H_POOL_OFF = 3
 export const H_MAX_PAT = 4
 
-export const RULE_SIZE = 24
+export const RULE_SIZE = 20
 export const RULE_PAT_OFF = 0 // u32
 export const RULE_LINE = 4 // u32
 export const RULE_PAT_LEN = 12 // u16

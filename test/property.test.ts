@@ -51,6 +51,28 @@ describe('property: wasm matcher equals the reference matcher', () => {
     )
   })
 
+  // Past 64 sorted rules the matcher binary-searches their prefixes instead of scanning the keys.
+  test(`groups of 65-160 rules against many paths (${fuzzOptions(300).numRuns} runs)`, () => {
+    const prefix = fc.array(fc.constantFrom('a', 'b', 'ab', '/', '%2F', 'é', 'x'), { minLength: 1, maxLength: 4 }).map((xs) => '/' + xs.join(''))
+    const pattern = fc.tuple(prefix, fc.constantFrom('', '*', '$', '*b', '*.php$', '/*a')).map(([p, t]) => p + t)
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(pattern, patternArb)), { minLength: 65, maxLength: 160 }),
+        fc.array(fc.oneof(pathArb, prefix), { minLength: 1, maxLength: 20 }),
+        (rules, paths) => {
+          const body = 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n')
+          const matcher = parseRobots(body).matcher('bot')
+          for (const p of paths) {
+            const url = 'http://x.com' + p
+            const got = matcher.check(url)
+            expect({ allowed: got.allowed, line: got.line }).toEqual(reference(body, 'bot', url))
+          }
+        },
+      ),
+      fuzzOptions(300, 0x6a11),
+    )
+  })
+
   test(`grammar-generated bodies, agents and URLs (${fuzzOptions(100_000).numRuns} runs)`, () => {
     fc.assert(
       fc.property(bodyArb, callerArb, urlArb, (body, agent, url) => {
