@@ -223,7 +223,7 @@ function scalingPhase() {
   return lines
 }
 
-// ── host floors: what moving a URL string into wasm memory costs, with no matching at all ─────────
+// ── floors: what moving a URL string into wasm memory costs with no matching, and the reverse ───────
 function floorPhase() {
   const urls = syntheticUrls()
   const mem = new Uint8Array(1 << 22)
@@ -239,8 +239,44 @@ function floorPhase() {
     const batch = timeOurs(() => { const ch = chunks[c]; buf.write(ch.join(''), 0, mem.length, 'utf16le'); c = c + 1 === chunks.length ? 0 : c + 1 }, BATCH)
     lines.push({ what: 'per URL of a 1,000-URL batch: join + one UTF-16 copy into memory', ns: batch })
   }
+  lines.push({ what: 'the other side: one wasm check of a URL already in memory (dist/robots.wasm through its ABI), no host work', ns: wasmAlone(urls) })
   for (const l of lines) log(`floor: ${l.what}: ${fmtNs(l.ns)}`)
   return lines
+}
+
+// The matcher's own cost: dist/robots.wasm driven through the ABI of assembly/index.ts, the
+// synthetic table compiled in it, every URL encoded beforehand (64 bytes of slack after each).
+function wasmAlone(urls) {
+  const w = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(join(root, 'dist', 'robots.wasm'))), {}).exports
+  const enc = new TextEncoder()
+  const encoded = urls.map((u) => enc.encode(u))
+  const PAGE = 65536
+  const base = w.heapBase()
+  const bodyAt = base + 4 * PAGE
+  const work = base + 8 * PAGE
+  const scratch = base + 40 * PAGE
+  const urlsAt = base + 48 * PAGE
+  const urlBytes = encoded.reduce((n, e) => n + e.length + 64, 0)
+  w.memory.grow(Math.ceil((urlsAt + urlBytes) / PAGE) - w.memory.buffer.byteLength / PAGE + 1)
+  const u8 = new Uint8Array(w.memory.buffer)
+  const bodyLen = enc.encodeInto(syntheticRobots(), u8.subarray(bodyAt, bodyAt + 2 * PAGE)).written
+  const agentLen = enc.encodeInto('googlebot', u8.subarray(bodyAt + 2 * PAGE)).written
+  const size = w.compile(bodyAt, bodyLen, bodyAt + 2 * PAGE, agentLen, work, 32 * PAGE)
+  if (size === 0) throw new Error('wasm alone: the compiler wanted more work area')
+  u8.copyWithin(base, w.compiledTable(), w.compiledTable() + size)
+  w.useTable(base)
+  w.useScratch(scratch)
+  const at = new Int32Array(encoded.length)
+  const len = new Int32Array(encoded.length)
+  let o = urlsAt
+  encoded.forEach((e, k) => { u8.set(e, o); at[k] = o; len[k] = e.length; o += e.length + 64 })
+  // Same verdicts as the package's own matcher, or the number means nothing.
+  let allowed = 0
+  for (let k = 0; k < at.length; k++) allowed += w.check(at[k], len[k]) & 1
+  const want = parseRobots(syntheticRobots()).matcher('Googlebot').isAllowedMany(urls).reduce((n, v) => n + v, 0)
+  if (allowed !== want) throw new Error(`wasm alone: ${allowed} URLs allowed, the package says ${want}`)
+  let i = 0
+  return timeOurs(() => { for (let k = 0; k < BATCH; k++) { w.check(at[i], len[i]); i = i + 1 === at.length ? 0 : i + 1 } })
 }
 
 // ── memory: a child process with --expose-gc ───────────────────────────────────────────────────
@@ -298,7 +334,7 @@ for (const r of rows) md.push(`| ${r.phase} | ${fmtNs(r.ours)} | ${fmtNs(r.their
 md.push(`| memory retained per compiled matcher / parsed instance (${memory.count.toLocaleString('en')} of them) | ${memory.oursPerMatcher.toFixed(0)} B | ${memory.theirsPerInstance.toFixed(0)} B | **${(memory.theirsPerInstance / memory.oursPerMatcher).toFixed(1)}x** |`)
 md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|---|---:|---:|')
 for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
-md.push('', '| host floor (synthetic URLs, no matching) | time |', '|---|---:|')
+md.push('', '| floors (synthetic URLs): host work alone, and wasm work alone | time |', '|---|---:|')
 for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
