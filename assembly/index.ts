@@ -55,8 +55,10 @@
 //                                     the compiler (body -> table for one agent): see "Compiler".
 //
 // Table (built by the compiler at the end of this file; every field u32 unless noted)
-//   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, keysOff, 0, 0
-//            rulesOff/poolOff/keysOff are relative to the table start.
+//   header (32 bytes): nRules, nAlways, rulesOff, poolOff, maxPatLen, keysOff, suffixEnd,
+//            suffixBloom. rulesOff/poolOff/keysOff are relative to the table start. suffixEnd:
+//            the index after the always part's SUFFIX groups; suffixBloom: bit (b & 31) set for
+//            each of their bytes b, so that a path whose last byte is in none skips them all.
 //   rules  (20 bytes each, at rulesOff):
 //            +0  patOff   pattern bytes at pool + patOff (escaped, SEMANTICS.md 5)
 //            +4  line     line number in the robots.txt (tie-break: lower line wins)
@@ -117,6 +119,8 @@ const HTTP: u64 = 0x2f2f3a70747468; // "http://"
 
 let rulesBase: usize = 0;
 let keysBase: usize = 0;
+let suffixEnd: u32 = 0;
+let suffixBloom: u32 = 0;
 let poolBase: usize = 0;
 let nRules: u32 = 0;
 let nAlways: u32 = 0;
@@ -135,6 +139,8 @@ export function useTable(table: usize): void {
   nAlways = load<u32>(table, 4);
   rulesBase = table + <usize>load<u32>(table, 8);
   keysBase = table + <usize>load<u32>(table, 20);
+  suffixEnd = load<u32>(table, 24);
+  suffixBloom = load<u32>(table, 28);
   poolBase = table + <usize>load<u32>(table, 12);
 }
 
@@ -521,7 +527,9 @@ function decide(): i32 {
     // segment that starts with it can then only be there, and is compared in place.
     let once: i32 = -1;
     if (type == T_SUFFIX) {
-      if (load<u8>(path + plen - 1) != load<u8>(head, 8)) { i = end; continue; }
+      const last = <u32>load<u8>(path + plen - 1);
+      if ((suffixBloom & (1 << (last & 31))) == 0) { i = suffixEnd; continue; }
+      if (last != <u32>load<u8>(head, 8)) { i = end; continue; }
     } else if (type == T_CONTAINS || type == T_WILD) {
       const slot = probeSlot(<u32>load<u8>(head, 8));
       const last = load<i32>(slot, 8);
@@ -1453,7 +1461,15 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
   store<u32>(table, poolOff, 12);
   store<u32>(table, maxPat, 16);
   store<u32>(table, keysOff, 20);
-  store<u64>(table, 0, 24);
+  let sEnd: u32 = 0;
+  let bloom: u32 = 0;
+  for (let i: u32 = 0; i < nAlways; i++) {
+    const k = load<u32>(order + (<usize>i << 2));
+    const f = filterKey(k);
+    if (f >= 0x100 && f < 0x200) { bloom |= 1 << (f & 31); sEnd = i + 1; }
+  }
+  store<u32>(table, sEnd, 24);
+  store<u32>(table, bloom, 28);
   tableOut = table;
   return size;
 }
