@@ -1426,21 +1426,31 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
   for (let z = rulesOff + n * <u32>RULE_SIZE; z < keysOff; z++) store<u8>(table + z, 0);
   for (let j = n - nAlways; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
+  let sEnd: u32 = 0;
+  let bloom: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
     const k = load<u32>(order + (<usize>i << 2));
     const at = table + rulesOff + <usize>i * RULE_SIZE;
     const plen = ent(k, 1);
     const f = ent(k, 4);
+    // Sorted rules: +8 is the chain link. Always rules: +8 is the filter byte, +17 the skip, bit 6
+    // marks a CONTAINS segment that starts with the filter byte (decide's in-place compare), and
+    // SUFFIX groups feed the header's end index and bloom.
+    let link = ent(k, 9);
+    let skip: u32 = 0;
+    let atFilter: u32 = 0;
+    if (i < nAlways) {
+      const filter = filterKey(k);
+      link = filter & 0xff;
+      skip = ent(k, 9);
+      if (((f >> 1) & 7) == T_CONTAINS && <u32>load<u8>(<usize>ent(k, 0) + <usize>ent(k, 3)) == link) atFilter = F_AT_FILTER;
+      if (filter >= 0x100 && filter < 0x200) { bloom |= 1 << (filter & 31); sEnd = i + 1; }
+    }
     store<u32>(at, o);
     store<u32>(at, ent(k, 5), 4);
-    store<u32>(at, i < nAlways ? filterKey(k) & 0xff : ent(k, 9), 8);
-    const skip = i < nAlways ? ent(k, 9) : 0;
+    store<u32>(at, link, 8);
     store<u16>(at, <u16>plen, 12);
     store<u16>(at, <u16>ent(k, 2), 14);
-    // Always CONTAINS rules whose segment starts with their group's filter byte (decide's
-    // in-place compare).
-    let atFilter: u32 = 0;
-    if (i < nAlways && ((f >> 1) & 7) == T_CONTAINS && <u32>load<u8>(<usize>ent(k, 0) + <usize>ent(k, 3)) == (filterKey(k) & 0xff)) atFilter = F_AT_FILTER;
     store<u8>(at, <u8>(f | atFilter), 16);
     store<u8>(at, <u8>skip, 17);
     store<u16>(at, <u16>ent(k, 3), 18);
@@ -1463,13 +1473,6 @@ function compileRefs(refs: usize, refsEnd: usize, tag: u32, count: u32, patBytes
   store<u32>(table, poolOff, 12);
   store<u32>(table, maxPat, 16);
   store<u32>(table, keysOff, 20);
-  let sEnd: u32 = 0;
-  let bloom: u32 = 0;
-  for (let i: u32 = 0; i < nAlways; i++) {
-    const k = load<u32>(order + (<usize>i << 2));
-    const f = filterKey(k);
-    if (f >= 0x100 && f < 0x200) { bloom |= 1 << (f & 31); sEnd = i + 1; }
-  }
   store<u32>(table, sEnd, 24);
   store<u32>(table, bloom, 28);
   tableOut = table;
