@@ -307,7 +307,12 @@ export class Engine {
     for (let start = from; start < to; start += BATCH_URLS) {
       const count = Math.min(BATCH_URLS, to - start)
       let chars = 0
-      for (let k = 0; k < count; k++) chars += urls[start + k]!.length
+      let joined = ''
+      for (let k = 0; k < count; k++) {
+        const u = urls[start + k]!
+        chars += u.length
+        joined += u
+      }
       const head = count * 8
       this.reserveInput(head + chars * 3)
       this.inputBody = null
@@ -317,7 +322,6 @@ export class Engine {
       const u8 = this.u8
       // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
       // boundaries are the string lengths, otherwise each URL is encoded on its own.
-      const joined = count === 1 ? urls[start]! : urls.slice(start, start + count).join('')
       const { written } = encoder.encodeInto(joined, u8.subarray(data, data + this.inputCap - head))
       const endsView = this.i32
       let e = 0
@@ -352,16 +356,20 @@ export class Engine {
   /**
    * `many` through UTF-16: the joined URLs are written with one Buffer copy; ends are in code
    * units, and wasm transcodes each URL into a staging area of 3 bytes per unit of the longest.
+   * (Both batch paths join by appending: V8 builds a rope that the copy flattens once, 4-5 ns per
+   * URL cheaper than slice + join on 1,000 URLs.)
    */
   private many16(urls: readonly string[], from: number, to: number, results: Int32Array | null, bytes: Uint8Array | null): void {
     for (let start = from; start < to; start += BATCH_URLS) {
       const count = Math.min(BATCH_URLS, to - start)
       let chars = 0
       let longest = 0
+      let joined = ''
       for (let k = 0; k < count; k++) {
-        const n = urls[start + k]!.length
-        chars += n
-        if (n > longest) longest = n
+        const u = urls[start + k]!
+        chars += u.length
+        if (u.length > longest) longest = u.length
+        joined += u
       }
       const head = count * 8
       const unitsOff = align16(head)
@@ -371,7 +379,6 @@ export class Engine {
       if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
       const ends = this.input
       const out = ends + count * 4
-      const joined = count === 1 ? urls[start]! : start === 0 && count === urls.length ? urls.join('') : urls.slice(start, start + count).join('')
       this.utf16.write(joined, this.input + unitsOff, 2 * chars, 'utf16le')
       const endsView = this.i32
       let e = 0
