@@ -1,7 +1,7 @@
 // robotstxt-wasm matcher: the hot path, URL bytes in, verdict number out.
 //
 // ─── ABI ────────────────────────────────────────────────────────────────────────────────────────
-// Mirrored by `WasmExports` in src/abi.ts; src/wasm.ts is the only host file that calls it.
+// Mirrored by `WasmExports` in src/engine/abi.ts; src/engine/wasm.ts is the only host file that calls it.
 // All pointers and lengths are byte offsets/counts in the exported `memory`. Integers are
 // little-endian. Runtime is "stub": this module never allocates. Below `heapBase()` it keeps only
 // static data (the matcher's per-path probe cache); memory above it is the host's, carved into
@@ -760,7 +760,7 @@ export function unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void 
 // The parser's byte work in wasm: splits the body into lines (BOM, CR/LF/CRLF, the 16,663-byte
 // cut, NUL), removes comments, trims, finds key and value and classifies the key. It emits one
 // record per line that has a directive; the host builds groups and rules from the records
-// (src/parse.ts, Builder), exactly as its own TS line splitter does for the per-line report.
+// (src/engine/parse.ts, Builder), exactly as its own TS line splitter does for the per-line report.
 //
 //   scanStart(body: usize, len: u32): void    begin scanning the body at [body, body+len)
 //   scan(out: usize, cap: u32): u32           writes up to `cap` records at out (24 bytes each)

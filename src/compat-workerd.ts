@@ -1,5 +1,5 @@
 // Entry of `robotstxt-wasm/compat` for Cloudflare Workers (the `workerd` and `worker` conditions):
-// src/wasm.ts's .wasm import is built as an import of dist/robots.wasm (a WebAssembly.Module), as
+// src/engine/wasm.ts's .wasm import is built as an import of dist/robots.wasm (a WebAssembly.Module), as
 // for workerd.ts.
 
-export { default, type Robot } from './compat-parser.js'
+export { default, type Robot } from './compat/parser.js'

@@ -1,10 +1,10 @@
 // Types of `require('robotstxt-wasm/compat')` (dist/compat.cjs, whose module.exports is the
-// function itself, like robots-parser's). The ESM types are emitted by tsc from compat-parser.ts;
+// function itself, like robots-parser's). The ESM types are emitted by tsc from compat/parser.ts;
 // this file declares the same shape with `export =`, and test/compat.test.ts compiles a CommonJS and
 // an ESM consumer against the built package to keep the two in step.
 
 declare namespace robotsParser {
-  /** A parsed robots.txt with robots-parser's methods (see compat-parser.ts for each one). */
+  /** A parsed robots.txt with robots-parser's methods (see compat/parser.ts for each one). */
   interface Robot {
     /** True when `ua` may fetch `url`; `undefined` for a URL of another protocol, host or port. */
     isAllowed(url: string | URL, ua?: string): boolean | undefined

@@ -1,4 +1,4 @@
-// Entry for Node (ESM and CommonJS) and bundlers: src/wasm.ts's .wasm import is built as embedded
+// Entry for Node (ESM and CommonJS) and bundlers: src/engine/wasm.ts's .wasm import is built as embedded
 // bytes, instantiated synchronously on first use: no extra file, no top-level await.
 
 export * from './public.js'

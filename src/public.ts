@@ -1,9 +1,9 @@
 // Everything the package exports, shared by the Node/bundler entry (index.ts) and the workerd entry.
 
-export { parseRobots, Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './robots.js'
-export { Matcher, type Verdict } from './matcher.js'
-export type { LineReport } from './parse.js'
-export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } from './fetch.js'
-export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './cache.js'
-export { robotsOrigin } from './origin.js'
-export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './workers-cache.js'
+export { parseRobots, Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './engine/robots.js'
+export { Matcher, type Verdict } from './engine/matcher.js'
+export type { LineReport } from './engine/parse.js'
+export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } from './http/fetch.js'
+export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'
+export { robotsOrigin } from './http/origin.js'
+export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './http/workers-cache.js'

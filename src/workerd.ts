@@ -1,5 +1,5 @@
 // Entry for Cloudflare Workers (the `workerd` and `worker` export conditions): Workers forbid
-// compiling wasm from bytes at run time, so src/wasm.ts's .wasm import is built as an import of
+// compiling wasm from bytes at run time, so src/engine/wasm.ts's .wasm import is built as an import of
 // dist/robots.wasm, which wrangler uploads as a WebAssembly.Module beside the script.
 
 export * from './public.js'

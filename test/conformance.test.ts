@@ -1,11 +1,11 @@
 // Every labelled case (../shared/README.md) through the three public ways of asking, plus the
 // reference matcher: verdict and matching line must equal the labels exactly.
 import { describe, expect, test } from 'vitest'
-import { agentTokens } from '../src/args.js'
-import { utf8 } from '../src/bytes.js'
+import { agentTokens } from '../src/engine/args.js'
+import { utf8 } from '../src/engine/bytes.js'
 import { parseRobots } from '../src/index.js'
-import { parseBody } from '../src/parse.js'
-import { referenceCheck } from '../src/reference.js'
+import { parseBody } from '../src/engine/parse.js'
+import { referenceCheck } from '../src/engine/reference.js'
 import { corpusAvailable, loadCorpus, loadFixture, type LabelledBody } from './helpers/cases.js'
 
 type Way = 'Robots.check' | 'Robots.check after reading sitemaps' | 'Matcher.check' | 'Matcher.isAllowedMany+checkMany' | 'reference'

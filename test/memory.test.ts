@@ -31,7 +31,7 @@ test('edge: 1,000,000 matchers created and dropped and 10,000,000 checks leave m
 
 test('edge: compiling a 500 KB body with few rules keeps wasm memory small (work sized by rules, not bytes)', async () => {
   const { parseRobots } = await import('../src/index.js')
-  const { getEngine } = await import('../src/wasm.js')
+  const { getEngine } = await import('../src/engine/wasm.js')
   const body = 'User-agent: *\nDisallow: /private/\n' + '# padding comment line\n'.repeat(21_000)
   expect(body.length).toBeGreaterThan(480_000)
   const m = parseRobots(body).matcher('bot')

@@ -1,14 +1,14 @@
-// Property tests: the wasm matcher against the pure-TS reference matcher (src/reference.ts), on
+// Property tests: the wasm matcher against the pure-TS reference matcher (src/engine/reference.ts), on
 // random patterns and paths and on grammar-generated bodies. Fixed seeds, so a failure is
 // reproducible; PROPERTY_RUNS scales the run counts (the CI default is the 100,000).
 import fc from 'fast-check'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { agentTokens } from '../src/args.js'
-import { utf8 } from '../src/bytes.js'
+import { agentTokens } from '../src/engine/args.js'
+import { utf8 } from '../src/engine/bytes.js'
 import { parseRobots } from '../src/index.js'
-import { parseBody } from '../src/parse.js'
-import { referenceCheck } from '../src/reference.js'
-import { getEngine } from '../src/wasm.js'
+import { parseBody } from '../src/engine/parse.js'
+import { referenceCheck } from '../src/engine/reference.js'
+import { getEngine } from '../src/engine/wasm.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
 

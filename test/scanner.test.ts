@@ -1,13 +1,13 @@
-// The wasm line scanner (assembly/index.ts) against its TS twin (parseBody in src/parse.ts): the
+// The wasm line scanner (assembly/index.ts) against its TS twin (parseBody in src/engine/parse.ts): the
 // parsed structure (groups, rules, escapes, sitemaps, other lines, line count) must be identical.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { utf8 } from '../src/bytes.js'
+import { utf8 } from '../src/engine/bytes.js'
 import '../src/index.js'
-import { parseBody, selectRules, type ParsedRobots } from '../src/parse.js'
-import { agentTokens } from '../src/args.js'
-import { getEngine } from '../src/wasm.js'
-import { parseBytes } from '../src/robots.js'
+import { parseBody, selectRules, type ParsedRobots } from '../src/engine/parse.js'
+import { agentTokens } from '../src/engine/args.js'
+import { getEngine } from '../src/engine/wasm.js'
+import { parseBytes } from '../src/engine/robots.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb } from './helpers/arbitraries.js'
 import { corpusAvailable, loadCorpus, loadFixture } from './helpers/cases.js'

@@ -2,8 +2,8 @@
 // come from the spec's own text and examples.
 import { describe, expect, test } from 'vitest'
 import { parseRobots } from '../src/index.js'
-import { referencePath } from '../src/reference.js'
-import { utf8 } from '../src/bytes.js'
+import { referencePath } from '../src/engine/reference.js'
+import { utf8 } from '../src/engine/bytes.js'
 
 const dec = (b: Uint8Array) => Buffer.from(b).toString('latin1')
 /** [allowed, line] for one agent and URL. */

@@ -55,7 +55,7 @@ test(`dist/robots.wasm is a release build under ${WASM_CEILING / KiB} KiB`, () =
 })
 
 test('dist/index.js embeds robots.wasm as one base64 string; native and atob decoding give its bytes', async () => {
-  const { base64Bytes } = await import('../src/bytes.js')
+  const { base64Bytes } = await import('../src/engine/bytes.js')
   const wasm = readFileSync(join(DIST, 'robots.wasm'))
   const strings = readFileSync(join(DIST, 'index.js'), 'utf8').match(/"AGFzbQ[A-Za-z0-9+/=]*"/g) ?? []
   expect(strings).toHaveLength(1)

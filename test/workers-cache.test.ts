@@ -1,4 +1,4 @@
-// workersCacheStorage (src/workers-cache.ts) in Node, on a Cache double that honours max-age on an
+// workersCacheStorage (src/http/workers-cache.ts) in Node, on a Cache double that honours max-age on an
 // injected clock: records round-trip exactly, lifetimes follow expiresAt + keepMs, foreign or
 // damaged entries read as misses, bad arguments throw, and two RobotsCache instances (two isolates)
 // share results through it. test/workers/example.test.ts runs it on the real Workers Cache API.

@@ -1,12 +1,12 @@
 // `robotstxt explain`: which groups apply to the agent, every rule of them that matches the URL's
 // path with its priority, the deciding rule, and the verdict. Not a hot path: it follows the
-// reference matcher (src/reference.ts) rule by rule in file order, so it can show the losers too.
+// reference matcher (src/engine/reference.ts) rule by rule in file order, so it can show the losers too.
 
-import { agentTokens } from '../args.js'
-import { decodeUtf8, utf8 } from '../bytes.js'
-import type { Robots } from '../index.js'
-import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, selectRules } from '../parse.js'
-import { positionSetMatches, referencePath } from '../reference.js'
+import { agentTokens } from '../engine/args.js'
+import { decodeUtf8, utf8 } from '../engine/bytes.js'
+import type { Robots } from '../engine/robots.js'
+import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, selectRules } from '../engine/parse.js'
+import { positionSetMatches, referencePath } from '../engine/reference.js'
 
 /** A rule of the chosen groups that matches the path. */
 export interface RuleMatch {

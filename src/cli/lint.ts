@@ -3,8 +3,9 @@
 // a trailing group without rules). Findings never depend on a crawler: they say what Google's
 // parser does with each line and where other crawlers may disagree.
 
-import { DEFAULT_MAX_BYTES, type LineReport, type Robots } from '../index.js'
-import { MAX_LINE_BYTES } from '../parse.js'
+import { DEFAULT_MAX_BYTES, type Robots } from '../engine/robots.js'
+import type { LineReport } from '../engine/parse.js'
+import { MAX_LINE_BYTES } from '../engine/parse.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
 export type Severity = 'error' | 'warning' | 'info'

@@ -2,7 +2,7 @@
 // option is a usage error, never silently ignored).
 
 import { parseArgs } from 'node:util'
-import { agentTokens } from '../args.js'
+import { agentTokens } from '../engine/args.js'
 import { UsageError } from './errors.js'
 
 /** Option specs in parseArgs form. */

@@ -3,8 +3,8 @@
 // a huge file costs no memory; its full size is still known for lint.
 
 import { open } from 'node:fs/promises'
-import { fetchRobots, type RobotsFetch } from '../fetch.js'
-import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../index.js'
+import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
+import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { VERSION } from './version.js'
 

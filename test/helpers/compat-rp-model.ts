@@ -8,7 +8,7 @@
 // It works on the robots.txt as a JS string (what both packages are given) and is written for
 // clarity over speed.
 
-import { referencePath } from '../../src/reference.js'
+import { referencePath } from '../../src/engine/reference.js'
 
 /** The documented differences, in the order the migration guide lists them. */
 export const SWITCHES = [

@@ -1,7 +1,7 @@
 // Run by test/memory.test.ts as `node --expose-gc` on an esbuild bundle of this file. Prints one
 // JSON object of memory readings (bytes). Not a vitest file: it needs gc() and a clean heap.
 import { parseRobots } from '../../src/index.js'
-import { getEngine } from '../../src/wasm.js'
+import { getEngine } from '../../src/engine/wasm.js'
 
 const gc = (globalThis as { gc?: () => void }).gc!
 function used(): number {

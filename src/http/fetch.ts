@@ -1,9 +1,9 @@
 // fetchRobots: one robots.txt fetch on the platform `fetch` (Node >= 18, Workers, browsers), turned
 // into an outcome as HTTP.md "Outcome of a fetch" says. The cache (cache.ts) builds on `fetchRaw`.
 
-import { agentTokens, fail } from './args.js'
+import { agentTokens, fail } from '../engine/args.js'
 import { locateRobots } from './origin.js'
-import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from './robots.js'
+import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 
 /** What a fetch means for crawling (HTTP.md, "Outcome of a fetch"). */
 export type RobotsOutcome = 'ok' | 'allow-all' | 'disallow-all'

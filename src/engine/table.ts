@@ -1,4 +1,4 @@
-// Reads compiled tables (layout in assembly/index.ts and src/abi.ts; the wasm compiler writes them).
+// Reads compiled tables (layout in assembly/index.ts and src/engine/abi.ts; the wasm compiler writes them).
 
 import { F_ALLOW, F_HAS_ORIG, H_MAX_PAT, H_POOL_OFF, H_RULES_OFF, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE } from './abi.js'
 

@@ -10,7 +10,7 @@
 // No Workers global is touched at import time, so the package still loads in Node; any object with
 // the two Cache methods works (a browser Cache, a test double).
 
-import { fail } from './args.js'
+import { fail } from '../engine/args.js'
 import type { RobotsCacheStorage, StoredRobots } from './cache.js'
 import type { RobotsOutcome } from './fetch.js'
 

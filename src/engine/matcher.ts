@@ -28,7 +28,7 @@ export class Matcher {
     this.#table = table
   }
 
-  /** @internal A matcher over a compiled table (src/table.ts). */
+  /** @internal A matcher over a compiled table (src/engine/table.ts). */
   static fromTable(table: Uint8Array): Matcher {
     return new Matcher(table)
   }

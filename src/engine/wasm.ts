@@ -13,7 +13,7 @@
 // therefore holds at most one table, and grows only to fit the largest table, URL batch, body and
 // compiler work area seen (the last sized by the rules a body actually has).
 
-import embedded from '../build/robots.wasm'
+import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './table.js'
 import { base64Bytes, encoder } from './bytes.js'

@@ -3,7 +3,7 @@
 // lower-cases the host, converts internationalised names to punycode, canonicalises IPv4 and IPv6
 // addresses and drops the scheme's default port, all in `URL.origin`.
 
-import { fail } from './args.js'
+import { fail } from '../engine/args.js'
 
 /** The origin of a URL and the address of the robots.txt that governs it. */
 export interface RobotsLocation {

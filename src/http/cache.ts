@@ -6,14 +6,14 @@
 // order; a use re-inserts); #bytes is the sum of the kept bodies' lengths and never exceeds
 // maxBytes once a store returns; #pending holds at most one fetch per origin.
 
-import { agentTokens, fail } from './args.js'
+import { agentTokens, fail } from '../engine/args.js'
 import {
   DAY_MS, DEFAULT_MAX_TTL_MS, DEFAULT_RETRY_MS, DEFAULT_TTL_MS, FetchResult, checkOptionsObject, failureLifetime,
   fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, raceAbort, resultOf, successLifetime,
   type FetchConfig, type FetchOptions, type Lifetimes, type RobotsFetch, type RobotsOutcome,
 } from './fetch.js'
 import { locateRobots } from './origin.js'
-import { parseRobots } from './robots.js'
+import { parseRobots } from '../engine/robots.js'
 
 /**
  * One origin's cached state as plain data, for a second-level `RobotsCacheStorage`. Every field

@@ -10,8 +10,8 @@
 //   user-agent is reduced, and the crawl-delay, sitemap and host directives (its own grouping:
 //   last crawl-delay wins, sitemaps kept with duplicates, the last Host lower-cased).
 
-import { fail } from './args.js'
-import { parseRobots, type Robots } from './robots.js'
+import { fail } from '../engine/args.js'
+import { parseRobots, type Robots } from '../engine/robots.js'
 
 /**
  * A parsed robots.txt with robots-parser's methods. Create it with `robotsParser(url, contents)`.
