@@ -65,13 +65,17 @@ export class Robots {
    * or several agents whose groups merge) and compiles their rules. Keep one per (site, agent).
    */
   matcher(agent: string | readonly string[]): Matcher {
-    const tokens = agentTokens(agent)
+    return Matcher.fromTable(this.#compile(agentTokens(agent)))
+  }
+
+  /** The compiled table of validated product tokens. */
+  #compile(tokens: readonly string[]): Uint8Array {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
     const src = this.#source
-    if ((typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX) return Matcher.fromTable(engine.compile(src, tokens))
-    return Matcher.fromTable(engine.compileList(this.parsed, selectRules(this.parsed, tokens).rules))
+    if ((typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX) return engine.compile(src, tokens)
+    return engine.compileList(this.parsed, selectRules(this.parsed, tokens).rules)
   }
 
   /** Sitemap URLs in file order, exact duplicates dropped. */
@@ -110,15 +114,28 @@ export class Robots {
     return this.#parsed
   }
 
+  /** @internal The matcher cache's keys, least recently used first. */
+  get matcherKeys(): string[] {
+    return [...this.#matchers.keys()]
+  }
+
+  /**
+   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries. The agent is
+   * validated on every call, and the key is the JSON of its product tokens: the matcher depends
+   * on nothing else, and JSON cannot confuse `'a\nb'` with `['a', 'b']`.
+   */
   #cachedMatcher(agent: string | readonly string[]): Matcher {
-    const key = typeof agent === 'string' ? agent : Array.isArray(agent) ? agent.join('\n') : null
-    if (key === null) return this.matcher(agent) // throws the TypeError
+    const tokens = agentTokens(agent)
+    const key = JSON.stringify(tokens)
     let m = this.#matchers.get(key)
     if (m === undefined) {
-      m = this.matcher(agent)
+      m = Matcher.fromTable(this.#compile(tokens))
       if (this.#matchers.size >= MATCHER_CACHE) this.#matchers.delete(this.#matchers.keys().next().value!)
-      this.#matchers.set(key, m)
+    } else {
+      // Map iteration follows insertion order: re-inserting makes this the most recent entry.
+      this.#matchers.delete(key)
     }
+    this.#matchers.set(key, m)
     return m
   }
 }
@@ -136,10 +153,21 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
     if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
     bytes = encodeCut(body, maxBytes)
   }
-  // A private copy: the caller may reuse its buffer, and lines/sitemaps are read from it later.
-  else if (body instanceof Uint8Array) bytes = body.slice(0, Math.min(body.length, maxBytes))
+  else if (body instanceof Uint8Array) bytes = copyPrefix(body, maxBytes)
   else return fail('body', 'a string or a Uint8Array', body)
   return Robots.fromBody(bytes)
+}
+
+/**
+ * A private copy of the first `maxBytes` bytes: the caller may reuse its buffer (stream readers
+ * do), and a small file must not pin a large pooled buffer. Not `body.slice`: on a Node Buffer
+ * that is a view.
+ */
+function copyPrefix(body: Uint8Array, maxBytes: number): Uint8Array {
+  const n = Math.min(body.length, maxBytes)
+  const copy = new Uint8Array(n)
+  copy.set(body.subarray(0, n))
+  return copy
 }
 
 /** Bodies up to this size are split into lines by the wasm scanner; larger ones (only possible
