@@ -1,6 +1,7 @@
 // The host layer against a hostile site and a careless caller: each test names the hardening item
 // it pins, and each failed on the release before the fix.
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { getEngine } from '../src/engine/wasm.js'
 import { parseRobots } from '../src/index.js'
 
 describe('hardening 2: parseRobots(bytes) copies what it reads', () => {
@@ -64,5 +65,78 @@ describe('hardening 6: the per-agent matcher cache of Robots.isAllowed and check
     expect(keys()).toContain('["keep"]')
     expect(keys()).not.toContain('["agent0"]')
     expect(keys().at(-1)).toBe('["one-more"]')
+  })
+})
+
+describe('hardening 4: lone surrogates split across batch URLs encode as isAllowed does', () => {
+  // Node batches go in as UTF-16 (Buffer); Workers, browsers and Deno through TextEncoder.
+  test.each([['UTF-16', true], ['TextEncoder', false]])('%s batches: "\\uD83D", "", "\\uDE00" are three U+FFFD URLs, not one pair', (_, utf16) => {
+    const engine = getEngine()
+    const saved = engine.utf16Batches
+    engine.utf16Batches = utf16
+    onTestFinished(() => { engine.utf16Batches = saved })
+    const m = parseRobots('User-agent: *\nDisallow: /a%F0%9F%98%80\nDisallow: /*%EF%BF%BD$\n').matcher('bot')
+    // More than 8 URLs, so that the joined batch path runs rather than one call per URL.
+    const urls = ['/a\uD83D', '', '\uDE00', '/a\uD83D', '', '', '\uDE00', '/x', '/y', '/z', 'http://h/a\uD83D', '', '\uDE00b']
+    const single = urls.map((u) => m.check(u))
+    expect(single.slice(0, 3).map((v) => v.allowed)).toEqual([false, true, true])
+    expect([...m.isAllowedMany(urls)]).toEqual(single.map((v) => (v.allowed ? 1 : 0)))
+    expect([...m.checkMany(urls)]).toEqual(single.map((v) => (v.allowed ? v.line : -v.line)))
+  })
+})
+
+describe('hardening 5: batches read each element once and survive reentrant callers', () => {
+  const robots = parseRobots('User-agent: *\nDisallow: /private\n')
+  test('a Proxy array: each element is read exactly once, by isAllowedMany and by checkMany', () => {
+    const urls = Array.from({ length: 20 }, (_, i) => (i % 2 ? '/private/' : '/public/') + i)
+    const m = robots.matcher('bot')
+    for (const run of [(xs: string[]) => m.isAllowedMany(xs), (xs: string[]) => m.checkMany(xs)]) {
+      const reads = new Array<number>(urls.length).fill(0)
+      const proxy = new Proxy(urls, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads[Number(key)]!++
+          return Reflect.get(target, key, receiver)
+        },
+      })
+      run(proxy)
+      expect(reads).toEqual(urls.map(() => 1))
+    }
+  })
+  test('an element whose read checks URLs on another matcher, and one that changes on a second read', () => {
+    const other = parseRobots('User-agent: *\nAllow: /\nDisallow: /' + 'x'.repeat(5000) + '\n').matcher('bot')
+    const m = robots.matcher('bot')
+    for (const size of [3, 50, 3000]) {
+      let n = 0
+      const urls: string[] = []
+      for (let i = 0; i < size; i++) {
+        Object.defineProperty(urls, i, {
+          enumerable: true,
+          get() {
+            // A reentrant check with a long URL and a big table: it grows wasm memory and swaps the
+            // resident table; and a second read of the element would see another URL.
+            other.isAllowedMany(['/' + 'x'.repeat(5000 + (n % 7)), '/a', ...Array.from({ length: 9 }, () => '/' + 'y'.repeat(20000))])
+            return n++ < size ? (i % 2 ? '/private/' + i : '/ok/' + i) : '/private/second-read'
+          },
+        })
+      }
+      const want = Array.from({ length: size }, (_, i) => (i % 2 ? 0 : 1))
+      expect([...m.isAllowedMany(urls)]).toEqual(want)
+      n = 0
+      expect([...m.checkMany(urls)].map((r) => (r > 0 ? 1 : r === 0 ? 1 : 0))).toEqual(want)
+    }
+  })
+  test('a URL subclass whose href checks another matcher', () => {
+    const other = parseRobots('User-agent: *\nDisallow: /' + 'q'.repeat(3000) + '\n').matcher('bot')
+    class Sneaky extends URL {
+      override get href(): string {
+        other.isAllowedMany(Array.from({ length: 20 }, (_, i) => '/' + 'q'.repeat(3000 + i)))
+        return super.href
+      }
+    }
+    const m = robots.matcher('bot')
+    const urls = Array.from({ length: 30 }, (_, i) => new Sneaky(i % 3 ? 'https://x/private/' + i : 'https://x/o/' + i))
+    expect([...m.isAllowedMany(urls)]).toEqual(urls.map((_, i) => (i % 3 ? 0 : 1)))
+    expect(m.isAllowed(new Sneaky('https://x/private'))).toBe(false)
+    expect(m.check(new Sneaky('https://x/ok'))).toEqual({ allowed: true, line: 0 })
   })
 })

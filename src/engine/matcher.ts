@@ -98,14 +98,18 @@ export class Matcher {
   }
 }
 
-function stringsOf(urls: unknown): readonly string[] {
+/**
+ * The URLs as strings, each element read exactly once and all of them before any wasm state is
+ * touched: a getter, Proxy or URL subclass that checks URLs on another matcher mid-read then
+ * cannot disturb this batch, and the batch never sees an element change between two reads.
+ */
+function stringsOf(urls: unknown): string[] {
   if (!Array.isArray(urls)) fail('urls', 'an array of strings or URLs', urls)
-  for (let i = 0; i < urls.length; i++) {
-    if (typeof urls[i] !== 'string') {
-      const copy = new Array<string>(urls.length)
-      for (let k = 0; k < urls.length; k++) copy[k] = urlString(urls[k], `urls[${k}]`)
-      return copy
-    }
+  const n = urls.length
+  const strings = new Array<string>(n)
+  for (let k = 0; k < n; k++) {
+    const u: unknown = urls[k]
+    strings[k] = typeof u === 'string' ? u : urlString(u, `urls[${k}]`)
   }
-  return urls as string[]
+  return strings
 }

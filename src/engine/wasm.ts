@@ -58,14 +58,17 @@ const BATCH_URLS = 1024
 const SMALL_BATCH = 8
 
 /**
- * Encoding the joined string equals encoding each string when no string ends with a high
- * surrogate that the next one's low surrogate would complete into a pair.
+ * Encoding the joined string equals encoding each string on its own when no surrogate pair forms
+ * across a boundary: a string ending in a high surrogate followed, past any empty strings, by one
+ * starting with a low surrogate. (Encoded apart, each lone half is U+FFFD, as `check` encodes it.)
  */
 function joinedBoundariesHold(urls: readonly string[], start: number, count: number): boolean {
-  for (let k = start; k < start + count - 1; k++) {
+  let endsHigh = false
+  for (let k = start; k < start + count; k++) {
     const u = urls[k]!
-    const last = u.charCodeAt(u.length - 1)
-    if (last >= 0xd800 && last <= 0xdbff && (urls[k + 1]!.charCodeAt(0) & 0xfc00) === 0xdc00) return false
+    if (u.length === 0) continue
+    if (endsHigh && (u.charCodeAt(0) & 0xfc00) === 0xdc00) return false
+    endsHigh = (u.charCodeAt(u.length - 1) & 0xfc00) === 0xd800
   }
   return true
 }

@@ -7,6 +7,8 @@
 //       matcher: [allowed 0|1, line] per case from Matcher.check (one Matcher per distinct agent)
 //       batch:   [allowed 0|1, line] per case from Matcher.isAllowedMany + checkMany
 //   POST /compile-bytes   wasm bytes  ->  { compiled, error }   (what workerd does with bytes)
+//   POST /batch           { robots, urls }  ->  { single: [allowed 0|1, line][], many, lines }
+//       one Matcher for '*': Matcher.check per URL, and isAllowedMany / checkMany over all of them
 import { parseRobots, type Verdict } from 'robotstxt-wasm'
 
 interface Body {
@@ -53,6 +55,12 @@ export default {
     if (request.method === 'POST' && path === '/verdicts') {
       const bodies = (await request.json()) as Body[]
       return Response.json(bodies.map(answer))
+    }
+    if (request.method === 'POST' && path === '/batch') {
+      const { robots, urls } = (await request.json()) as { robots: string; urls: string[] }
+      const m = parseRobots(robots).matcher('*')
+      const single = urls.map((u) => m.check(u)).map((v) => [v.allowed ? 1 : 0, v.line])
+      return Response.json({ single, many: [...m.isAllowedMany(urls)], lines: [...m.checkMany(urls)] })
     }
     if (request.method === 'POST' && path === '/compile-bytes') {
       const bytes = new Uint8Array(await request.arrayBuffer())

@@ -97,6 +97,20 @@ describe('inside workerd: labelled cases through the Workers build', () => {
   })
 })
 
+describe('inside workerd: batches (no Buffer, so they go through TextEncoder)', () => {
+  test('hardening 4: lone surrogates split across URLs, with empty URLs between, encode as single checks do', async () => {
+    const robots = 'User-agent: *\nDisallow: /a%F0%9F%98%80\nDisallow: /*%EF%BF%BD$\n'
+    const urls = ['/a\uD83D', '', '\uDE00', '/a\uD83D', '', '', '\uDE00', '/x', '/y', '/z', 'http://h/a\uD83D', '', '\uDE00b', '/a\uD83D\uDE00']
+    // JSON.stringify writes lone surrogates as \u escapes, so they cross the wire intact.
+    const res = await worker.fetch('/batch', { method: 'POST', body: JSON.stringify({ robots, urls }), headers: { 'content-type': 'application/json' } })
+    const { single, many, lines } = (await res.json()) as { single: [number, number][]; many: number[]; lines: number[] }
+    expect(single.slice(0, 3).map(([a]) => a)).toEqual([0, 1, 1])
+    expect(single.at(-1)).toEqual([0, 2])
+    expect(many).toEqual(single.map(([a]) => a))
+    expect(lines).toEqual(single.map(([a, l]) => (a ? l : -l)))
+  })
+})
+
 describe('inside workerd: why the Workers build imports the .wasm as a module', () => {
   test('workerd refuses to compile wasm from bytes at run time', async () => {
     const bytes = readFileSync(join(ROOT, 'dist', 'robots.wasm'))
