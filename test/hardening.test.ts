@@ -140,3 +140,24 @@ describe('hardening 5: batches read each element once and survive reentrant call
     expect(m.check(new Sneaky('https://x/ok'))).toEqual({ allowed: true, line: 0 })
   })
 })
+
+describe('hardening 8: a refused memory.grow fails one call, and the engine keeps working', () => {
+  // wasm32 memory cannot pass 4 GiB: a URL of 500 million characters needs 1.5 GB of input area
+  // and 4.5 GB of scratch, so the real memory.grow is refused without allocating anything.
+  const huge = '/' + 'a'.repeat(500_000_000)
+  test('a URL too large for WebAssembly memory: RangeError, then old and new matchers still answer', () => {
+    const robots = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n')
+    const old = robots.matcher('bot')
+    const before = [old.check('/private/x'), old.check('/private/ok')]
+    const memory = getEngine().memoryBytes
+    expect(() => old.isAllowed(huge)).toThrow(RangeError)
+    expect(() => old.isAllowedMany(['/a', huge, ...Array.from({ length: 10 }, () => '/b')])).toThrow(/WebAssembly memory/)
+    expect(getEngine().memoryBytes).toBe(memory)
+    expect([old.check('/private/x'), old.check('/private/ok')]).toEqual(before)
+    const urls = Array.from({ length: 2000 }, (_, i) => (i % 2 ? '/private/' : '/public/') + 'x'.repeat(i))
+    expect([...old.isAllowedMany(urls)]).toEqual(urls.map((_, i) => (i % 2 ? 0 : 1)))
+    const fresh = parseRobots('User-agent: *\nDisallow: /' + 'z'.repeat(30_000) + '\n').matcher('bot')
+    expect(fresh.isAllowed('/' + 'z'.repeat(30_001))).toBe(false)
+    expect(old.isAllowed('/private/x')).toBe(false)
+  })
+})

@@ -73,8 +73,9 @@ function joinedBoundariesHold(urls: readonly string[], start: number, count: num
   return true
 }
 
+/** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 function align16(n: number): number {
-  return (n + 15) & ~15
+  return Math.ceil(n / 16) * 16
 }
 
 export class Engine {
@@ -112,16 +113,34 @@ export class Engine {
     this.relayout()
   }
 
-  /** Places input and scratch after the table area and grows memory to fit; rebuilds views. */
-  private relayout(): void {
-    this.inputBody = null
-    this.input = this.base + this.tableCap
-    this.scratch = align16(this.input + this.inputCap + 64)
+  /**
+   * Places input and scratch after a table area of `tableCap` bytes, grows memory to fit, then
+   * commits the capacities and rebuilds the views. All or nothing: when memory cannot grow that
+   * far, the engine is left exactly as it was and the one call that asked fails with a RangeError,
+   * so every later call, on every matcher, still works.
+   */
+  private relayout(tableCap = this.tableCap, inputCap = this.inputCap, workCap = this.workCap, maxPat = this.residentMaxPat): void {
+    const input = this.base + tableCap
+    const scratch = align16(input + inputCap + 64)
     // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
-    this.scratchCap = Math.max(3 * this.inputCap + 16 + 4 * this.residentMaxPat + 16, this.workCap)
-    const needed = this.scratch + this.scratchCap + 64
+    const scratchCap = Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap)
+    const needed = scratch + scratchCap + 64
     const have = this.w.memory.buffer.byteLength
-    if (needed > have) this.w.memory.grow(Math.ceil((needed - have) / PAGE))
+    if (needed > have) {
+      try {
+        this.w.memory.grow(Math.ceil((needed - have) / PAGE))
+      } catch (err) {
+        throw new RangeError(`robotstxt-wasm: this call needs ${needed} bytes of WebAssembly memory and the runtime refused to grow past ${have}; the engine is unchanged`, { cause: err })
+      }
+    }
+    this.tableCap = tableCap
+    this.inputCap = inputCap
+    this.workCap = workCap
+    this.residentMaxPat = maxPat
+    this.inputBody = null
+    this.input = input
+    this.scratch = scratch
+    this.scratchCap = scratchCap
     // Growing detaches the old ArrayBuffer: views are always rebuilt here, never kept stale.
     if (this.u8.buffer !== this.w.memory.buffer) {
       this.u8 = new Uint8Array(this.w.memory.buffer)
@@ -143,9 +162,8 @@ export class Engine {
     if (table === this.resident) return
     const maxPat = tableMaxPattern(table)
     if (table.length > this.tableCap || maxPat > this.residentMaxPat) {
-      if (table.length > this.tableCap) this.tableCap = align16(table.length + (table.length >> 1))
-      this.residentMaxPat = Math.max(this.residentMaxPat, maxPat)
-      this.relayout()
+      const tableCap = table.length > this.tableCap ? align16(table.length + (table.length >> 1)) : this.tableCap
+      this.relayout(tableCap, this.inputCap, this.workCap, Math.max(this.residentMaxPat, maxPat))
     }
     this.u8.set(table, this.base)
     this.w.useTable(this.base)
@@ -170,10 +188,7 @@ export class Engine {
 
   /** Scratch of at least `bytes` bytes for the compiler's work area. */
   private reserveWork(bytes: number): void {
-    if (bytes > this.workCap) {
-      this.workCap = align16(Math.max(bytes, this.workCap * 2))
-      this.relayout()
-    }
+    if (bytes > this.workCap) this.relayout(this.tableCap, this.inputCap, align16(Math.max(bytes, this.workCap * 2)))
   }
 
   /**
@@ -258,9 +273,13 @@ export class Engine {
 
   /** Input area of at least `bytes` bytes (URL bytes are at most 3 per UTF-16 unit). */
   private reserveInput(bytes: number): void {
-    if (bytes > this.inputCap) {
-      this.inputCap = align16(Math.max(bytes, this.inputCap * 2))
-      this.relayout()
+    if (bytes <= this.inputCap) return
+    try {
+      // Doubling keeps growth amortized; when the doubled size is refused, the exact size may not be.
+      this.relayout(this.tableCap, align16(Math.max(bytes, this.inputCap * 2)))
+    } catch (err) {
+      if (align16(bytes) >= this.inputCap * 2) throw err
+      this.relayout(this.tableCap, align16(bytes))
     }
   }
 
