@@ -3,6 +3,7 @@
 // Each case names its source: http.md (the project's contract), rfc9309, google (Search Central).
 
 import type http from 'node:http'
+import net from 'node:net'
 import { gzipSync, createGzip } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
@@ -341,6 +342,47 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     const port = s.port
     await s.close()
     expect(await fetchRobots(`http://127.0.0.1:${port}/`)).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+
+  it('hardening 7: a gzip body cut short is never taken for the whole file', async () => {
+    // A server that compresses when asked: gzip close-delimited (no length, the connection's end
+    // ends the body) and the connection drops before the gzip trailer; identity bodies carry a
+    // Content-Length, and drop the same way. Node's client decodes the cut gzip leniently, so the
+    // only safe request is for identity, whose framing shows the cut.
+    const full = Buffer.from('User-agent: *\nAllow: /\n' + '# filler\n'.repeat(200) + 'Disallow: /private\n')
+    const gz = gzipSync(full)
+    const accepts: string[] = []
+    const server = net.createServer((socket) => {
+      socket.once('data', (req) => {
+        const gzip = /accept-encoding:[^\r\n]*gzip/i.test(req.toString('latin1'))
+        accepts.push(gzip ? 'gzip' : 'identity')
+        const body = gzip ? gz.subarray(0, gz.length - 30) : full.subarray(0, full.length - 30)
+        const head = gzip ? 'Content-Encoding: gzip\r\nConnection: close' : `Content-Length: ${full.length}`
+        socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n${head}\r\n\r\n`), body]))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`
+      const r = await fetchRobots(origin)
+      expect(accepts).toEqual(['identity'])
+      expect(r).toMatchObject({ status: null, outcome: 'disallow-all' })
+      expect(r.isAllowed(`${origin}/private`, 'Bot')).toBe(false)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('hardening 7: a lenient client that hands over less than Content-Length: truncated (status null)', async () => {
+    // Some clients (custom fetch functions) deliver whatever arrived before the connection closed.
+    const partial = 'User-agent: *\nAllow: /\n'
+    const lenient = (async () => new Response(partial, { status: 200, headers: { 'content-length': '10000' } })) as unknown as typeof fetch
+    expect(await fetchRobots('https://example.com/', { fetch: lenient })).toMatchObject({ status: null, outcome: 'disallow-all' })
+    // A complete body (and an encoded one, whose Content-Length counts encoded bytes) is fine.
+    const exact = (async () => new Response(partial, { status: 200, headers: { 'content-length': String(partial.length) } })) as unknown as typeof fetch
+    expect(await fetchRobots('https://example.com/', { fetch: exact })).toMatchObject({ status: 200, outcome: 'ok' })
+    const encoded = (async () => new Response(partial, { status: 200, headers: { 'content-length': '5', 'content-encoding': 'gzip' } })) as unknown as typeof fetch
+    expect(await fetchRobots('https://example.com/', { fetch: encoded })).toMatchObject({ status: 200, outcome: 'ok' })
   })
 
   it('http.md: a broken response from a custom fetch (rejecting body) is a network failure', async () => {

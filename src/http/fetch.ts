@@ -114,7 +114,13 @@ export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
   if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('options.fetch', 'a fetch function', o.fetch)
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', o.timeoutMs)
-  const headers: Record<string, string> = {}
+  // Identity, not gzip: HTTP clients decode compressed bodies leniently (Node's undici flushes a
+  // gzip stream that stops short of its trailer as if it were whole), so a compressed body cut
+  // short would pass for a complete robots.txt. An identity body is framed by Content-Length or
+  // chunking, and the client rejects it when the connection drops early: a truncated body then
+  // counts as a network failure, as HTTP.md says. (Browsers drop this header; they pick the
+  // encoding themselves.)
+  const headers: Record<string, string> = { 'accept-encoding': 'identity' }
   if (o.userAgent !== undefined) {
     if (typeof o.userAgent !== 'string' || o.userAgent === '') fail('options.userAgent', 'a non-empty string', o.userAgent)
     try {
@@ -286,6 +292,7 @@ async function readLimited(res: Response, limit: number, signal: AbortSignal): P
     // Not awaited: cancelling a stalled stream may itself stall, and the result is already known.
     if (!finished) reader.cancel().catch(noop)
   }
+  if (finished && total < declaredLength(res)) throw new Error('robots.txt body shorter than its Content-Length')
   if (chunks.length === 1) return chunks[0]!
   const out = new Uint8Array(total)
   let o = 0
@@ -294,6 +301,18 @@ async function readLimited(res: Response, limit: number, signal: AbortSignal): P
     o += c.length
   }
   return out
+}
+
+/**
+ * The Content-Length of an unencoded body (0 when absent, invalid or when the body is encoded, whose
+ * decoded length it does not give). A client that hands over fewer bytes was lenient about a
+ * connection that dropped early: the body is truncated.
+ */
+function declaredLength(res: Response): number {
+  const encoding = res.headers.get('content-encoding')
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return 0
+  const length = res.headers.get('content-length')
+  return length !== null && /^[0-9]+$/.test(length.trim()) ? Number(length) : 0
 }
 
 /**
