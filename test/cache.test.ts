@@ -435,6 +435,93 @@ describe('second-level storage (RobotsCacheStorage)', () => {
   })
 })
 
+describe('hardening 3: storage is best effort, bounded by the lookup time budget', () => {
+  const never = <T>(): Promise<T> => new Promise<T>(() => {})
+
+  it('a get that never settles: the lookup fetches after timeoutMs, and other origins are not held up', async () => {
+    const a = await serve(reply(200, RULES))
+    const b = await serve(reply(200, 'User-agent: *\nAllow: /\n'))
+    const puts: string[] = []
+    const storage: RobotsCacheStorage = { get: () => never(), put: async (origin) => void puts.push(origin) }
+    const cache = new RobotsCache({ storage, timeoutMs: 300 })
+    const t = performance.now()
+    const [ra, rb] = await Promise.all([cache.get(a.origin), cache.get(b.origin)])
+    const ms = performance.now() - t
+    expect([ra.outcome, rb.outcome]).toEqual(['ok', 'ok'])
+    expect(ra.isAllowed(`${a.origin}/private`, 'Bot')).toBe(false)
+    expect(puts.sort()).toEqual([a.origin, b.origin].sort())
+    // Both waited one budget in parallel, not one after the other, and not forever.
+    expect(ms).toBeGreaterThanOrEqual(290)
+    expect(ms).toBeLessThan(5_000)
+  })
+
+  it('a put that never settles: the lookup resolves with the fetched result, which is kept', async () => {
+    const s = await serve(reply(200, RULES))
+    const storage: RobotsCacheStorage = { get: async () => undefined, put: () => never() }
+    const cache = new RobotsCache({ storage, timeoutMs: 200 })
+    const r = await cache.get(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    expect(await cache.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    expect(s.count()).toBe(1)
+  })
+
+  it('with timeoutMs Infinity a hung storage still costs at most 10 s, and an abort ends the wait at once', async () => {
+    const s = await serve(reply(200, RULES))
+    const cache = new RobotsCache({ storage: { get: () => never(), put: () => never() }, timeoutMs: Infinity })
+    const controller = new AbortController()
+    const pending = cache.get(s.origin, { signal: controller.signal })
+    setTimeout(() => controller.abort(new Error('stop')), 50)
+    await expect(pending).rejects.toThrow('stop')
+    expect(s.count()).toBe(0)
+  })
+
+  it('a storage that throws synchronously, rejects, or returns garbage never fails a lookup', async () => {
+    const s = await serve(reply(200, RULES))
+    const throwing = {
+      get: () => {
+        throw new Error('sync get')
+      },
+      put: () => {
+        throw new Error('sync put')
+      },
+    } as unknown as RobotsCacheStorage
+    const hostile = new Proxy({}, { get: () => { throw new Error('trap') } })
+    const garbage: unknown[] = [
+      42, 'record', hostile, { origin: 'https://other.example', outcome: 'ok', body: new Uint8Array(0) },
+      { origin: s.origin, status: 200, outcome: 'ok', body: 'not bytes', fetchedAt: 0, expiresAt: Infinity, unreachableSince: null, good: true },
+    ]
+    const storages: RobotsCacheStorage[] = [throwing, ...garbage.map((g) => ({ get: async () => g, put: async () => {} }) as unknown as RobotsCacheStorage)]
+    for (const storage of storages) {
+      const r = await new RobotsCache({ storage }).get(s.origin)
+      expect(r.outcome).toBe('ok')
+      expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    }
+    expect(s.count()).toBe(storages.length)
+  })
+
+  it('a stored record that claims to live for ever is kept no longer than maxTtlMs', async () => {
+    const s = await serve(reply(200, RULES))
+    const c = clock()
+    const forever: StoredRobots = {
+      origin: s.origin, status: 200, outcome: 'ok', body: new TextEncoder().encode('User-agent: *\nDisallow: /\n'),
+      fetchedAt: T0, expiresAt: T0 + 1000 * DAY, unreachableSince: null, good: true,
+    }
+    const cache = new RobotsCache({ now: c.now, maxTtlMs: DAY, storage: { get: async () => forever, put: async () => {} } })
+    expect((await cache.get(s.origin)).expiresAt).toBe(T0 + DAY)
+    c.set(T0 + DAY + 1)
+    expect(await cache.isAllowed(`${s.origin}/x`, 'Bot')).toBe(false) // the storage still answers
+  })
+
+  it('the storage gets its own copy of the body: writing to it changes no verdict', async () => {
+    const s = await serve(reply(200, RULES))
+    let kept: StoredRobots | undefined
+    const cache = new RobotsCache({ storage: { get: async () => undefined, put: async (_o, r) => void (kept = r) } })
+    await cache.get(s.origin)
+    kept!.body!.fill(0x20)
+    expect(await cache.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+  })
+})
+
 describe('options (API.md)', () => {
   it('bad options are TypeErrors naming the option', () => {
     const bad: [Record<string, unknown>, RegExp][] = [

@@ -49,8 +49,10 @@ export interface StoredRobots {
  * Workers Cache API or KV across a Worker's requests). The cache reads it before every fetch it
  * would make (a fresh record there saves the fetch) and writes every result it keeps, awaiting
  * the write. A storage may drop records at any time; keeping a record past `expiresAt` lets a
- * failed refresh fall back to the last good copy. Errors thrown by a storage are ignored (the
- * lookup goes on as a miss), so a broken storage never breaks crawling.
+ * failed refresh fall back to the last good copy. Storage is best effort: each call is bounded by
+ * the cache's `timeoutMs` (at most 10 s), and a call that throws, rejects, hangs past that or
+ * returns anything but a well-formed record for the origin is a miss (get) or ignored (put), so a
+ * broken or stalled storage never fails a lookup, loses a fetched result or blocks an origin.
  */
 export interface RobotsCacheStorage {
   /** The record last put for `origin`, if still held. */
@@ -219,7 +221,7 @@ export class RobotsCache {
     // The state before this fetch: a good copy to fall back on, and since when the origin fails.
     let base = this.#entries.get(origin)
     if (this.#storage !== undefined) {
-      const stored = await this.#storageGet(origin)
+      const stored = await this.#storageGet(origin, signal)
       if (signal.aborted) throw signal.reason
       if (stored !== undefined && (base === undefined || stored.expiresAt > base.record.expiresAt)) {
         const adopted = adopt(stored)
@@ -263,7 +265,7 @@ export class RobotsCache {
       }
     }
     this.#store(origin, entry)
-    if (this.#storage !== undefined) await this.#storagePut(origin, entry.record)
+    if (this.#storage !== undefined) await this.#storagePut(origin, entry.record, signal)
     return entry.result
   }
 
@@ -289,22 +291,77 @@ export class RobotsCache {
     }
   }
 
-  async #storageGet(origin: string): Promise<StoredRobots | undefined> {
+  /**
+   * Storage is best effort: each call gets at most the lookup's time budget (`timeoutMs`, and no
+   * more than STORAGE_MAX_MS), and a call that rejects, throws, hangs past it or hands back
+   * anything but a well-formed record for this origin counts as a miss (get) or as done (put).
+   */
+  async #storageGet(origin: string, signal: AbortSignal): Promise<StoredRobots | undefined> {
     try {
-      const r: unknown = await this.#storage!.get(origin)
-      return isStoredRobots(r, origin) ? r : undefined
+      const r = await settleWithin(() => this.#storage!.get(origin), this.#storageMs(), signal)
+      if (!isStoredRobots(r, origin)) return undefined
+      // A record may not outlive what this cache would grant a fresh fetch.
+      const latest = this.#now() + this.#lifetimes.maxTtlMs
+      return r.expiresAt > latest ? { ...r, expiresAt: latest } : r
     } catch {
       return undefined
     }
   }
 
-  async #storagePut(origin: string, record: StoredRobots): Promise<void> {
+  async #storagePut(origin: string, record: StoredRobots, signal: AbortSignal): Promise<void> {
+    // The storage gets its own copy of the body: the kept one is what this cache's verdicts read.
+    const copy = { ...record, body: record.body === null ? null : record.body.slice() }
     try {
-      await this.#storage!.put(origin, record)
+      await settleWithin(() => this.#storage!.put(origin, copy), this.#storageMs(), signal)
     } catch {
       // A storage failure costs a refetch later, nothing more.
     }
   }
+
+  #storageMs(): number {
+    return Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
+  }
+}
+
+/** Upper bound on one storage call, whatever the fetch timeout (which may be Infinity). */
+const STORAGE_MAX_MS = 10_000
+
+/**
+ * Calls `call` and waits for it at most `ms`, or until `signal` aborts: the value, or undefined
+ * when time ran out first. A synchronous throw or a rejection rejects. The timer is cleared as soon
+ * as either side settles, so a storage that never settles leaves nothing behind but its promise.
+ */
+function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+    }
+    const onAbort = (): void => {
+      done()
+      resolve(undefined)
+    }
+    const timer = setTimeout(onAbort, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+    let p: Promise<T>
+    try {
+      p = Promise.resolve(call())
+    } catch (err) {
+      done()
+      reject(err)
+      return
+    }
+    p.then(
+      (v) => {
+        done()
+        resolve(v)
+      },
+      (err: unknown) => {
+        done()
+        reject(err)
+      },
+    )
+  })
 }
 
 /** A stored record as an entry; the body is copied into the parsed robots.txt, which owns it. */
