@@ -261,11 +261,14 @@ describe('cli: check --urls (streaming)', () => {
     expect(r.stdout).toBe(`allowed\t0\t${first}\u00e9\ndisallowed\t17\t/private/\n`)
   })
 
-  test('a line longer than 1 MiB characters is refused (exit 2) instead of buffered without bound', async () => {
-    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], `/ok\n/${'x'.repeat(1_100_000)}\n/never\n`)
-    expect(r.code).toBe(2)
-    expect(r.stdout).toBe('allowed\t0\t/ok\n')
-    expect(r.stderr).toBe('robotstxt: --urls: line 2 is longer than 1,048,576 characters; expected one URL per line\n')
+  test('hardening 9: a line longer than 1 MiB characters costs only itself: an error line, exit 3', async () => {
+    const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], `/ok\n/${'x'.repeat(1_100_000)}\n/private/x\n/${'y'.repeat(1_100_000)}`)
+    expect(r.code).toBe(3)
+    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\t\ndisallowed\t17\t/private/x\nerror\t0\t\n')
+    expect(r.stderr).toBe(
+      'robotstxt: --urls line 2: longer than 1,048,576 characters; expected one URL per line\n' +
+      'robotstxt: --urls line 4: longer than 1,048,576 characters; expected one URL per line\n',
+    )
   })
 
   test('a reader that goes away (| head) ends the command quietly', async () => {
@@ -560,6 +563,21 @@ describe('cli: LineSplitter', () => {
     expect(s.end()).toEqual(['last'])
     expect(s.count).toBe(5)
   })
+  test('a line over the limit comes out empty, numbered in tooLong, and the next lines are intact', () => {
+    const s = new LineSplitter()
+    const enc = new TextEncoder()
+    const chunk = enc.encode('x'.repeat(600_000))
+    expect(s.push(enc.encode('/a\n/'))).toEqual(['/a'])
+    expect(s.push(chunk)).toEqual([])
+    expect(s.push(chunk)).toEqual([])
+    expect(s.push(chunk)).toEqual([])
+    expect(s.push(enc.encode('tail\r\n/b\r\n'))).toEqual(['', '/b'])
+    expect(s.tooLong).toEqual([2])
+    expect(s.push(enc.encode('y'.repeat(1_100_000) + '\n/c\n'))).toEqual(['', '/c'])
+    expect(s.tooLong).toEqual([2, 4])
+    expect(s.end()).toEqual([])
+    expect(s.count).toBe(5)
+  })
 })
 
 describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
@@ -615,6 +633,29 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
     const s = await run(['check', base, 'Googlebot', '--urls', '-'], `/a\n${base}/b\n`)
     expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+  })
+
+  test('hardening 9: bad lines in a 10,000-line list each get their own error; every other line its verdict', async () => {
+    serve(200, 'User-agent: *\nDisallow: /private\n')
+    const lines: string[] = []
+    for (let i = 1; i <= 10_000; i++) {
+      lines.push(i === 5000 ? '' : i === 7001 ? 'https://elsewhere.example/x' : i === 9999 ? 'not a url at all' : i % 2 ? `${base}/private/${i}` : `/public/${i}`)
+    }
+    const r = await run(['check', base, 'Googlebot', '--urls', '-'], lines.join('\n') + '\n')
+    expect(r.code).toBe(3)
+    const out = r.stdout.split('\n').slice(0, -1)
+    expect(out).toHaveLength(10_000)
+    out.forEach((line, k) => {
+      const i = k + 1
+      if (i === 5000 || i === 7001 || i === 9999) expect(line).toBe(`error\t0\t${lines[k]}`)
+      else expect(line).toBe(i % 2 ? `disallowed\t2\t${lines[k]}` : `allowed\t0\t${lines[k]}`)
+    })
+    expect(r.stderr).toBe(
+      `robots.txt: 200 ok (${base}/robots.txt)\n` +
+      `robotstxt: --urls line 5000: "" is not on ${base}, whose robots.txt was fetched\n` +
+      `robotstxt: --urls line 7001: "https://elsewhere.example/x" is not on ${base}, whose robots.txt was fetched\n` +
+      `robotstxt: --urls line 9999: "not a url at all" is not on ${base}, whose robots.txt was fetched\n`,
+    )
   })
 
   test('a URL on another origin than the fetched robots.txt is an error (exit 2)', async () => {

@@ -161,3 +161,20 @@ describe('hardening 8: a refused memory.grow fails one call, and the engine keep
     expect(old.isAllowed('/private/x')).toBe(false)
   })
 })
+
+describe('hardening: raw URL strings are matched as written, as Google matches them', () => {
+  const robots = parseRobots('User-agent: *\nDisallow: /private\n')
+  test.each([
+    ['https://example.com/a/../private', 'https://example.com/private'],
+    ['https://example.com/a/%2e%2e/private', 'https://example.com/private'],
+    ['https://example.com/a/%2E%2E/private', 'https://example.com/private'],
+  ])('%s is allowed as written; new URL() gives %s, the request an HTTP client sends', (raw, requested) => {
+    expect(robots.isAllowed(raw, 'bot')).toBe(true)
+    expect(new URL(raw).href).toBe(requested)
+    expect(robots.isAllowed(new URL(raw), 'bot')).toBe(false)
+  })
+  test('a backslash is a path byte as written; new URL() turns it into a slash', () => {
+    expect(robots.isAllowed('https://example.com\\private', 'bot')).toBe(true)
+    expect(robots.isAllowed(new URL('https://example.com\\private'), 'bot')).toBe(false)
+  })
+})

@@ -38,7 +38,10 @@ export async function runCheck(argv: string[]): Promise<number> {
 
   if (urlsFile === undefined) {
     const out = new Int32Array(urls.length)
-    check(urls, out)
+    // URL arguments are the user's command line: one that cannot be checked is an input error.
+    check(urls, out, (_i, reason) => {
+      throw new InputError(reason)
+    })
     let text = ''
     let anyDisallowed = false
     for (let i = 0; i < urls.length; i++) {
@@ -52,8 +55,8 @@ export async function runCheck(argv: string[]): Promise<number> {
 
   const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
   try {
-    const result = await streamCheck(input, process.stdout, check, progressReporter())
-    return result.disallowed > 0 ? 1 : 0
+    const result = await streamCheck(input, process.stdout, process.stderr, check, progressReporter())
+    return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
     // A system error here comes from reading the list (output errors are handled in cli.ts).
     if (errorCode(err) !== undefined) throw new InputError(`cannot read ${urlsFile === '-' ? 'stdin' : urlsFile}: ${describeFsError(err)}`)
@@ -76,12 +79,10 @@ export function reportFetch(loaded: LoadedRobots): void {
 export function batchCheck(loaded: LoadedRobots, agent: string): BatchCheck {
   const fetched = loaded.fetched
   const matcher = loaded.robots.matcher(agent)
-  return (urls, out) => {
+  return (urls, out, bad) => {
     if (fetched !== null) {
       for (let i = 0; i < urls.length; i++) {
-        if (!onOrigin(urls[i]!, fetched.origin)) {
-          throw new InputError(`${JSON.stringify(urls[i])} is not on ${fetched.origin}, whose robots.txt was fetched`)
-        }
+        if (!onOrigin(urls[i]!, fetched.origin)) bad(i, `${JSON.stringify(urls[i])} is not on ${fetched.origin}, whose robots.txt was fetched`)
       }
       if (fetched.outcome !== 'ok') {
         out.fill(fetched.outcome === 'allow-all' ? 0 : ~0, 0, urls.length)

@@ -33,7 +33,7 @@ Options:
   -V, --version   print the version
 
 Exit status: 0 allowed / no lint errors, 1 disallowed / lint errors, 2 usage error or
-unreadable input.
+unreadable input, 3 some --urls lines could not be checked.
 `,
 
   check: `Usage:
@@ -48,7 +48,12 @@ Each URL is an absolute URL or a path starting with '/'. With --urls, FILE ('-' 
 one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
 input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
 are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
-same origin (a path is fine).
+same origin (a path is fine). A line that cannot be checked (longer than 1,048,576 characters, or
+not on the fetched origin, a blank line included) prints "error  0  LINE" in its place and a
+message with its line number on stderr; the other lines are still checked, in order.
+
+URLs are matched as written, as Google's matcher does: "/a/../b" is not "/b" here, though an HTTP
+client requests "/b". Normalize first (new URL(...).href) to check what will be requested.
 
 ${ROBOTS_ARG}
 
@@ -60,7 +65,7 @@ ${FETCH_OPTS}
   -h, --help          show this help
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
-unreadable input.
+unreadable input, 3 when some --urls lines could not be checked.
 `,
 
   explain: `Usage:
