@@ -1,10 +1,11 @@
-// The wasm line scanner (assembly/index.ts) against its TS twin (parseBody in src/engine/parse.ts): the
-// parsed structure (groups, rules, escapes, sitemaps, other lines, line count) must be identical.
+// The wasm line scanner (assembly/scanner.ts) against its TS twin (scanBodyTs in src/engine/parse.ts):
+// every line record, the parsed structure (groups, rules, escapes, sitemaps, indexes, line count)
+// and the per-line report must be identical.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/engine/bytes.js'
 import '../src/index.js'
-import { parseBody, selectRules, type ParsedRobots } from '../src/engine/parse.js'
+import { parseBody, reportLines, scanBodyTs, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { parseBytes } from '../src/engine/robots.js'
@@ -14,12 +15,23 @@ import { corpusAvailable, loadCorpus, loadFixture } from './helpers/cases.js'
 
 
 function structure(p: ParsedRobots) {
-  const { report: _report, body: _body, ...rest } = p
+  const { body: _body, ...rest } = p
   return rest
 }
 
+/** Every record of a scan, flattened. */
+function records(body: Uint8Array, scan: (body: Uint8Array, sink: LineSink) => void): number[] {
+  const out: number[] = []
+  scan(body, { line: (...fields) => void out.push(...fields) })
+  return out
+}
+
+const wasmScan = (body: Uint8Array, sink: LineSink): void => getEngine().scan(body, sink)
+
 function same(body: Uint8Array): void {
+  expect(records(body, wasmScan)).toEqual(records(body, scanBodyTs))
   expect(structure(parseBytes(body))).toEqual(structure(parseBody(body)))
+  expect(reportLines(body, wasmScan)).toEqual(reportLines(body, scanBodyTs))
 }
 
 describe('scanner: wasm line scanner equals the TS parser', () => {

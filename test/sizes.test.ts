@@ -15,14 +15,16 @@ const WASM_CEILING = 32 * KiB
 
 /** Budgets in bytes; the comment gives the size (raw) when the budget was set. */
 const BUDGETS: Record<string, number> = {
-  'robots.wasm': 18 * KiB, // 15,736: UTF-16 batch entry points, probe cache, grouped always-rules and their byte-frequency table, vector compares and key scan (11,542 before)
-  'index.js': 83 * KiB, // 67,704 (wasm embedded as base64)
-  'index.cjs': 84 * KiB, // 68,774
-  'workerd.js': 70 * KiB, // 56,857 (wasm beside it)
-  'compat.js': 60 * KiB, // 49,086
-  'compat.cjs': 62 * KiB, // 50,047
-  'compat-workerd.js': 47 * KiB, // 38,239
-  'cli.js': 121 * KiB, // 99,103
+  'robots.wasm': 18 * KiB, // 15,938: split by stage (15,736 as one module; 11,542 before the UTF-16 batch entry points, probe cache and grouped always-rules)
+  // The JS budgets were raised with the engine redesign: the shared layout module (every binary
+  // field named) and the scanner's TypeScript twin ship in every entry.
+  'index.js': 104 * KiB, // 84,653 (wasm embedded as base64)
+  'index.cjs': 105 * KiB, // 85,718
+  'workerd.js': 80 * KiB, // 63,413 (wasm beside it)
+  'compat.js': 80 * KiB, // 64,473
+  'compat.cjs': 81 * KiB, // 65,429
+  'compat-workerd.js': 54 * KiB, // 43,233
+  'cli.js': 146 * KiB, // 117,857
 }
 
 const sizes = new Map<string, { raw: number; gzip: number }>()

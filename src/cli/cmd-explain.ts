@@ -91,7 +91,7 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
       field('rules', 'no rule of these groups matches the path')
     } else {
       field('rules', 'matching the path (priority = pattern length in bytes; the longest wins, an allow wins a tie)')
-      const width = Math.max(...e.matches.map((m) => m.text.length))
+      const width = e.matches.reduce((w, m) => Math.max(w, m.text.length), 0)
       for (const m of e.matches) out.push(`  ${matchLine(m, lineWidth(e), width, m === e.decidingRule, st)}`)
     }
     out.push('')
@@ -104,7 +104,10 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
 
 /** Width of the line-number column: the longest number shown, plus two spaces. */
 function lineWidth(e: Explanation): number {
-  const max = Math.max(0, ...e.agentLines.map((a) => a.line), ...e.matches.map((m) => m.line))
+  // A reduce, not Math.max(...lines): a group can have more lines than a call takes arguments.
+  let max = 0
+  for (const a of e.agentLines) max = Math.max(max, a.line)
+  for (const m of e.matches) max = Math.max(max, m.line)
   return String(max).length + 2
 }
 

@@ -1,12 +1,12 @@
 // `robotstxt explain`: which groups apply to the agent, every rule of them that matches the URL's
-// path with its priority, the deciding rule, and the verdict. Not a hot path: it follows the
-// reference matcher (src/engine/reference.ts) rule by rule in file order, so it can show the losers too.
+// path with its priority, the deciding rule, and the verdict. It renders the reference matcher's
+// decision trace (src/engine/reference.ts), so it shows the losers too and decides nothing itself.
 
 import { agentTokens } from '../engine/args.js'
 import { decodeUtf8, utf8 } from '../engine/bytes.js'
+import { R_END, R_START, RULE_STRIDE, valueAgentToken } from '../engine/parse.js'
+import { referenceTrace, type TracedRule } from '../engine/reference.js'
 import type { Robots } from '../engine/robots.js'
-import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, selectRules } from '../engine/parse.js'
-import { positionSetMatches, referencePath } from '../engine/reference.js'
 
 /** A rule of the chosen groups that matches the path. */
 export interface RuleMatch {
@@ -56,9 +56,6 @@ export interface Explanation {
   reason: string
 }
 
-const SLASH = 0x2f
-const INDEX_HTM = '/index.htm'
-
 /**
  * Explains the verdict for `agent` (a user-agent string) and `url`. The verdict and line equal
  * `robots.check(url, agent)`; test/cli.test.ts holds it to that on every labelled case.
@@ -67,89 +64,51 @@ export function explain(robots: Robots, agent: string, url: string): Explanation
   const [token] = agentTokens(agent) as [string]
   const parsed = robots.parsed
   const lines = robots.lines
-  const path = referencePath(utf8(url))
-  const { named, groups, rules } = selectRules(parsed, [token])
+  const trace = referenceTrace(parsed, [token], utf8(url))
 
   const agentLines: AgentLine[] = []
-  for (const g of groups) {
-    for (const line of parsed.groups[g]!.agentLines) {
+  for (const g of trace.groups) {
+    if (g.specific !== trace.specific) continue
+    for (const line of parsed.groups[g.index]!.agentLines) {
       const report = lines[line - 1]!
-      agentLines.push({ line, text: lineText(report.key, report.value), names: tokenOf(report.value ?? '') === token })
+      agentLines.push({ line, text: lineText(report.key, report.value), names: valueAgentToken(report.value ?? '') === token })
     }
   }
 
+  const shown = new Map<TracedRule, RuleMatch>()
   const matches: RuleMatch[] = []
-  let bestAllow: RuleMatch | null = null
-  let bestDisallow: RuleMatch | null = null
-  for (const r of rules) {
-    const base = r * RULE_STRIDE
-    const isAllow = parsed.rules[base + R_ALLOW] === 1
-    const [bytes, s, e] = rulePattern(parsed, r)
-    const pattern = bytes.subarray(s, e)
-    let priority = positionSetMatches(path, pattern) ? pattern.length : -1
-    let indexHtml: string | undefined
-    if (priority < 0 && isAllow) {
-      const derived = indexHtmlPattern(pattern)
-      if (derived !== null && positionSetMatches(path, derived)) {
-        priority = derived.length
-        indexHtml = decodeUtf8(derived)
-      }
-    }
-    if (priority < 0) continue
-    const line = parsed.rules[base + R_LINE]!
-    const report = lines[line - 1]!
+  for (const t of trace.rules) {
+    if (t.specific !== trace.specific || t.priority < 0) continue
+    const report = lines[t.line - 1]!
+    const base = t.rule * RULE_STRIDE
     const match: RuleMatch = {
-      line,
-      kind: isAllow ? 'allow' : 'disallow',
+      line: t.line,
+      kind: t.allow ? 'allow' : 'disallow',
       text: lineText(report.key, report.value),
       pattern: decodeUtf8(parsed.body, parsed.rules[base + R_START]!, parsed.rules[base + R_END]!),
-      priority,
+      priority: t.priority,
     }
-    if (indexHtml !== undefined) match.indexHtml = indexHtml
+    if (t.indexHtml !== null) match.indexHtml = decodeUtf8(t.indexHtml)
     matches.push(match)
-    // SEMANTICS.md 7: only a strictly higher priority replaces the best, so the earliest line wins ties.
-    if (isAllow) {
-      if (bestAllow === null || priority > bestAllow.priority) bestAllow = match
-    } else if (bestDisallow === null || priority > bestDisallow.priority) bestDisallow = match
+    shown.set(t, match)
   }
-
-  const allowP = bestAllow?.priority ?? -1
-  const disallowP = bestDisallow?.priority ?? -1
-  // Priority 0 (an empty pattern) never decides; with nothing above it the URL is allowed, which
-  // also covers "a group names the agent but none of its rules match" (the * groups are ignored).
-  const allowed = Math.max(allowP, disallowP) > 0 ? !(disallowP > allowP) : true
-  const decidingRule = disallowP > allowP ? bestDisallow : bestAllow
-  const group = named ? 'specific' : groups.length > 0 ? 'global' : 'none'
+  const of = (t: TracedRule | null): RuleMatch | null => (t === null ? null : shown.get(t)!)
+  const bestAllow = of(trace.bestAllow)
+  const bestDisallow = of(trace.bestDisallow)
+  const group = trace.specific ? 'specific' : trace.groups.length > 0 ? 'global' : 'none'
   return {
     url,
-    path: decodeUtf8(path),
+    path: decodeUtf8(trace.path),
     agent,
     token,
     group,
     agentLines,
     matches,
-    decidingRule,
-    allowed,
-    line: decidingRule?.line ?? 0,
-    reason: reasonFor(group, token, bestAllow, bestDisallow, allowed),
+    decidingRule: of(trace.decidingRule),
+    allowed: trace.allowed,
+    line: trace.line,
+    reason: reasonFor(group, token, bestAllow, bestDisallow, trace.allowed),
   }
-}
-
-/** SEMANTICS.md 10: for an allow pattern whose part from its last '/' starts with "/index.htm", `…/$`. */
-function indexHtmlPattern(pattern: Uint8Array): Uint8Array | null {
-  const slash = pattern.lastIndexOf(SLASH)
-  if (slash < 0 || pattern.length - slash < INDEX_HTM.length) return null
-  for (let i = 0; i < INDEX_HTM.length; i++) if (pattern[slash + i] !== INDEX_HTM.charCodeAt(i)) return null
-  const derived = new Uint8Array(slash + 2)
-  derived.set(pattern.subarray(0, slash + 1))
-  derived[slash + 1] = 0x24
-  return derived
-}
-
-/** SEMANTICS.md 6: the product token of a user-agent value, lower-cased. */
-function tokenOf(value: string): string {
-  const m = /^[A-Za-z_-]*/.exec(value)
-  return m![0].toLowerCase()
 }
 
 function lineText(key: string | undefined, value: string | undefined): string {

@@ -3,9 +3,9 @@
 // a trailing group without rules). Findings never depend on a crawler: they say what Google's
 // parser does with each line and where other crawlers may disagree.
 
+import { MAX_LINE_BYTES } from '../engine/layout.js'
+import { valueAgentToken, type LineReport } from '../engine/parse.js'
 import { DEFAULT_MAX_BYTES, type Robots } from '../engine/robots.js'
-import type { LineReport } from '../engine/parse.js'
-import { MAX_LINE_BYTES } from '../engine/parse.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
 export type Severity = 'error' | 'warning' | 'info'
@@ -88,12 +88,17 @@ export function lint(input: LintInput): LintResult {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
-  for (const line of invalidUtf8Lines(body, input.truncated)) {
-    add(line, 'warning', 'invalid-utf8', 'not valid UTF-8: save the file as UTF-8 (its bytes are percent-encoded and only match URLs with the same bytes)')
-  }
-  for (const line of nulLines(body)) {
-    add(line, 'warning', 'nul', 'a NUL byte ends the line here; the rest of the line is ignored')
-  }
+  // The scanner's line bounds and NUL flags, one pass: the same lines the report numbers.
+  robots.scanLines({
+    line(line, _kindFlags, start, end) {
+      const bad = firstInvalidUtf8(body, start, end)
+      // A character cut in two by the size limit is not the author's mistake.
+      if (bad >= 0 && !(input.truncated && end === body.length && incompleteTail(body, bad, end))) {
+        add(line, 'warning', 'invalid-utf8', 'not valid UTF-8: save the file as UTF-8 (its bytes are percent-encoded and only match URLs with the same bytes)')
+      }
+      if (body.subarray(start, end).indexOf(0) >= 0) add(line, 'warning', 'nul', 'a NUL byte ends the line here; the rest of the line is ignored')
+    },
+  })
 
   let directives = 0
   for (const r of lines) {
@@ -156,7 +161,7 @@ type Add = (line: number | null, severity: Severity, code: string, message: stri
 
 function lintAgent(r: LineReport, value: string, add: Add): void {
   if (value === '*' || /^\*[ \t\v\f]/.test(value)) return
-  const token = /^[A-Za-z_-]*/.exec(value)![0]
+  const token = value.slice(0, valueAgentToken(value).length)
   if (value.startsWith('*')) {
     add(r.line, 'warning', 'agent-wildcard', `"${value}" is not the global agent: "*" means every crawler only on its own, and names no crawler here`)
   } else if (token === '') {
@@ -227,45 +232,6 @@ function lineAt(body: Uint8Array, at: number): number {
     }
   }
   return line
-}
-
-/** Calls `fn(start, end, line)` for every line of the body (after a BOM), numbered as the parser does. */
-function forEachLine(body: Uint8Array, fn: (start: number, end: number, line: number) => void): void {
-  let i = 0
-  while (i < 3 && body[i] === [0xef, 0xbb, 0xbf][i]) i++
-  let line = 1
-  let start = i
-  for (; i < body.length; i++) {
-    const c = body[i]
-    if (c !== 0x0a && c !== 0x0d) continue
-    fn(start, i, line++)
-    if (c === 0x0d && body[i + 1] === 0x0a) i++
-    start = i + 1
-  }
-  fn(start, body.length, line)
-}
-
-function nulLines(body: Uint8Array): number[] {
-  if (body.indexOf(0) < 0) return []
-  const out: number[] = []
-  forEachLine(body, (s, e, line) => {
-    const nul = body.indexOf(0, s)
-    if (nul >= 0 && nul < e) out.push(line)
-  })
-  return out
-}
-
-/** Lines with bytes that are not well-formed UTF-8 (overlong forms and surrogates included). */
-function invalidUtf8Lines(body: Uint8Array, truncated: boolean): number[] {
-  const out: number[] = []
-  forEachLine(body, (s, e, line) => {
-    const bad = firstInvalidUtf8(body, s, e)
-    if (bad < 0) return
-    // A character cut in two by the size limit is not the author's mistake.
-    if (truncated && e === body.length && incompleteTail(body, bad, e)) return
-    out.push(line)
-  })
-  return out
 }
 
 /** Index of the first byte of an ill-formed sequence in body[s, e), or -1 (RFC 3629 table). */

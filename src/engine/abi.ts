@@ -1,5 +1,5 @@
-// The TypeScript mirror of the wasm ABI documented at the top of assembly/index.ts. Keep the two in
-// step: field offsets and flag bits below are read by the AssemblyScript matcher.
+// The exports of robots.wasm as the host sees them (the ABI is documented at the top of
+// assembly/index.ts). Binary layouts are not here: both sides read them from layout.ts.
 
 /** Exports of build/robots.wasm. Pointers and lengths are byte offsets/counts in `memory`. */
 export interface WasmExports {
@@ -30,7 +30,7 @@ export interface WasmExports {
    * length, or 0 when `cap` bytes of work area are too few (then see compileNeeded).
    */
   compile(body: number, len: number, agents: number, agentsLen: number, work: number, cap: number): number
-  /** Compiles `count` host-written refs (6 u32 each); same contract as compile. */
+  /** Compiles `count` host-written refs (REF_* in layout.ts); same contract as compile. */
   compileList(refs: number, count: number, patBytes: number, origBytes: number, work: number, cap: number): number
   /** After compile/compileList returned 0: the work area bytes they need. */
   compileNeeded(): number
@@ -38,24 +38,8 @@ export interface WasmExports {
   compiledTable(): number
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
-  /** Up to `cap` records (6 u32 each) at `out`; 0 when the body is done. */
+  /** Up to `cap` line records (SCAN_* in layout.ts) at `out`; 0 when the body is done. */
   scan(out: number, cap: number): number
   /** Lines seen so far. */
   scanLineCount(): number
 }
-
-// Table layout: the fields the host reads back (Matcher.check reports a rule's line and text). The
-// wasm compiler writes tables; their full format is in the header of assembly/index.ts.
-export const H_RULES_OFF = 2 // u32 words in the header
-export const H_POOL_OFF = 3
-export const H_MAX_PAT = 4
-
-export const RULE_SIZE = 20
-export const RULE_PAT_OFF = 0 // u32
-export const RULE_LINE = 4 // u32
-export const RULE_PAT_LEN = 12 // u16
-export const RULE_FLAGS = 16 // u8
-
-export const F_ALLOW = 1
-/** The text as written follows the pattern in the pool (u16 length, then bytes). */
-export const F_HAS_ORIG = 32

@@ -1,16 +1,20 @@
-// The robots.txt parser (SEMANTICS.md 2-6 and 11): bytes in, groups and rules out. It never throws
-// on content: every byte sequence is a valid input, parsed as the reference parses it.
+// The robots.txt parser's host half (RFC 9309 2.2; Google's ParseRobotsTxt): the line records of a
+// scan in, groups, rules, sitemaps and the per-line report out. The records come from the wasm
+// scanner (assembly/scanner.ts, through Engine.scan) for every body; `scanBodyTs` below is its
+// readable TypeScript twin, which the tests hold the wasm to and which also serves bodies too large
+// to place in wasm memory (only possible with a raised maxBytes). Either way one record format
+// (SCAN_* in layout.ts) feeds one Builder, so the group logic of SEMANTICS.md 6 exists once.
+//
+// Never throws on content: every byte sequence is a valid input. Every step is linear in the body:
+// agent lists are deduplicated through sets, and the lookups that accessors repeat (the groups of
+// an agent token, the global groups, each group's crawl-delay) are indexed once while building.
 
 import { decodeUtf8, escapeBytes, isSpace } from './bytes.js'
-
-/** Only the first 16,663 bytes of a line are kept (the reference's 2083 * 8 - 1 byte buffer). */
-export const MAX_LINE_BYTES = 16663
-
-export const KEY_USER_AGENT = 0
-export const KEY_ALLOW = 1
-export const KEY_DISALLOW = 2
-export const KEY_SITEMAP = 3
-export const KEY_OTHER = 4
+import {
+  KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
+  KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
+  SCAN_F_TOO_LONG, SCAN_F_TYPO,
+} from './layout.js'
 
 /** A run of user-agent lines and the rules after it (SEMANTICS.md 6). */
 export interface Group {
@@ -60,15 +64,6 @@ export const R_END = 4
 export const R_ESC = 5 // index into `escaped`, or -1 when escaping changed nothing
 export const RULE_STRIDE = 6
 
-/** Fields of one other-key line in `ParsedRobots.others` (flat, OTHER_STRIDE numbers each). */
-export const O_LINE = 0
-export const O_GROUP = 1
-export const O_KEY_START = 2
-export const O_KEY_END = 3
-export const O_VAL_START = 4
-export const O_VAL_END = 5
-export const OTHER_STRIDE = 6
-
 export interface ParsedRobots {
   /** The body after the size cut. */
   body: Uint8Array
@@ -78,15 +73,191 @@ export interface ParsedRobots {
   /** Escaped patterns that differ from the text as written. */
   escaped: Uint8Array[]
   sitemaps: string[]
-  /** Other-key lines (crawl-delay, host, ...) in file order (see O_* for the layout). */
-  others: number[]
+  /** For each agent token named in the file, the groups naming it, in file order. */
+  agentGroups: Map<string, number[]>
+  /** The groups with a `User-agent: *` line, in file order. */
+  globalGroups: number[]
+  /** Per group, its first valid Crawl-delay in seconds; -1 when it has none. */
+  crawlDelays: number[]
   /** Number of lines, counting the final one. */
   lineCount: number
-  /** The per-line report, when asked for. */
-  report: LineReport[] | null
 }
 
-// Lower-case key prefixes (SEMANTICS.md 4).
+/** Receives a scan's records (SCAN_* in layout.ts): every line of the body, once, in order. */
+export interface LineSink {
+  line(line: number, kindFlags: number, lineStart: number, lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void
+}
+
+/** A scanner: feeds every line of `body` to `sink`. */
+export type Scanner = (body: Uint8Array, sink: LineSink) => void
+
+/** SEMANTICS.md 6: the longest prefix made of A-Z a-z - _, lower-cased. */
+function agentToken(body: Uint8Array, start: number, end: number): string {
+  let e = start
+  while (e < end) {
+    const c = body[e]! | 0x20
+    if ((c >= 0x61 && c <= 0x7a) || body[e] === 0x2d || body[e] === 0x5f) e++
+    else break
+  }
+  // Only ASCII letters, '-' and '_': toLowerCase is exact here.
+  return e === start ? '' : decodeUtf8(body, start, e).toLowerCase()
+}
+
+/** The token of a user-agent value already decoded (as the report and explain show it). */
+export function valueAgentToken(value: string): string {
+  let e = 0
+  while (e < value.length) {
+    const c = value.charCodeAt(e) | 0x20
+    if ((c >= 0x61 && c <= 0x7a) || value[e] === '-' || value[e] === '_') e++
+    else break
+  }
+  return value.slice(0, e).toLowerCase()
+}
+
+const CRAWL_DELAY_KEY = 'crawl-delay'
+const CRAWL_DELAY_VALUE = /^[0-9]+(\.[0-9]+)?$/
+
+/** The key body[start, end) is "crawl-delay", ASCII case-insensitively. */
+function isCrawlDelayKey(body: Uint8Array, start: number, end: number): boolean {
+  if (end - start !== CRAWL_DELAY_KEY.length) return false
+  for (let i = 0; i < CRAWL_DELAY_KEY.length; i++) {
+    const c = body[start + i]!
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== CRAWL_DELAY_KEY.charCodeAt(i)) return false
+  }
+  return true
+}
+
+/**
+ * Builds groups, rules, sitemaps and the indexes from a scan's records, in file order
+ * (SEMANTICS.md 6: a user-agent line after a rule starts a new group; rules before any user-agent
+ * line apply to nobody).
+ */
+export class Builder implements LineSink {
+  readonly groups: Group[] = []
+  readonly rules: number[] = []
+  readonly escaped: Uint8Array[] = []
+  readonly sitemaps: string[] = []
+  readonly agentGroups = new Map<string, number[]>()
+  readonly globalGroups: number[] = []
+  readonly crawlDelays: number[] = []
+  private readonly seenSitemaps = new Set<string>()
+  /** The current group's tokens, so a repeated agent costs a set lookup, not a list scan. */
+  private groupTokens = new Set<string>()
+  private group: Group | null = null
+  private lines = 0
+
+  constructor(readonly body: Uint8Array) {}
+
+  /** Index of the group the last line stands in, -1 before the first user-agent line. */
+  get currentGroup(): number {
+    return this.group === null ? -1 : this.groups.length - 1
+  }
+
+  line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    this.lines = line
+    const kind = kindFlags & KIND_MASK
+    const body = this.body
+    if (kind === KIND_USER_AGENT) {
+      let group = this.group
+      if (group === null || group.ruleEnd > group.ruleStart) {
+        const at = this.rules.length / RULE_STRIDE
+        group = { global: false, agents: [], agentLines: [], ruleStart: at, ruleEnd: at }
+        this.groups.push(group)
+        this.crawlDelays.push(-1)
+        this.group = group
+        this.groupTokens = new Set()
+      }
+      const g = this.groups.length - 1
+      group.agentLines.push(line)
+      if (kindFlags & SCAN_F_GLOBAL) {
+        if (!group.global) this.globalGroups.push(g)
+        group.global = true
+      } else {
+        const token = agentToken(body, valStart, valEnd)
+        if (token !== '' && !this.groupTokens.has(token)) {
+          this.groupTokens.add(token)
+          group.agents.push(token)
+          const list = this.agentGroups.get(token)
+          if (list === undefined) this.agentGroups.set(token, [g])
+          else list.push(g)
+        }
+      }
+    } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
+      const group = this.group
+      if (group === null) return // before any user-agent line: applies to nobody
+      let escIdx = -1
+      if (kindFlags & SCAN_F_ESCAPE) {
+        const esc = escapeBytes(body, valStart, valEnd)
+        if (esc !== null) {
+          escIdx = this.escaped.length
+          this.escaped.push(esc)
+        }
+      }
+      this.rules.push(kind === KIND_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
+      group.ruleEnd = this.rules.length / RULE_STRIDE
+    } else if (kind === KIND_SITEMAP) {
+      const url = decodeUtf8(body, valStart, valEnd)
+      if (!this.seenSitemaps.has(url)) {
+        this.seenSitemaps.add(url)
+        this.sitemaps.push(url)
+      }
+    } else if (kind === KIND_OTHER && this.group !== null) {
+      const g = this.groups.length - 1
+      if (this.crawlDelays[g]! < 0 && isCrawlDelayKey(body, keyStart, keyEnd)) {
+        const value = decodeUtf8(body, valStart, valEnd)
+        if (CRAWL_DELAY_VALUE.test(value)) this.crawlDelays[g] = Number(value)
+      }
+    }
+  }
+
+  finish(): ParsedRobots {
+    return {
+      body: this.body, groups: this.groups, rules: this.rules, escaped: this.escaped, sitemaps: this.sitemaps,
+      agentGroups: this.agentGroups, globalGroups: this.globalGroups, crawlDelays: this.crawlDelays, lineCount: this.lines,
+    }
+  }
+}
+
+/** Parses a body (already cut to size) with `scan`. */
+export function parseWith(body: Uint8Array, scan: Scanner): ParsedRobots {
+  const builder = new Builder(body)
+  scan(body, builder)
+  return builder.finish()
+}
+
+const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
+
+/** The per-line report (SEMANTICS.md 11) of a body, from `scan`'s records. */
+export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
+  const builder = new Builder(body)
+  const reports: LineReport[] = []
+  scan(body, {
+    line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd) {
+      builder.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
+      const kind = kindFlags & KIND_MASK
+      const r: LineReport = {
+        line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: false, missingColon: false,
+        tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0, outsideGroup: false, neverMatches: false, group: builder.currentGroup,
+      }
+      if (kind <= KIND_OTHER) {
+        const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
+        r.key = decodeUtf8(body, keyStart, keyEnd)
+        r.value = decodeUtf8(body, valStart, valEnd)
+        r.typo = (kindFlags & SCAN_F_TYPO) !== 0
+        r.missingColon = (kindFlags & SCAN_F_NO_COLON) !== 0
+        r.outsideGroup = isRule && builder.currentGroup < 0
+        r.neverMatches = isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a
+      }
+      reports.push(r)
+    },
+  })
+  return reports
+}
+
+// ─── The TypeScript twin of assembly/scanner.ts ───────────────────────────────────────────────────
+
+// Lower-case key prefixes (SEMANTICS.md 4; Google's ParsedRobotsKey::Parse and its
+// KeyIs*/allow_frequent_typos list).
 const P_USER_AGENT = bytesOf('user-agent')
 const P_USER_AGENT_TYPOS = [bytesOf('useragent'), bytesOf('user agent')]
 const P_ALLOW = bytesOf('allow')
@@ -114,28 +285,16 @@ function anyPrefix(body: Uint8Array, start: number, end: number, prefixes: Uint8
   return false
 }
 
-let keyWasTypo = false
-
-/** SEMANTICS.md 4: key kind by case-insensitive prefix; sets `keyWasTypo`. */
+/** SEMANTICS.md 4: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
 function classifyKey(body: Uint8Array, start: number, end: number): number {
-  keyWasTypo = false
-  if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KEY_USER_AGENT
-  if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) {
-    keyWasTypo = true
-    return KEY_USER_AGENT
-  }
-  if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KEY_ALLOW
-  if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KEY_DISALLOW
-  if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) {
-    keyWasTypo = true
-    return KEY_DISALLOW
-  }
-  if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KEY_SITEMAP
-  if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) {
-    keyWasTypo = true
-    return KEY_SITEMAP
-  }
-  return KEY_OTHER
+  if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
+  if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
+  if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KIND_ALLOW
+  if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KIND_DISALLOW
+  if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) return KIND_DISALLOW | SCAN_F_TYPO
+  if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KIND_SITEMAP
+  if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) return KIND_SITEMAP | SCAN_F_TYPO
+  return KIND_OTHER
 }
 
 /** SEMANTICS.md 6: `*` alone or followed by space, tab, \v or \f. */
@@ -146,155 +305,48 @@ function isGlobalAgent(body: Uint8Array, start: number, end: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c
 }
 
-/** SEMANTICS.md 6: the longest prefix made of A-Z a-z - _, lower-cased. */
-function agentToken(body: Uint8Array, start: number, end: number): string {
-  let e = start
-  while (e < end) {
-    const c = body[e]! | 0x20
-    if ((c >= 0x61 && c <= 0x7a) || body[e] === 0x2d || body[e] === 0x5f) e++
-    else break
-  }
-  // Only ASCII letters, '-' and '_': toLowerCase is exact here.
-  return e === start ? '' : String.fromCharCode.apply(null, body.subarray(start, e) as unknown as number[]).toLowerCase()
-}
-
 function bomLength(body: Uint8Array): number {
   let i = 0
   while (i < 3 && i < body.length && body[i] === [0xef, 0xbb, 0xbf][i]) i++
   return i
 }
 
-/**
- * Builds groups, rules, sitemaps and other lines from directive lines, in file order. Fed by the
- * TS line splitter below (parseBody) and by the wasm line scanner (its records), so the group
- * logic of SEMANTICS.md 6 exists once.
- */
-export class Builder {
-  readonly groups: Group[] = []
-  readonly rules: number[] = []
-  readonly escaped: Uint8Array[] = []
-  readonly sitemaps: string[] = []
-  readonly others: number[] = []
-  private readonly seenSitemaps = new Set<string>()
-  private group: Group | null = null
-
-  constructor(readonly body: Uint8Array) {}
-
-  /** Index of the group the last line stands in, -1 before the first user-agent line. */
-  get currentGroup(): number {
-    return this.group === null ? -1 : this.groups.length - 1
-  }
-
-  /**
-   * One directive line. `global`: a user-agent value that is the global `*`. `mayEscape`: the
-   * value may need escaping (false only when it has neither '%' nor a byte >= 0x80).
-   */
-  directive(line: number, kind: number, global: boolean, mayEscape: boolean, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
-    const body = this.body
-    if (kind === KEY_USER_AGENT) {
-      let group = this.group
-      if (group === null || group.ruleEnd > group.ruleStart) {
-        const at = this.rules.length / RULE_STRIDE
-        group = { global: false, agents: [], agentLines: [], ruleStart: at, ruleEnd: at }
-        this.groups.push(group)
-        this.group = group
-      }
-      group.agentLines.push(line)
-      if (global) group.global = true
-      else {
-        const token = agentToken(body, valStart, valEnd)
-        if (token !== '' && !group.agents.includes(token)) group.agents.push(token)
-      }
-    } else if (kind === KEY_ALLOW || kind === KEY_DISALLOW) {
-      const group = this.group
-      if (group === null) return // before any user-agent line: applies to nobody
-      let escIdx = -1
-      if (mayEscape) {
-        const esc = escapeBytes(body, valStart, valEnd)
-        if (esc !== null) {
-          escIdx = this.escaped.length
-          this.escaped.push(esc)
-        }
-      }
-      this.rules.push(kind === KEY_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
-      group.ruleEnd = this.rules.length / RULE_STRIDE
-    } else if (kind === KEY_SITEMAP) {
-      const url = decodeUtf8(body, valStart, valEnd)
-      if (!this.seenSitemaps.has(url)) {
-        this.seenSitemaps.add(url)
-        this.sitemaps.push(url)
-      }
-    } else {
-      this.others.push(line, this.currentGroup, keyStart, keyEnd, valStart, valEnd)
-    }
-  }
-
-  finish(lineCount: number, report: LineReport[] | null): ParsedRobots {
-    return { body: this.body, groups: this.groups, rules: this.rules, escaped: this.escaped, sitemaps: this.sitemaps, others: this.others, lineCount, report }
-  }
-}
-
-/** Record layout of the wasm line scanner (assembly/index.ts, "Line scanner"). */
-export const SCAN_RECORD_WORDS = 6
-const SCAN_GLOBAL = 16 << 8
-const SCAN_ESCAPE = 32 << 8
-
-/** Feeds `count` scanner records (u32 words from `at`) to the builder. */
-export function buildFromRecords(builder: Builder, words: Uint32Array, at: number, count: number): void {
-  for (let r = 0; r < count; r++, at += SCAN_RECORD_WORDS) {
-    const flags = words[at + 1]!
-    builder.directive(words[at]!, flags & 0xff, (flags & SCAN_GLOBAL) !== 0, (flags & SCAN_ESCAPE) !== 0, words[at + 2]!, words[at + 3]!, words[at + 4]!, words[at + 5]!)
-  }
-}
-
-/**
- * Parses a robots.txt body (already cut to the size limit). With `withReport`, also builds the
- * per-line report; the matcher's path leaves it off.
- */
-export function parseBody(body: Uint8Array, withReport = false): ParsedRobots {
-  const builder = new Builder(body)
-  const report: LineReport[] | null = withReport ? [] : null
+/** Scans `body` the way assembly/scanner.ts does, one record per line, in plain TypeScript. */
+export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
   let lineNo = 0
   const n = body.length
   let i = bomLength(body)
 
   for (;;) {
     let j = i
-    while (j < n) {
-      const c = body[j]!
-      if (c === 0x0a || c === 0x0d) break
-      j++
-    }
+    while (j < n && body[j] !== 0x0a && body[j] !== 0x0d) j++
     lineNo++
 
     // SEMANTICS.md 2: keep 16,663 bytes, then stop at the first NUL.
-    let e = j - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES : j
-    const tooLong = j - i > MAX_LINE_BYTES
+    let flags = 0
+    let e = j
+    if (j - i > MAX_LINE_BYTES) {
+      e = i + MAX_LINE_BYTES
+      flags |= SCAN_F_TOO_LONG
+    }
+    // SEMANTICS.md 3: a '#' starts a comment; a NUL (first) ends the line.
     for (let k = i; k < e; k++) {
-      if (body[k] === 0) {
+      if (body[k] === 0 || body[k] === 0x23) {
+        if (body[k] === 0x23) flags |= SCAN_F_COMMENT
         e = k
         break
       }
     }
-
-    // SEMANTICS.md 3.
     let s = i
-    let comment = false
-    for (let k = s; k < e; k++) {
-      if (body[k] === 0x23) {
-        e = k
-        comment = true
-        break
-      }
-    }
     while (s < e && isSpace(body[s]!)) s++
     while (e > s && isSpace(body[e - 1]!)) e--
 
-    let keyStart = -1
-    let keyEnd = -1
-    let valStart = -1
-    let missingColon = false
+    let kind = flags & SCAN_F_COMMENT ? KIND_COMMENT : KIND_EMPTY
+    let keyEnd = s
+    let valStart = s
     if (s < e) {
+      kind = KIND_INVALID
+      let ok = false
       let colon = -1
       for (let k = s; k < e; k++) {
         if (body[k] === 0x3a) {
@@ -303,74 +355,57 @@ export function parseBody(body: Uint8Array, withReport = false): ParsedRobots {
         }
       }
       if (colon >= 0) {
-        keyStart = s
         keyEnd = colon
-        while (keyEnd > keyStart && isSpace(body[keyEnd - 1]!)) keyEnd--
+        while (keyEnd > s && isSpace(body[keyEnd - 1]!)) keyEnd--
         valStart = colon + 1
+        ok = keyEnd > s
       } else {
         // No colon: exactly two runs of non-space/tab, separated by spaces/tabs.
-        let sep = -1
-        for (let k = s; k < e; k++) {
-          const c = body[k]!
-          if (c === 0x20 || c === 0x09) {
-            sep = k
-            break
-          }
-        }
-        if (sep >= 0) {
+        let sep = s
+        while (sep < e && body[sep] !== 0x20 && body[sep] !== 0x09) sep++
+        if (sep < e) {
           let v = sep
           while (v < e && (body[v] === 0x20 || body[v] === 0x09)) v++
-          let more = false
-          for (let k = v; k < e; k++) {
-            const c = body[k]!
-            if (c === 0x20 || c === 0x09) {
-              more = true
+          let more = v
+          while (more < e && body[more] !== 0x20 && body[more] !== 0x09) more++
+          if (more === e) {
+            keyEnd = sep
+            valStart = sep + 1
+            flags |= SCAN_F_NO_COLON
+            ok = true
+          }
+        }
+      }
+      if (ok) {
+        while (valStart < e && isSpace(body[valStart]!)) valStart++
+        const k = classifyKey(body, s, keyEnd)
+        kind = k & KIND_MASK
+        flags |= k & ~KIND_MASK
+        if (kind === KIND_USER_AGENT && isGlobalAgent(body, valStart, e)) flags |= SCAN_F_GLOBAL
+        if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
+          for (let k = valStart; k < e; k++) {
+            if (body[k] === 0x25 || body[k]! >= 0x80) {
+              flags |= SCAN_F_ESCAPE
               break
             }
           }
-          if (!more) {
-            keyStart = s
-            keyEnd = sep
-            valStart = sep + 1
-            missingColon = true
-          }
         }
-      }
-      if (keyEnd <= keyStart) keyStart = -1
-      else while (valStart < e && isSpace(body[valStart]!)) valStart++
-    }
-
-    if (keyStart < 0) {
-      if (report) report.push(lineReport(lineNo, s < e ? 'invalid' : comment ? 'comment' : 'empty', comment, tooLong, builder.currentGroup))
-    } else {
-      const kind = classifyKey(body, keyStart, keyEnd)
-      const typo = keyWasTypo
-      builder.directive(lineNo, kind, kind === KEY_USER_AGENT && isGlobalAgent(body, valStart, e), true, keyStart, keyEnd, valStart, e)
-      if (report) {
-        const isRule = kind === KEY_ALLOW || kind === KEY_DISALLOW
-        const r = lineReport(lineNo, KIND_NAMES[kind]!, comment, tooLong, builder.currentGroup)
-        r.key = decodeUtf8(body, keyStart, keyEnd)
-        r.value = decodeUtf8(body, valStart, e)
-        r.typo = typo
-        r.missingColon = missingColon
-        r.outsideGroup = isRule && builder.currentGroup < 0
-        r.neverMatches = isRule && e > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a
-        report.push(r)
+      } else {
+        keyEnd = s
+        valStart = s
       }
     }
+    sink.line(lineNo, kind | flags, i, j, s, keyEnd, valStart, e)
 
     if (j >= n) break
     // SEMANTICS.md 2: \n, \r and \r\n are one break each.
     i = body[j] === 0x0d && j + 1 < n && body[j + 1] === 0x0a ? j + 2 : j + 1
   }
-
-  return builder.finish(lineNo, report)
 }
 
-const KIND_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other']
-
-function lineReport(line: number, type: LineReport['type'], comment: boolean, tooLong: boolean, group: number): LineReport {
-  return { line, type, comment, typo: false, missingColon: false, tooLong, outsideGroup: false, neverMatches: false, group }
+/** Parses a body (already cut to the size limit) with the TypeScript twin of the wasm scanner. */
+export function parseBody(body: Uint8Array): ParsedRobots {
+  return parseWith(body, scanBodyTs)
 }
 
 /** The escaped pattern of rule `r` as [bytes, start, end). */
@@ -384,32 +419,22 @@ export function rulePattern(p: ParsedRobots, r: number): [Uint8Array, number, nu
   return [p.body, p.rules[base + R_START]!, p.rules[base + R_END]!]
 }
 
-/** Indexes of the groups that name one of `tokens`, and whether there were any. */
+/** Indexes of the groups that name one of `tokens`, in file order. */
 export function namedGroups(p: ParsedRobots, tokens: readonly string[]): number[] {
-  const named: number[] = []
-  for (let g = 0; g < p.groups.length; g++) {
-    const agents = p.groups[g]!.agents
-    for (let a = 0; a < agents.length; a++) {
-      if (tokens.includes(agents[a]!)) {
-        named.push(g)
-        break
-      }
-    }
-  }
-  return named
+  if (tokens.length === 1) return p.agentGroups.get(tokens[0]!) ?? []
+  const named = new Set<number>()
+  for (const t of tokens) for (const g of p.agentGroups.get(t) ?? []) named.add(g)
+  return [...named].sort((a, b) => a - b)
 }
 
 /**
  * SEMANTICS.md 6-7: the one rule set that decides for these agents, in file order: the rules of the
  * groups naming them when any does (the global groups are then ignored), else of the global groups.
  */
-export function selectRules(p: ParsedRobots, tokens: readonly string[]): { named: boolean; groups: number[]; rules: number[] } {
-  let groups = namedGroups(p, tokens)
-  const named = groups.length > 0
-  if (!named) {
-    groups = []
-    for (let g = 0; g < p.groups.length; g++) if (p.groups[g]!.global) groups.push(g)
-  }
+export function selectRules(p: ParsedRobots, tokens: readonly string[]): { named: boolean; groups: readonly number[]; rules: number[] } {
+  const namedList = namedGroups(p, tokens)
+  const named = namedList.length > 0
+  const groups = named ? namedList : p.globalGroups
   const rules: number[] = []
   for (const g of groups) {
     const grp = p.groups[g]!
@@ -417,3 +442,4 @@ export function selectRules(p: ParsedRobots, tokens: readonly string[]): { named
   }
   return { named, groups, rules }
 }
+

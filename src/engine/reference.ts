@@ -1,6 +1,8 @@
-// The reference matcher: readable first, fast never. It follows Google's C++ RobotsMatcher step by
-// step (file-order rule handling, the position-set `Matches`, the index.html retry) and shares only
-// the parser with the fast path. Tests hold the wasm matcher to it; it is not used at run time.
+// The reference matcher: readable first, fast never. It follows google/robotstxt's RobotsMatcher step
+// by step (file-order rule handling, RobotsMatchStrategy::Matches on position sets, the index.html
+// retry of HandleAllow) and shares only the parser with the wasm matcher. It returns the whole
+// decision as a trace: the tests hold the wasm matcher to its verdicts, and `robotstxt explain`
+// renders it. The decision is implemented nowhere else in TypeScript.
 
 import { escapeBytes } from './bytes.js'
 import { R_ALLOW, R_LINE, RULE_STRIDE, rulePattern, type ParsedRobots } from './parse.js'
@@ -71,66 +73,100 @@ export function positionSetMatches(path: Uint8Array, pattern: Uint8Array): boole
   return true
 }
 
-interface Match {
-  priority: number
+/** One rule of the groups that apply, as the reference saw it. */
+export interface TracedRule {
+  /** Index into `ParsedRobots.rules`. */
+  rule: number
   line: number
+  allow: boolean
+  /** Its group names one of the agents (else it stands in a global group). */
+  specific: boolean
+  /** Byte length of the pattern when it matches the path (SEMANTICS.md 7), -1 when it does not. */
+  priority: number
+  /** When the match came from the index.html rule (SEMANTICS.md 10): the derived pattern. */
+  indexHtml: Uint8Array | null
+}
+
+/** How the reference decided: everything `explain` shows, and the verdict the tests check. */
+export interface DecisionTrace {
+  /** The path the rules are matched against (SEMANTICS.md 1 and 8). */
+  path: Uint8Array
+  /** The groups whose rules were considered: each one naming an agent, and each global one. */
+  groups: { index: number; specific: boolean }[]
+  /** Some group names an agent: then only those groups' rules decide (the * groups are ignored). */
+  specific: boolean
+  /** Every rule of those groups, in file order, with its match. */
+  rules: TracedRule[]
+  /** The best allow and disallow of the deciding set: highest priority, earliest line on a tie. */
+  bestAllow: TracedRule | null
+  bestDisallow: TracedRule | null
+  /** The rule on the matching line: the best disallow when strictly longer, else the best allow. */
+  decidingRule: TracedRule | null
+  allowed: boolean
+  /** The matching line (SEMANTICS.md 7), 0 when no rule matched. */
+  line: number
+}
+
+/**
+ * RobotsMatcher::AllowedByRobots, step by step: every group is visited in file order; a group that
+ * names one of `tokens` (lower-cased product tokens) feeds the specific set, a `*` group the global
+ * set, and each rule is matched on its own (the position-set Matches, and the index.html retry of
+ * an allow). The specific set decides when any group named an agent, else the global set. A
+ * priority of 0 (the empty pattern) matches but never decides.
+ */
+export function referenceTrace(parsed: ParsedRobots, tokens: readonly string[], url: Uint8Array): DecisionTrace {
+  const path = referencePath(url)
+  const groups: DecisionTrace['groups'] = []
+  const rules: TracedRule[] = []
+  let specific = false
+  for (let g = 0; g < parsed.groups.length; g++) {
+    const group = parsed.groups[g]!
+    const names = group.agents.some((a) => tokens.includes(a))
+    if (names) specific = true
+    if (!group.global && !names) continue
+    groups.push({ index: g, specific: names })
+    for (let r = group.ruleStart; r < group.ruleEnd; r++) {
+      const [bytes, s, e] = rulePattern(parsed, r)
+      const allow = parsed.rules[r * RULE_STRIDE + R_ALLOW] === 1
+      rules.push({ rule: r, line: parsed.rules[r * RULE_STRIDE + R_LINE]!, allow, specific: names, ...match(allow, bytes.subarray(s, e), path) })
+    }
+  }
+
+  let bestAllow: TracedRule | null = null
+  let bestDisallow: TracedRule | null = null
+  for (const t of rules) {
+    if (t.specific !== specific || t.priority < 0) continue
+    // Only a strictly higher priority replaces the best, so the earliest line wins a tie.
+    if (t.allow) {
+      if (bestAllow === null || t.priority > bestAllow.priority) bestAllow = t
+    } else if (bestDisallow === null || t.priority > bestDisallow.priority) bestDisallow = t
+  }
+  const allowP = bestAllow?.priority ?? -1
+  const disallowP = bestDisallow?.priority ?? -1
+  const allowed = Math.max(allowP, disallowP) > 0 ? !(disallowP > allowP) : true
+  const decidingRule = disallowP > allowP ? bestDisallow : bestAllow
+  return { path, groups, specific, rules, bestAllow, bestDisallow, decidingRule, allowed, line: decidingRule?.line ?? 0 }
 }
 
 /** Verdict and matching line for `tokens` (lower-cased product tokens) and a URL's bytes. */
 export function referenceCheck(parsed: ParsedRobots, tokens: readonly string[], url: Uint8Array): { allowed: boolean; line: number } {
-  const path = referencePath(url)
-  const allow = { specific: { priority: -1, line: 0 }, global: { priority: -1, line: 0 } }
-  const disallow = { specific: { priority: -1, line: 0 }, global: { priority: -1, line: 0 } }
-  let everSeenSpecific = false
-
-  for (const group of parsed.groups) {
-    const seenGlobal = group.global
-    const seenSpecific = group.agents.some((a) => tokens.includes(a))
-    if (seenSpecific) everSeenSpecific = true
-    if (!seenGlobal && !seenSpecific) continue
-    for (let r = group.ruleStart; r < group.ruleEnd; r++) {
-      const [bytes, s, e] = rulePattern(parsed, r)
-      const pattern = bytes.subarray(s, e)
-      const line = parsed.rules[r * RULE_STRIDE + R_LINE]!
-      const isAllow = parsed.rules[r * RULE_STRIDE + R_ALLOW] === 1
-      const target = isAllow ? allow : disallow
-      handle(isAllow, pattern, line, seenSpecific ? target.specific : target.global, path)
-    }
-  }
-
-  let disallowed: boolean
-  let decider: Match
-  if (allow.specific.priority > 0 || disallow.specific.priority > 0) {
-    disallowed = disallow.specific.priority > allow.specific.priority
-  } else if (everSeenSpecific) {
-    disallowed = false
-  } else if (allow.global.priority > 0 || disallow.global.priority > 0) {
-    disallowed = disallow.global.priority > allow.global.priority
-  } else {
-    disallowed = false
-  }
-  const set = everSeenSpecific ? 'specific' : 'global'
-  decider = disallow[set].priority > allow[set].priority ? disallow[set] : allow[set]
-  return { allowed: !disallowed, line: decider.line }
+  const t = referenceTrace(parsed, tokens, url)
+  return { allowed: t.allowed, line: t.line }
 }
 
-function handle(isAllow: boolean, pattern: Uint8Array, line: number, best: Match, path: Uint8Array): void {
-  const priority = positionSetMatches(path, pattern) ? pattern.length : -1
-  if (priority >= 0) {
-    if (best.priority < priority) {
-      best.priority = priority
-      best.line = line
-    }
-    return
-  }
-  if (!isAllow) return
-  // Google-specific: an allow of .../index.htm(l) also allows the directory itself.
+const INDEX_HTM = [0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d] // "/index.htm"
+
+/** A rule's match: its priority, and the derived pattern when the index.html rule matched. */
+function match(allow: boolean, pattern: Uint8Array, path: Uint8Array): { priority: number; indexHtml: Uint8Array | null } {
+  if (positionSetMatches(path, pattern)) return { priority: pattern.length, indexHtml: null }
+  if (!allow) return { priority: -1, indexHtml: null }
+  // Google-specific (RobotsMatcher::HandleAllow): an allow of .../index.htm(l) also allows the
+  // directory itself, as ".../$".
   const slash = pattern.lastIndexOf(SLASH)
-  if (slash < 0) return
-  const tail = pattern.subarray(slash, slash + 10)
-  if (String.fromCharCode(...tail) !== '/index.htm') return
+  if (slash < 0 || pattern.length - slash < INDEX_HTM.length) return { priority: -1, indexHtml: null }
+  for (let i = 0; i < INDEX_HTM.length; i++) if (pattern[slash + i] !== INDEX_HTM[i]) return { priority: -1, indexHtml: null }
   const derived = new Uint8Array(slash + 2)
   derived.set(pattern.subarray(0, slash + 1))
   derived[slash + 1] = 0x24
-  handle(true, derived, line, best, path)
+  return positionSetMatches(path, derived) ? { priority: derived.length, indexHtml: derived } : { priority: -1, indexHtml: null }
 }

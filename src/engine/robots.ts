@@ -1,13 +1,10 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
 import { agentTokens, fail, maxBytesOption } from './args.js'
-import { decodeUtf8, encoder } from './bytes.js'
+import { encoder } from './bytes.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { getEngine } from './wasm.js'
-import {
-  Builder, O_GROUP, O_KEY_END, O_KEY_START, O_VAL_END, O_VAL_START, OTHER_STRIDE,
-  namedGroups, parseBody, selectRules, type LineReport, type ParsedRobots,
-} from './parse.js'
+import { namedGroups, parseWith, reportLines, scanBodyTs, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
 export const DEFAULT_MAX_BYTES = 512_000
@@ -19,7 +16,6 @@ export interface ParseOptions {
 }
 
 const MATCHER_CACHE = 16
-const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
 
 /** A parsed robots.txt. Create it with `parseRobots`. */
 export class Robots {
@@ -86,32 +82,35 @@ export class Robots {
   /**
    * Crawl-delay in seconds for `agent`: the first valid value in the groups that name it, or, when
    * none does, in the global groups; `undefined` if there is none. Google ignores it; Bing and
-   * Yandex honour it.
+   * Yandex honour it. Each group's first valid value is indexed when the file is parsed, so a call
+   * costs one lookup per group that names the agent.
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
     const p = this.parsed
-    let groups = namedGroups(p, agentTokens(agent))
-    if (groups.length === 0) groups = p.groups.flatMap((g, i) => (g.global ? [i] : []))
-    for (let o = 0; o < p.others.length; o += OTHER_STRIDE) {
-      if (!groups.includes(p.others[o + O_GROUP]!)) continue
-      const key = decodeUtf8(p.body, p.others[o + O_KEY_START]!, p.others[o + O_KEY_END]!)
-      if (key.toLowerCase() !== 'crawl-delay') continue
-      const value = decodeUtf8(p.body, p.others[o + O_VAL_START]!, p.others[o + O_VAL_END]!)
-      if (CRAWL_DELAY.test(value)) return Number(value)
+    const named = namedGroups(p, agentTokens(agent))
+    for (const g of named.length > 0 ? named : p.globalGroups) {
+      const delay = p.crawlDelays[g]!
+      if (delay >= 0) return delay
     }
     return undefined
   }
 
   /** The per-line report (SEMANTICS.md 11), computed on first access. */
   get lines(): readonly LineReport[] {
-    if (this.#lines === null) this.#lines = parseBody(this.#body, true).report!
+    if (this.#lines === null) this.#lines = reportLines(this.#body, scannerFor(this.#body))
     return this.#lines
   }
 
-  /** @internal The parsed form (groups, rules, sitemaps, other lines), built on first use. */
+  /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */
   get parsed(): ParsedRobots {
     if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
     return this.#parsed
+  }
+
+  /** @internal Feeds every line's scan record to `sink` (the lint checks that need line bounds). */
+  scanLines(sink: LineSink): void {
+    const body = this.#body
+    scannerFor(body)(body, sink)
   }
 
   /** @internal The matcher cache's keys, least recently used first. */
@@ -170,15 +169,22 @@ function copyPrefix(body: Uint8Array, maxBytes: number): Uint8Array {
   return copy
 }
 
-/** Bodies up to this size are split into lines by the wasm scanner; larger ones (only possible
- * with a raised maxBytes) by the TS splitter, so wasm memory never grows past a few MiB for a body. */
+/** Bodies up to this size are scanned in wasm; larger ones (only possible with a raised maxBytes) by
+ * the scanner's TypeScript twin, so wasm memory never grows past a few MiB for a body. */
 const WASM_SCAN_MAX = 1 << 20
 
-/** @internal Parses bytes already cut to size: wasm line scanner, or the TS splitter for huge bodies. */
+function wasmScan(body: Uint8Array, sink: LineSink): void {
+  getEngine().scan(body, sink)
+}
+
+/** The scanner for a body: the wasm one, or its TypeScript twin for bodies over WASM_SCAN_MAX. */
+function scannerFor(body: Uint8Array): (body: Uint8Array, sink: LineSink) => void {
+  return body.length > WASM_SCAN_MAX ? scanBodyTs : wasmScan
+}
+
+/** @internal Parses bytes already cut to size. */
 export function parseBytes(bytes: Uint8Array): ParsedRobots {
-  if (bytes.length > WASM_SCAN_MAX) return parseBody(bytes)
-  const builder = new Builder(bytes)
-  return builder.finish(getEngine().scan(bytes, builder), null)
+  return parseWith(bytes, scannerFor(bytes))
 }
 
 /**

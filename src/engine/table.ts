@@ -1,25 +1,29 @@
-// Reads compiled tables (layout in assembly/index.ts and src/engine/abi.ts; the wasm compiler writes them).
+// Reads compiled tables back (layout.ts; assembly/table.ts writes them): what Matcher.check reports.
 
-import { F_ALLOW, F_HAS_ORIG, H_MAX_PAT, H_POOL_OFF, H_RULES_OFF, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE } from './abi.js'
+import {
+  RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT,
+  TABLE_POOL_OFF, TABLE_RULES_OFF,
+} from './layout.js'
 
 /** Reads back rule `i` of a table: what `Matcher.check` reports. */
 export function tableRule(table: Uint8Array, i: number): { allow: boolean; line: number; pattern: Uint8Array } {
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
-  const at = view.getUint32(H_RULES_OFF * 4, true) + i * RULE_SIZE
-  const pool = view.getUint32(H_POOL_OFF * 4, true)
+  const at = view.getUint32(TABLE_RULES_OFF, true) + i * RULE_SIZE
+  const pool = view.getUint32(TABLE_POOL_OFF, true)
   const off = pool + view.getUint32(at + RULE_PAT_OFF, true)
   const patLen = view.getUint16(at + RULE_PAT_LEN, true)
   const flags = table[at + RULE_FLAGS]!
   let pattern = table.subarray(off, off + patLen)
-  if (flags & F_HAS_ORIG) {
+  if (flags & RULE_F_HAS_ORIG) {
     const len = table[off + patLen]! | (table[off + patLen + 1]! << 8)
     pattern = table.subarray(off + patLen + 2, off + patLen + 2 + len)
   }
-  return { allow: (flags & F_ALLOW) !== 0, line: view.getUint32(at + RULE_LINE, true), pattern }
+  return { allow: (flags & RULE_F_ALLOW) !== 0, line: view.getUint32(at + RULE_LINE, true), pattern }
 }
 
-/** Largest pattern length in a table (sizes the matcher's scratch). */
+/** Largest pattern length in a table (sizes the matcher's scratch). Read bytewise: it runs on every
+ * table switch, where a DataView would be an allocation. */
 export function tableMaxPattern(table: Uint8Array): number {
-  const at = H_MAX_PAT * 4
+  const at = TABLE_MAX_PAT
   return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
 }

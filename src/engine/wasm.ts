@@ -17,7 +17,12 @@ import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './table.js'
 import { base64Bytes, encoder } from './bytes.js'
-import { buildFromRecords, R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, SCAN_RECORD_WORDS, type Builder, type ParsedRobots } from './parse.js'
+import {
+  REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
+  SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
+  SCAN_VAL_START,
+} from './layout.js'
+import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
 
 // The build decides what the .wasm import is (scripts/build.mjs): the bytes as a base64 string,
 // embedded in the bundle, for Node and bundlers; a WebAssembly.Module imported from
@@ -236,7 +241,7 @@ export class Engine {
       patBytes += pe - ps
       origBytes += parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
     }
-    const refsSize = ruleIds.length * 24
+    const refsSize = ruleIds.length * REF_SIZE
     this.reserveInput(refsSize + patBytes + origBytes + 64)
     const u8 = this.u8
     const u32 = this.u32
@@ -247,19 +252,19 @@ export class Engine {
       const r = ruleIds[i]!
       const base = r * RULE_STRIDE
       const [pat, ps, pe] = rulePattern(parsed, r)
-      const w = (refs >> 2) + i * 6
+      const ref = (refs + i * REF_SIZE) >> 2
       u8.set(pat.subarray(ps, pe), o)
-      u32[w] = o
-      u32[w + 1] = pe - ps
+      u32[ref + REF_PAT_PTR / 4] = o
+      u32[ref + REF_PAT_LEN / 4] = pe - ps
       o += pe - ps
       const os = parsed.rules[base + R_START]!
       const oe = parsed.rules[base + R_END]!
       u8.set(parsed.body.subarray(os, oe), o)
-      u32[w + 2] = o
-      u32[w + 3] = oe - os
+      u32[ref + REF_ORIG_PTR / 4] = o
+      u32[ref + REF_ORIG_LEN / 4] = oe - os
       o += oe - os
-      u32[w + 4] = parsed.rules[base + R_LINE]!
-      u32[w + 5] = (parsed.rules[base + R_ALLOW] === 1 ? 1 : 0) | (pat !== parsed.body ? 2 : 0)
+      u32[ref + REF_LINE / 4] = parsed.rules[base + R_LINE]!
+      u32[ref + REF_BITS / 4] = (parsed.rules[base + R_ALLOW] === 1 ? REF_F_ALLOW : 0) | (pat !== parsed.body ? REF_F_HAS_ORIG : 0)
     }
     let size = this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap)
     if (size === 0) {
@@ -284,20 +289,25 @@ export class Engine {
   }
 
   /**
-   * Runs the wasm line scanner over `body` and feeds its records to `builder`; returns the number
-   * of lines. Records go to scratch (at least 3 bytes of it per input byte), a bounded number at a
-   * time; the builder never calls into wasm, so the views stay valid while it reads them.
+   * Runs the wasm line scanner over `body` and hands every line's record to `sink`, in order.
+   * Records go to scratch a bounded number at a time; the sink never calls into wasm, so the views
+   * stay valid while it reads them.
    */
-  scan(body: Uint8Array, builder: Builder): number {
+  scan(body: Uint8Array, sink: LineSink): void {
     this.reserveInput(body.length + 16)
     this.w.scanStart(this.input, this.loadBody(body))
-    const cap = Math.floor((3 * this.inputCap) / (SCAN_RECORD_WORDS * 4))
+    const cap = Math.floor((3 * this.inputCap) / SCAN_RECORD_SIZE)
     for (;;) {
       const n = this.w.scan(this.scratch, cap)
       if (n === 0) break
-      buildFromRecords(builder, this.u32, this.scratch >> 2, n)
+      const w = this.u32
+      for (let r = 0, at = this.scratch >> 2; r < n; r++, at += SCAN_RECORD_SIZE / 4) {
+        sink.line(
+          w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
+          w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+        )
+      }
     }
-    return this.w.scanLineCount()
   }
 
   /** check() on the current table for one URL string. */

@@ -1,0 +1,110 @@
+// Byte helpers shared by the stages: hex digits, SIMD byte search and compare, and the
+// percent-encoding normalization of SEMANTICS.md 5 (bytes >= 0x80 become %HH, existing %hh triples
+// are upper-cased), which the matcher applies to paths and the compiler to patterns.
+//
+// Vector loads read up to 15 bytes past the range they are given; every caller's memory has that
+// slack (see the ABI in index.ts), and bytes read past an end are masked off before they count.
+
+export const STAR: u32 = 0x2a;
+export const SLASH: u32 = 0x2f;
+export const PERCENT: u32 = 0x25;
+
+@inline export function isHex(c: u32): bool {
+  return (c - 0x30 < 10) || ((c | 0x20) - 0x61 < 6);
+}
+
+@inline export function hexDigit(n: u32): u32 {
+  return n < 10 ? n + 0x30 : n + 0x37;
+}
+
+@inline export function upperHex(c: u32): u32 {
+  return c >= 0x61 ? c - 0x20 : c;
+}
+
+@inline export function isSpaceByte(c: u32): bool {
+  return c == 0x20 || (c - 0x09 < 5);
+}
+
+// First index in [i, end) holding byte a or b, or end.
+export function findEither(p: usize, i: u32, end: u32, a: u32, b: u32): u32 {
+  const va = i8x16.splat(<i8>a);
+  const vb = i8x16.splat(<i8>b);
+  for (; i < end; i += 16) {
+    const v = v128.load(p + i);
+    let bits = i8x16.bitmask(v128.or(i8x16.eq(v, va), i8x16.eq(v, vb)));
+    if (end - i < 16) bits &= (1 << (end - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return end;
+}
+
+// First index in [i, end) of a byte that normalization changes ('%' or >= 0x80), or end.
+export function nextSpecial(p: usize, i: u32, end: u32): u32 {
+  const vPct = i8x16.splat(<i8>PERCENT);
+  for (; i < end; i += 16) {
+    const v = v128.load(p + i);
+    let bits = i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v);
+    if (end - i < 16) bits &= (1 << (end - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return end;
+}
+
+// Copies n bytes 16 at a time; may write up to 15 bytes past dst + n (the destination's slack).
+@inline export function copyRun(dst: usize, src: usize, n: u32): void {
+  for (let q: u32 = 0; q < n; q += 16) v128.store(dst + q, v128.load(src + q));
+}
+
+@inline export function bytesEqual(a: usize, b: usize, n: u32): bool {
+  for (let i: u32 = 0; i < n; i++) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  }
+  return true;
+}
+
+// bytesEqual 16 bytes per compare: both sides may be read up to 15 bytes past their end (path and
+// URL slack; the table is followed by the input area). Bytes past n are masked off.
+@inline export function sameBytes(a: usize, b: usize, n: u32): bool {
+  let i: u32 = 0;
+  while (n - i > 16) {
+    if (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) != 0xffff) return false;
+    i += 16;
+  }
+  const live: u32 = (1 << (n - i)) - 1;
+  return (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) & live) == live;
+}
+
+// SEMANTICS.md 5: the length of the normalized form of v[0, n), or 0 when normalizing changes
+// nothing (no byte >= 0x80, no lower-case %hh).
+export function escapedLength(v: usize, n: u32): u32 {
+  let changed = false;
+  let len = n;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(v + i);
+    if (c >= 0x80) { changed = true; len += 2; }
+    else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+      if (load<u8>(v + i + 1) >= 0x61 || load<u8>(v + i + 2) >= 0x61) changed = true;
+      i += 2;
+    }
+  }
+  return changed ? len : 0;
+}
+
+// Writes the normalized form of v[0, n) at dst (escapedLength bytes when that is not 0).
+export function escapeInto(dst: usize, v: usize, n: u32): void {
+  let o = dst;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(v + i);
+    if (c >= 0x80) {
+      store<u8>(o, PERCENT); store<u8>(o, hexDigit(c >> 4), 1); store<u8>(o, hexDigit(c & 15), 2);
+      o += 3;
+    } else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+      store<u8>(o, PERCENT); store<u8>(o, upperHex(load<u8>(v + i + 1)), 1); store<u8>(o, upperHex(load<u8>(v + i + 2)), 2);
+      o += 3;
+      i += 2;
+    } else {
+      store<u8>(o, c);
+      o++;
+    }
+  }
+}

@@ -1,0 +1,163 @@
+// The compiler (SEMANTICS.md 6-7; Google's RobotsMatcher group handling): selects the rules that
+// decide for the caller's agents straight from the body, pulling directives from the scanner one at
+// a time, and hands them to the table writer. The rules of the groups that name an agent decide;
+// when no group does, those of the global (*) groups.
+//
+//   compile(body, len, agents, agentsLen, work, cap): table length, or 0 when the `cap` bytes of
+//       work area at `work` are too few (compileNeeded() then says how many; call again with them).
+//       agents: the caller's product tokens, lower-case, each of a-z - _ only, '\n'-separated.
+//   compileList(refs, count, patBytes, origBytes, work, cap): the same from rules the host selected
+//       itself (bodies too large to scan in memory): `count` refs (REF_* in src/engine/layout.ts),
+//       patterns already normalized; patBytes and origBytes are the sums of their lengths.
+//   compiledTable(): where the last table starts, inside the work area, valid until the next call.
+//
+// The work area holds the selected refs (growing up) and normalized patterns (growing down), then
+// the table writer's arrays and the table, all sized from the actual rule counts and pattern bytes.
+// Invariants: nothing is written outside [work, work + cap); a selection that does not fit sets
+// `overflow`, keeps counting, and asks for the exact size.
+
+import {
+  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, REF_BITS, REF_F_ALLOW, REF_F_GLOBAL,
+  REF_F_HAS_ORIG, REF_F_SPECIFIC, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
+  SCAN_F_ESCAPE, SCAN_F_GLOBAL,
+} from '../src/engine/layout';
+import { escapedLength, escapeInto } from './bytes';
+import { currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
+import { buildTable, builtTable, workNeed } from './table';
+
+let cAgents: usize = 0;
+let cAgentsLen: u32 = 0;
+// The group being read: its user-agent run has begun, it has rules, it is global, it names an agent.
+let gIn = false;
+let gHasRules = false;
+let gGlobal = false;
+let gNamed = false;
+let anyNamed = false;
+let refsTop: usize = 0;
+let escBottom: usize = 0;
+let overflow = false;
+// Counts and byte totals of the rules selected so far: of named groups, of global groups.
+let specCount: u32 = 0;
+let specPat: u32 = 0;
+let specOrig: u32 = 0;
+let globCount: u32 = 0;
+let globPat: u32 = 0;
+let globOrig: u32 = 0;
+let escTotal: u32 = 0;
+let needed: u32 = 0;
+
+export function compiledTable(): usize {
+  return builtTable();
+}
+
+export function compileNeeded(): u32 {
+  return needed;
+}
+
+@inline function align(p: usize): usize {
+  return (p + 7) & ~(7 as usize);
+}
+
+export function compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize, cap: u32): u32 {
+  cAgents = agents;
+  cAgentsLen = agentsLen;
+  gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
+  refsTop = align(work);
+  escBottom = (work + <usize>cap) & ~(7 as usize);
+  overflow = false;
+  specCount = 0; specPat = 0; specOrig = 0;
+  globCount = 0; globPat = 0; globOrig = 0;
+  escTotal = 0;
+  scanStart(body, len);
+  while (nextLine()) {
+    const kf = currentKindFlags();
+    const kind = kf & KIND_MASK;
+    if (kind <= <u32>KIND_OTHER) selectDirective(kind, kf, currentValueStart(), currentValueEnd());
+  }
+  const n = anyNamed ? specCount : globCount;
+  const pat = anyNamed ? specPat : globPat;
+  const orig = anyNamed ? specOrig : globOrig;
+  if (overflow) {
+    needed = (specCount + globCount) * <u32>REF_SIZE + escTotal + workNeed(n, pat, orig) + 128;
+    return 0;
+  }
+  const arena = align(refsTop);
+  const size = buildTable(align(work), refsTop, anyNamed ? REF_F_SPECIFIC : REF_F_GLOBAL, n, pat, orig, arena, escBottom);
+  if (size == 0) needed = <u32>(arena - work) + escTotal + workNeed(n, pat, orig) + 128;
+  return size;
+}
+
+export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u32, work: usize, cap: u32): u32 {
+  const arena = align(work);
+  const size = buildTable(refs, refs + <usize>count * REF_SIZE, 0, count, patBytes, origBytes, arena, (work + <usize>cap) & ~(7 as usize));
+  if (size == 0) needed = <u32>(arena - work) + workNeed(count, patBytes, origBytes) + 128;
+  return size;
+}
+
+// SEMANTICS.md 6, one directive at a time (the reference's state machine over groups).
+function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
+  if (kind == KIND_USER_AGENT) {
+    if (!gIn || gHasRules) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
+    if (flags & SCAN_F_GLOBAL) { gGlobal = true; return; }
+    if (tokenNamesAgent(scanBody() + vs, ve - vs)) { gNamed = true; anyNamed = true; }
+    return;
+  }
+  if (kind != KIND_ALLOW && kind != KIND_DISALLOW) return;
+  if (!gIn) return; // before any user-agent line: applies to nobody
+  gHasRules = true;
+  if (!gNamed && !gGlobal) return;
+  const v = scanBody() + vs;
+  const n = ve - vs;
+  const escLen = flags & SCAN_F_ESCAPE ? escapedLength(v, n) : 0;
+  if (gNamed) { specCount++; specPat += escLen != 0 ? escLen : n; specOrig += n; }
+  else { globCount++; globPat += escLen != 0 ? escLen : n; globOrig += n; }
+  escTotal += escLen;
+  if (overflow || refsTop + <usize>REF_SIZE + <usize>escLen > escBottom) { overflow = true; return; }
+  let patPtr = v;
+  let patLen = n;
+  let bits: u32 = (kind == KIND_ALLOW ? REF_F_ALLOW : 0) | (gNamed ? REF_F_SPECIFIC : REF_F_GLOBAL);
+  if (escLen != 0) {
+    escBottom -= escLen;
+    escapeInto(escBottom, v, n);
+    patPtr = escBottom;
+    patLen = escLen;
+    bits |= REF_F_HAS_ORIG;
+  }
+  const ref = refsTop;
+  refsTop += <usize>REF_SIZE;
+  store<u32>(ref, <u32>patPtr, REF_PAT_PTR);
+  store<u32>(ref, patLen, REF_PAT_LEN);
+  store<u32>(ref, <u32>v, REF_ORIG_PTR);
+  store<u32>(ref, n, REF_ORIG_LEN);
+  store<u32>(ref, currentLine(), REF_LINE);
+  store<u32>(ref, bits, REF_BITS);
+}
+
+// The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
+// ignoring ASCII case.
+function tokenNamesAgent(v: usize, n: u32): bool {
+  let t: u32 = 0;
+  while (t < n) {
+    const c = <u32>load<u8>(v + t);
+    if ((c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f) t++; else break;
+  }
+  if (t == 0) return false;
+  let a: u32 = 0;
+  while (a < cAgentsLen) {
+    let b = a;
+    while (b < cAgentsLen && load<u8>(cAgents + b) != 0x0a) b++;
+    if (b - a == t) {
+      let i: u32 = 0;
+      for (; i < t; i++) {
+        let c = <u32>load<u8>(v + i);
+        if (c - 0x41 < 26) c += 0x20;
+        if (c != <u32>load<u8>(cAgents + a + i)) break;
+      }
+      if (i == t) return true;
+    }
+    a = b + 1;
+  }
+  return false;
+}
+
+// SEMANTICS.md 5: the length of the escaped form of v[0, n), or 0 when escaping changes nothing

@@ -1,0 +1,403 @@
+// The matcher (SEMANTICS.md 7-10): the verdict for a URL against the current table. Owns the current
+// table (set by useTable, read-only here) and the per-path probe cache; takes the normalized path
+// from url.ts.
+//
+// Invariants: a table stays current until the next useTable; every rule in it is ranked by
+// priority (pattern length) then lower line, and the result of `decide` is (rule index + 1) << 1 |
+// allowed, 0 in the upper bits when no rule matched. Searches stay linear in the path: `find`
+// falls back to KMP once verification has spent a linear budget.
+
+import {
+  RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN, RULE_PAT_LEN,
+  RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT, TABLE_KEYS_OFF, TABLE_N_ALWAYS,
+  TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT,
+  TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
+} from '../src/engine/layout';
+import { sameBytes, STAR } from './bytes';
+import { locatePath, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
+
+// Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
+// binary search.
+const SCAN_KEYS: u32 = 64;
+
+let rulesBase: usize = 0;
+let keysBase: usize = 0;
+let suffixEnd: u32 = 0;
+let suffixBloom: u32 = 0;
+let poolBase: usize = 0;
+let nRules: u32 = 0;
+let nAlways: u32 = 0;
+
+export function useTable(table: usize): void {
+  nRules = load<u32>(table, TABLE_N_RULES);
+  nAlways = load<u32>(table, TABLE_N_ALWAYS);
+  rulesBase = table + <usize>load<u32>(table, TABLE_RULES_OFF);
+  keysBase = table + <usize>load<u32>(table, TABLE_KEYS_OFF);
+  suffixEnd = load<u32>(table, TABLE_SUFFIX_END);
+  suffixBloom = load<u32>(table, TABLE_SUFFIX_BLOOM);
+  poolBase = table + <usize>load<u32>(table, TABLE_POOL_OFF);
+}
+
+// Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Candidates are found 16 at a time
+// by comparing the needle's first and last bytes at once, then verified; real patterns rarely
+// have false candidates. Once verification has spent more than a linear budget (hostile input
+// such as "*aaaa…ab" against "aaaa…"), KMP takes over, so a segment costs O(|hay| + n), never
+// O(|hay| * n).
+function find(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
+  if (to < from || to - from < n) return -1;
+  const limit = to - n + 1; // candidate starts are [from, limit)
+  const vFirst = i8x16.splat(load<u8>(needle));
+  const vLast = i8x16.splat(load<u8>(needle + n - 1));
+  let budget: u32 = ((to - from) << 1) + 64;
+  for (let i = from; i < limit; i += 16) {
+    let bits = i8x16.bitmask(v128.and(
+      i8x16.eq(v128.load(hay + i), vFirst),
+      i8x16.eq(v128.load(hay + i + n - 1), vLast),
+    ));
+    if (limit - i < 16) bits &= (1 << (limit - i)) - 1;
+    while (bits != 0) {
+      const at = i + ctz<u32>(bits);
+      let j: u32 = 1;
+      while (j < n && load<u8>(hay + at + j) == load<u8>(needle + j)) j++;
+      if (j >= n) return <i32>at;
+      if (j > budget) return kmpFind(hay, at + 1, to, needle, n);
+      budget -= j;
+      bits &= bits - 1;
+    }
+  }
+  return -1;
+}
+
+function kmpFind(hay: usize, from: u32, to: u32, needle: usize, n: u32): i32 {
+  // fail[j] = length of the longest proper border of needle[0..j+1).
+  // The path may itself live in scratch; the table follows it.
+  const fail = scratchAfterPath();
+  store<u32>(fail, 0);
+  let k: u32 = 0;
+  for (let j: u32 = 1; j < n; j++) {
+    const c = load<u8>(needle + j);
+    while (k > 0 && load<u8>(needle + k) != c) k = load<u32>(fail + (<usize>(k - 1) << 2));
+    if (load<u8>(needle + k) == c) k++;
+    store<u32>(fail + (<usize>j << 2), k);
+  }
+  k = 0;
+  for (let i = from; i < to; i++) {
+    const c = load<u8>(hay + i);
+    while (k > 0 && load<u8>(needle + k) != c) k = load<u32>(fail + (<usize>(k - 1) << 2));
+    if (load<u8>(needle + k) == c) k++;
+    if (k == n) return <i32>(i + 1 - n);
+  }
+  return -1;
+}
+
+// First and last index of a byte in the current path, computed on first request and kept for the
+// rest of the path's decide(): the literal segments of CONTAINS and WILD rules often share their
+// first byte ('?', '.', '&'), so one scan per distinct byte replaces one per rule, and a byte the
+// path lacks rejects every rule that needs it at once. Slot c (12 bytes): generation, first, last.
+const PROBE_GEN = 0; // u32
+const PROBE_FIRST = 4; // i32, -1 when absent
+const PROBE_LAST = 8; // i32
+const PROBE_SIZE = 12;
+const PROBES: usize = memory.data(256 * PROBE_SIZE, 16);
+let probeGen: u32 = 0;
+
+function probeSlot(c: u32): usize {
+  const slot = PROBES + <usize>c * PROBE_SIZE;
+  if (load<u32>(slot, PROBE_GEN) != probeGen) {
+    const path = currentPath();
+    const plen = pathLength();
+    let first: i32 = -1;
+    let last: i32 = -1;
+    const v = i8x16.splat(<i8>c);
+    for (let i: u32 = 0; i < plen; i += 16) {
+      let bits = i8x16.bitmask(i8x16.eq(v128.load(path + i), v));
+      if (plen - i < 16) bits &= (1 << (plen - i)) - 1;
+      if (bits != 0) {
+        if (first < 0) first = <i32>(i + ctz<u32>(bits));
+        last = <i32>(i + 31 - clz<u32>(bits));
+      }
+    }
+    store<u32>(slot, probeGen, PROBE_GEN);
+    store<i32>(slot, first, PROBE_FIRST);
+    store<i32>(slot, last, PROBE_LAST);
+  }
+  return slot;
+}
+
+// Leftmost occurrence at or after `pos` of the literal segment seg[0, n) (n >= 1) in the path, or
+// -1. The probe of its first byte bounds the search on both sides.
+@inline function findSegment(pos: u32, seg: usize, n: u32): i32 {
+  const slot = probeSlot(<u32>load<u8>(seg));
+  const last = load<i32>(slot, PROBE_LAST);
+  if (last < <i32>pos) return -1;
+  const first = <u32>load<i32>(slot, PROBE_FIRST);
+  // One occurrence (a path's usual single '?'): one comparison, no search.
+  if (first == <u32>last) return <u32>last + n <= pathLength() && sameBytes(currentPath() + first, seg, n) ? last : -1;
+  const end = <u32>last + n < pathLength() ? <u32>last + n : pathLength();
+  return find(currentPath(), first > pos ? first : pos, end, seg, n);
+}
+
+// Pattern bytes [j, n) start with '*' and the path has matched up to `pos`. Split at '*' into
+// literal segments; after a '*' every position from the current one onward is reachable, so only
+// the leftmost occurrence of the next segment matters; with an end anchor the last segment must
+// end the path. This equals the reference's position-set algorithm (SEMANTICS.md 9).
+function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
+  const plen = pathLength();
+  while (true) {
+    while (j < n && load<u8>(pat + j) == STAR) j++;
+    if (j == n) return true;
+    let k = j;
+    while (k < n && load<u8>(pat + k) != STAR) k++;
+    const seg = k - j;
+    if (k == n && anchored) {
+      if (plen - pos < seg) return false;
+      return sameBytes(currentPath() + plen - seg, pat + j, seg);
+    }
+    const at = findSegment(pos, pat + j, seg);
+    if (at < 0) return false;
+    pos = <u32>at + seg;
+    j = k;
+  }
+  return true;
+}
+
+// The first four bytes of the path as one big-endian word, zero past its end; compared with a
+// rule's key (its first four literal bytes, same form) it orders most literal prefixes against
+// the path in one step. Neither paths nor patterns contain NUL, so a zero always means "ended".
+@inline function pathKey(path: usize, plen: u32): u32 {
+  const k = bswap<u32>(load<u32>(path));
+  return plen >= 4 ? k : k & ~(u32.MAX_VALUE >> (plen << 3));
+}
+
+// Compare the literal prefix of sorted rule i with the path: < 0 if it sorts before the path or
+// is a prefix of it, > 0 otherwise.
+@inline function litCompare(i: u32, pkey: u32): i32 {
+  const key = load<u32>(keysBase + (<usize>(i - nAlways) << 2));
+  if (key != pkey) return key < pkey ? -1 : 1;
+  return litCompareRest(rulesBase + <usize>i * RULE_SIZE);
+}
+
+// The same for a sorted rule whose key equals the path's.
+@inline function litCompareRest(rule: usize): i32 {
+  const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
+  if (litLen <= 4) return -1;
+  const lit = poolBase + <usize>load<u32>(rule, RULE_PAT_OFF);
+  const n = litLen < pathLength() ? litLen : pathLength();
+  for (let i: u32 = 4; i < n; i++) {
+    const a = <i32>load<u8>(lit + i);
+    const b = <i32>load<u8>(currentPath() + i);
+    if (a != b) return a - b;
+  }
+  return litLen <= pathLength() ? -1 : 1;
+}
+
+// Sorted rules have a literal prefix of at least one byte.
+@inline function isLitPrefix(rule: usize, key: u32, pkey: u32): bool {
+  const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
+  if (litLen > pathLength()) return false;
+  const mask = litLen >= 4 ? u32.MAX_VALUE : ~(u32.MAX_VALUE >> (litLen << 3));
+  if ((pkey & mask) != key) return false;
+  return litLen <= 4 || sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + 4, currentPath() + 4, litLen - 4);
+}
+
+// Does rule r, whose literal prefix is known to be a prefix of the path, match it?
+@inline function ruleMatches(rule: usize): bool {
+  const flags = <u32>load<u8>(rule, RULE_FLAGS);
+  const type = (flags >> RULE_TYPE_SHIFT) & RULE_TYPE_MASK;
+  if (type == TYPE_LITERAL) return true;
+  if (type == TYPE_EXACT) return pathLength() == <u32>load<u16>(rule, RULE_LIT_LEN);
+  const patLen = <u32>load<u16>(rule, RULE_PAT_LEN);
+  const pat = poolBase + <usize>load<u32>(rule, RULE_PAT_OFF);
+  if (type == TYPE_SUFFIX) {
+    const segOff = <u32>load<u16>(rule, RULE_SEG_OFF);
+    const segLen = patLen - 1 - segOff;
+    const seg = pat + segOff;
+    if (pathLength() < <u32>load<u16>(rule, RULE_LIT_LEN) + segLen) return false;
+    // The last byte first: it rejects almost every path with one compare.
+    if (load<u8>(currentPath() + pathLength() - 1) != load<u8>(seg + segLen - 1)) return false;
+    return sameBytes(currentPath() + pathLength() - segLen, seg, segLen);
+  }
+  if (type == TYPE_CONTAINS) {
+    const segOff = <u32>load<u16>(rule, RULE_SEG_OFF);
+    return findSegment(<u32>load<u16>(rule, RULE_LIT_LEN), pat + segOff, patLen - segOff) >= 0;
+  }
+  const anchored = (flags & RULE_F_ANCHORED) != 0;
+  const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
+  return matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen);
+}
+
+// Rank of a matching rule: priority first, then the lower line (SEMANTICS.md 7); 0 ranks below
+// every rule.
+@inline function rank(rule: usize): u64 {
+  // The complement is taken in 32 bits first: under a u64 cast AssemblyScript would widen the
+  // load and complement all 64 bits.
+  const lineRank: u32 = ~load<u32>(rule, RULE_LINE);
+  return ((<u64>load<u16>(rule, RULE_PAT_LEN) + 1) << 32) | <u64>lineRank;
+}
+
+// Verdict for the path in currentPath()/pathLength() against the current table (SEMANTICS.md 7).
+function decide(): i32 {
+  if (++probeGen == 0) {
+    memory.fill(PROBES, 0, 256 * PROBE_SIZE);
+    probeGen = 1;
+  }
+  let allowRank: u64 = 0;
+  let allowIdx: i32 = -1;
+  let disRank: u64 = 0;
+  let disIdx: i32 = -1;
+  const rules = rulesBase;
+
+  // The rules every path reaches come in groups that one byte test rejects whole: SUFFIX rules
+  // by the last byte of their segment, CONTAINS and WILD by a byte of their first segment (absent
+  // from the path: none can match). RULE_LINK holds the byte, RULE_SKIP counts the group's rules after this one.
+  const path = currentPath();
+  const plen = pathLength();
+  let i: u32 = 0;
+  while (i < nAlways) {
+    const head = rules + <usize>i * RULE_SIZE;
+    const type = (<u32>load<u8>(head, RULE_FLAGS) >> RULE_TYPE_SHIFT) & RULE_TYPE_MASK;
+    const end = i + 1 + <u32>load<u8>(head, RULE_SKIP);
+    // Where the filter byte occurs when it occurs exactly once (a path's one '?'): a CONTAINS
+    // segment that starts with it can then only be there, and is compared in place.
+    let once: i32 = -1;
+    if (type == TYPE_SUFFIX) {
+      const last = <u32>load<u8>(path + plen - 1);
+      if ((suffixBloom & (1 << (last & 31))) == 0) { i = suffixEnd; continue; }
+      if (last != <u32>load<u8>(head, RULE_LINK)) { i = end; continue; }
+    } else if (type == TYPE_CONTAINS || type == TYPE_WILD) {
+      const slot = probeSlot(<u32>load<u8>(head, RULE_LINK));
+      const last = load<i32>(slot, PROBE_LAST);
+      if (last < 0) { i = end; continue; }
+      if (load<i32>(slot, PROBE_FIRST) == last) once = last;
+    }
+    for (; i < end; i++) {
+      const rule = rules + <usize>i * RULE_SIZE;
+      const flags = <u32>load<u8>(rule, RULE_FLAGS);
+      let hit: bool;
+      if (once >= 0 && (flags & RULE_F_AT_FILTER) != 0) {
+        const seg = poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + <usize>load<u16>(rule, RULE_SEG_OFF);
+        const n = <u32>load<u16>(rule, RULE_PAT_LEN) - <u32>load<u16>(rule, RULE_SEG_OFF);
+        hit = <u32>once >= <u32>load<u16>(rule, RULE_LIT_LEN) && <u32>once + n <= plen && sameBytes(path + <usize>once, seg, n);
+      } else hit = ruleMatches(rule);
+      if (hit) {
+        const k = rank(rule);
+        if (flags & RULE_F_ALLOW) {
+          if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
+        } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
+      }
+    }
+  }
+
+  // Upper bound over the sorted rules: how many have a literal prefix <= the path. Keys order all
+  // but the rules whose key equals the path's: count keys below and up to it (a vector scan of
+  // the contiguous keys for the usual small group, a branch-free search for a large one), then
+  // order the equal-key run by the rest of the literal.
+  const pkey = pathKey(currentPath(), pathLength());
+  const nSorted = nRules - nAlways;
+  const keys = keysBase;
+  let lo: u32 = 0;
+  let hi: u32 = 0;
+  if (nSorted <= SCAN_KEYS) {
+    // Keys are padded to a multiple of 4 with 0xffffffff, above every path's key ('/' leads).
+    const vp = i32x4.splat(pkey);
+    let below = i32x4.splat(0);
+    let upTo = i32x4.splat(0);
+    for (let j: u32 = 0; j < nSorted; j += 4) {
+      const v = v128.load(keys + (<usize>j << 2));
+      below = i32x4.sub(below, i32x4.lt_u(v, vp));
+      upTo = i32x4.sub(upTo, i32x4.le_u(v, vp));
+    }
+    lo = <u32>(i32x4.extract_lane(below, 0) + i32x4.extract_lane(below, 1) + i32x4.extract_lane(below, 2) + i32x4.extract_lane(below, 3));
+    hi = <u32>(i32x4.extract_lane(upTo, 0) + i32x4.extract_lane(upTo, 1) + i32x4.extract_lane(upTo, 2) + i32x4.extract_lane(upTo, 3));
+  } else {
+    // One branch-free search with the whole comparison; it leaves no equal-key run to order.
+    let base: u32 = 0;
+    let n = nSorted;
+    while (n > 1) {
+      const half = n >> 1;
+      base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
+      n -= half;
+    }
+    lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
+    hi = lo;
+  }
+  while (lo < hi) {
+    const mid = lo + ((hi - lo) >> 1);
+    if (litCompareRest(rules + <usize>(nAlways + mid) * RULE_SIZE) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  let r: i32 = <i32>(nAlways + lo) - 1;
+  // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
+  // whole (its rules share litLen, ancestors have shorter ones).
+  while (r >= <i32>nAlways) {
+    const rule = rules + <usize>r * RULE_SIZE;
+    if (isLitPrefix(rule, load<u32>(keys + (<usize>(<u32>r - nAlways) << 2)), pkey)) break;
+    const litLen = load<u16>(rule, RULE_LIT_LEN);
+    r = <i32>load<u32>(rule, RULE_LINK) - 1;
+    while (r >= 0 && load<u16>(rules + <usize>r * RULE_SIZE, RULE_LIT_LEN) == litLen) {
+      r = <i32>load<u32>(rules + <usize>r * RULE_SIZE, RULE_LINK) - 1;
+    }
+  }
+  while (r >= <i32>nAlways) {
+    const rule = rules + <usize>r * RULE_SIZE;
+    if (ruleMatches(rule)) {
+      const k = rank(rule);
+      if (load<u8>(rule, RULE_FLAGS) & <u8>RULE_F_ALLOW) {
+        if (k > allowRank) { allowRank = k; allowIdx = r; }
+      } else if (k > disRank) { disRank = k; disIdx = r; }
+    }
+    r = <i32>load<u32>(rule, RULE_LINK) - 1;
+  }
+
+  // A disallow decides when it outranks every allow by priority; the empty pattern (priority 0)
+  // matches everything yet disallows nothing.
+  const allowPrio = <u32>(allowRank >> 32);
+  const disPrio = <u32>(disRank >> 32);
+  if (disPrio > allowPrio) return ((disIdx + 1) << 1) | (disPrio > 1 ? 0 : 1);
+  return ((allowIdx + 1) << 1) | 1;
+}
+
+export function check(url: usize, len: u32): i32 {
+  locatePath(url, len);
+  return decide();
+}
+
+export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(bytes + start, end - start);
+    store<i32>(out + (<usize>i << 2), decide());
+    start = end;
+  }
+}
+
+export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(bytes + start, end - start);
+    store<u8>(out + i, <u8>(decide() & 1));
+    start = end;
+  }
+}
+
+export function checkMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(stage, utf16ToUtf8(units, start, end, stage));
+    store<i32>(out + (<usize>i << 2), decide());
+    start = end;
+  }
+}
+
+export function allowedMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
+  let start: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const end = load<u32>(ends + (<usize>i << 2));
+    locatePath(stage, utf16ToUtf8(units, start, end, stage));
+    store<u8>(out + i, <u8>(decide() & 1));
+    start = end;
+  }
+}

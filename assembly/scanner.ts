@@ -1,0 +1,191 @@
+// The line scanner (SEMANTICS.md 2-4; Google's ParseRobotsTxt and ParseKeyAndValue): splits a body
+// into lines (BOM, CR/LF/CRLF, the 16,663-byte cut, NUL), removes comments, trims, finds key and
+// value and classifies the key. It hands out one line at a time: `nextLine` advances, and the
+// accessors below describe the current line until the next call. The compiler pulls directives
+// this way; `scan` writes every line as a record (SCAN_* in src/engine/layout.ts) for the host.
+//
+// Invariants: the body [body, body + len) stays in place from scanStart until the body is done
+// (nextLine returned false); offsets handed out are relative to the body's start; every line is
+// seen exactly once, in order, numbered from 1.
+
+import {
+  KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_OTHER, KIND_SITEMAP, KIND_USER_AGENT,
+  MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON, SCAN_F_TOO_LONG,
+  SCAN_F_TYPO, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START,
+  SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
+} from '../src/engine/layout';
+import { findEither, isSpaceByte, nextSpecial, STAR } from './bytes';
+
+let sBody: usize = 0;
+let sLen: u32 = 0;
+let sPos: u32 = 0;
+let sDone = true;
+
+// The current line.
+let lineNo: u32 = 0;
+let kindFlags: u32 = 0;
+let lineStart: u32 = 0;
+let lineEnd: u32 = 0;
+let keyStart: u32 = 0;
+let keyEnd: u32 = 0;
+let valStart: u32 = 0;
+let valEnd: u32 = 0;
+
+export function scanStart(body: usize, len: u32): void {
+  sBody = body;
+  sLen = len;
+  lineNo = 0;
+  sDone = false;
+  // Up to three bytes are skipped while they match EF BB BF in order.
+  let i: u32 = 0;
+  if (i < len && load<u8>(body) == 0xef) {
+    i++;
+    if (i < len && load<u8>(body + 1) == 0xbb) {
+      i++;
+      if (i < len && load<u8>(body + 2) == 0xbf) i++;
+    }
+  }
+  sPos = i;
+}
+
+/** The body being scanned (its offsets are what the accessors hand out). */
+@inline export function scanBody(): usize { return sBody; }
+/** Lines seen so far (all of them once nextLine has returned false). */
+export function scanLineCount(): u32 { return lineNo; }
+@inline export function currentLine(): u32 { return lineNo; }
+/** KIND_* in the low byte, SCAN_F_* above. */
+@inline export function currentKindFlags(): u32 { return kindFlags; }
+@inline export function currentValueStart(): u32 { return valStart; }
+@inline export function currentValueEnd(): u32 { return valEnd; }
+
+// ASCII case-insensitive: does [k, k+n) start with the lower-case word at `word`?
+@inline function keyIs(k: usize, n: u32, word: string): bool {
+  const w = word.length;
+  if (n < <u32>w) return false;
+  for (let i = 0; i < w; i++) {
+    if ((<u32>load<u8>(k + i) | 0x20) != <u32>word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+// SEMANTICS.md 4 (Google's ParsedRobotsKey::Parse): the kind of key [k, k+n), by prefix, with
+// SCAN_F_TYPO for an accepted misspelling. Every letter compared is A-Z/a-z, so `| 0x20` folds
+// case; the hyphen and space in "user-agent" / "user agent" / "site-map" are compared exactly.
+function classifyKey(k: usize, n: u32): u32 {
+  const c = <u32>load<u8>(k) | 0x20;
+  if (c == 0x75) { // u
+    if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 5, 'agent')) return KIND_USER_AGENT;
+    if (n >= 9 && keyIs(k, 9, 'useragent')) return KIND_USER_AGENT | SCAN_F_TYPO;
+    if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x20 && keyIs(k + 5, 5, 'agent')) return KIND_USER_AGENT | SCAN_F_TYPO;
+    return KIND_OTHER;
+  }
+  if (c == 0x61) return keyIs(k, n, 'allow') ? KIND_ALLOW : KIND_OTHER; // a
+  if (c == 0x64) { // d
+    if (keyIs(k, n, 'disallow')) return KIND_DISALLOW;
+    if (keyIs(k, n, 'dissallow') || keyIs(k, n, 'dissalow') || keyIs(k, n, 'disalow') || keyIs(k, n, 'diasllow') || keyIs(k, n, 'disallaw')) return KIND_DISALLOW | SCAN_F_TYPO;
+    return KIND_OTHER;
+  }
+  if (c == 0x73) { // s
+    if (keyIs(k, n, 'sitemap')) return KIND_SITEMAP;
+    if (n >= 8 && keyIs(k, 4, 'site') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 3, 'map')) return KIND_SITEMAP | SCAN_F_TYPO;
+    return KIND_OTHER;
+  }
+  return KIND_OTHER;
+}
+
+/** Advances to the next line; false when the body is done. */
+export function nextLine(): bool {
+  if (sDone) return false;
+  const body = sBody;
+  const len = sLen;
+  const i = sPos;
+  const j = findEither(body, i, len, 0x0a, 0x0d);
+  lineNo++;
+  lineStart = i;
+  lineEnd = j;
+  let flags: u32 = 0;
+  let e = j;
+  if (j - i > <u32>MAX_LINE_BYTES) { e = i + <u32>MAX_LINE_BYTES; flags |= SCAN_F_TOO_LONG; }
+  // A NUL ends the line; a '#' before it starts a comment.
+  const cut = findEither(body, i, e, 0, 0x23);
+  if (cut < e) {
+    if (load<u8>(body + cut) == 0x23) flags |= SCAN_F_COMMENT;
+    e = cut;
+  }
+  let s = i;
+  while (s < e && isSpaceByte(load<u8>(body + s))) s++;
+  while (e > s && isSpaceByte(load<u8>(body + e - 1))) e--;
+  let kind: u32 = flags & SCAN_F_COMMENT ? KIND_COMMENT : KIND_EMPTY;
+  keyStart = s;
+  keyEnd = s;
+  valStart = s;
+  valEnd = e;
+  if (s < e) {
+    kind = KIND_INVALID;
+    let kEnd: u32 = 0;
+    let vStart: u32 = 0;
+    let ok = false;
+    const colon = findEither(body, s, e, 0x3a, 0x3a);
+    if (colon < e) {
+      kEnd = colon;
+      while (kEnd > s && isSpaceByte(load<u8>(body + kEnd - 1))) kEnd--;
+      vStart = colon + 1;
+      ok = kEnd > s;
+    } else {
+      // No colon: exactly two runs of non-space/tab, separated by spaces/tabs.
+      const sep = findEither(body, s, e, 0x20, 0x09);
+      if (sep < e) {
+        let v = sep;
+        while (v < e && (load<u8>(body + v) == 0x20 || load<u8>(body + v) == 0x09)) v++;
+        if (findEither(body, v, e, 0x20, 0x09) == e) {
+          kEnd = sep;
+          vStart = sep + 1;
+          flags |= SCAN_F_NO_COLON;
+          ok = true;
+        }
+      }
+    }
+    if (ok) {
+      while (vStart < e && isSpaceByte(load<u8>(body + vStart))) vStart++;
+      const k = classifyKey(body + s, kEnd - s);
+      flags |= k & ~0xff;
+      kind = k & 0xff;
+      if (kind == KIND_USER_AGENT) {
+        if (e > vStart && load<u8>(body + vStart) == STAR) {
+          if (e - vStart == 1) flags |= SCAN_F_GLOBAL;
+          else {
+            const c = <u32>load<u8>(body + vStart + 1);
+            if (c == 0x20 || c == 0x09 || c == 0x0b || c == 0x0c) flags |= SCAN_F_GLOBAL;
+          }
+        }
+      } else if (kind == KIND_ALLOW || kind == KIND_DISALLOW) {
+        if (nextSpecial(body, vStart, e) < e) flags |= SCAN_F_ESCAPE;
+      }
+      keyEnd = kEnd;
+      valStart = vStart;
+    }
+  }
+  kindFlags = kind | flags;
+  if (j >= len) sDone = true;
+  // \n, \r and \r\n are one break each.
+  else sPos = load<u8>(body + j) == 0x0d && j + 1 < len && load<u8>(body + j + 1) == 0x0a ? j + 2 : j + 1;
+  return true;
+}
+
+/** Writes up to `cap` line records at `out` and returns how many; 0 means the body is done. */
+export function scan(out: usize, cap: u32): u32 {
+  let count: u32 = 0;
+  while (count < cap && nextLine()) {
+    const r = out + <usize>count * SCAN_RECORD_SIZE;
+    store<u32>(r, lineNo, SCAN_LINE);
+    store<u32>(r, kindFlags, SCAN_KIND);
+    store<u32>(r, lineStart, SCAN_LINE_START);
+    store<u32>(r, lineEnd, SCAN_LINE_END);
+    store<u32>(r, keyStart, SCAN_KEY_START);
+    store<u32>(r, keyEnd, SCAN_KEY_END);
+    store<u32>(r, valStart, SCAN_VAL_START);
+    store<u32>(r, valEnd, SCAN_VAL_END);
+    count++;
+  }
+  return count;
+}

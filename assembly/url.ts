@@ -1,0 +1,236 @@
+// The matcher's input side (SEMANTICS.md 8 and 1): finds a URL's path and normalizes it, and turns
+// a batch's UTF-16 code units into UTF-8 as TextEncoder would. Owns the matcher's scratch area and
+// the current path: after `locatePath`, path()/pathLength() name the normalized path, either inside
+// the URL itself (nothing to change) or in scratch.
+//
+// Invariants: scratch holds at least 3 * (URL length) + 8 bytes for a normalized path, then room for
+// the matcher's KMP table (see index.ts); vector stores may write up to 15 bytes past the path.
+
+import { copyRun, hexDigit, isHex, nextSpecial, PERCENT, SLASH, upperHex } from './bytes';
+
+const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
+const HTTP: u64 = 0x2f2f3a70747468; // "http://"
+
+let scratchBase: usize = 0;
+let pathPtr: usize = 0;
+let pathLen: u32 = 0;
+
+export function useScratch(scratch: usize): void {
+  scratchBase = scratch;
+}
+
+/** The normalized path of the last URL given to locatePath. */
+@inline export function path(): usize {
+  return pathPtr;
+}
+
+@inline export function pathLength(): u32 {
+  return pathLen;
+}
+
+/** First scratch byte past the normalized path (4-aligned): free for the matcher during a call. */
+@inline export function scratchAfterPath(): usize {
+  return (scratchBase + <usize>pathLen + 4) & ~(3 as usize);
+}
+
+// SEMANTICS.md 8 and 1: finds the path of the URL at [url, url+len) and leaves it, normalized, in
+// pathPtr/pathLen. The path points into the URL itself when no byte needs changing, else into
+// scratch. Normalizing only the path is equivalent to normalizing the whole URL first: the
+// delimiters `/ ? ; # :` are never part of a `%hh` triple and escaping never produces them.
+//
+// One pass instead of the spec's separate searches: the first of '/', '?', ';', '#' from s decides.
+// A '#' first means the path is "/". A '/' that ends a "://" (the ':' at index >= s) is the
+// protocol; no earlier "://" can exist, since its '/' would have come first. The path then starts
+// at the first delimiter after "://", again "/" if a '#' comes first.
+//
+// "https://" and "http://" are read as one word: neither scheme holds a delimiter, so the general
+// path would find the same "://" (slack makes the 8-byte read safe for a 7-byte URL).
+export function locatePath(url: usize, len: u32): void {
+  let i: u32 = 0;
+  const head = load<u64>(url);
+  if (len >= 8 && head == HTTPS) {
+    i = findDelimiter(url, 8, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  } else if (len >= 7 && (head & 0x00ffffffffffffff) == HTTP) {
+    i = findDelimiter(url, 7, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+  } else {
+    if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) i = 2;
+    const s = i;
+    i = findDelimiter(url, i, len);
+    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+    if (load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
+      i = findDelimiter(url, i + 2, len);
+      if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+    }
+  }
+  const p = i;
+  // Path end: '#' or NUL (the reference reads the path as a C string); note whether any byte
+  // needs normalizing (>= 0x80 or '%'), 16 bytes at a time.
+  let end = len;
+  let dirty = false;
+  const vHash = i8x16.splat(0x23);
+  const vZero = i8x16.splat(0);
+  const vPct = i8x16.splat(<i8>PERCENT);
+  for (; i < len; i += 16) {
+    const v = v128.load(url + i);
+    const live = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    const stop = i8x16.bitmask(v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero))) & live;
+    const odd = (i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v)) & live;
+    if (stop != 0) {
+      const k = ctz<u32>(stop);
+      if ((odd & ((1 << k) - 1)) != 0) dirty = true;
+      end = i + k;
+      break;
+    }
+    if (odd != 0) dirty = true;
+  }
+  const needSlash = load<u8>(url + p) != SLASH;
+  if (!dirty && !needSlash) {
+    pathPtr = url + p;
+    pathLen = end - p;
+    return;
+  }
+  let o = scratchBase;
+  if (needSlash) { store<u8>(o, SLASH); o++; }
+  i = p;
+  while (true) {
+    const k = nextSpecial(url, i, end);
+    copyRun(o, url + i, k - i);
+    o += k - i;
+    if (k >= end) break;
+    const c = <u32>load<u8>(url + k);
+    if (c >= 0x80) {
+      store<u8>(o, PERCENT);
+      store<u8>(o, hexDigit(c >> 4), 1);
+      store<u8>(o, hexDigit(c & 15), 2);
+      o += 3;
+      i = k + 1;
+    } else if (k + 2 < end && isHex(load<u8>(url + k + 1)) && isHex(load<u8>(url + k + 2))) {
+      store<u8>(o, PERCENT);
+      store<u8>(o, upperHex(load<u8>(url + k + 1)), 1);
+      store<u8>(o, upperHex(load<u8>(url + k + 2)), 2);
+      o += 3;
+      i = k + 3;
+    } else {
+      store<u8>(o, PERCENT);
+      o++;
+      i = k + 1;
+    }
+  }
+  pathPtr = scratchBase;
+  pathLen = <u32>(o - scratchBase);
+}
+
+// First index >= i of '/', '?', ';' or '#', or len.
+function findDelimiter(url: usize, i: u32, len: u32): u32 {
+  const vSlash = i8x16.splat(<i8>SLASH);
+  const vQuery = i8x16.splat(0x3f);
+  const vSemi = i8x16.splat(0x3b);
+  const vHash = i8x16.splat(0x23);
+  for (; i < len; i += 16) {
+    const v = v128.load(url + i);
+    const m = v128.or(v128.or(i8x16.eq(v, vSlash), i8x16.eq(v, vQuery)), v128.or(i8x16.eq(v, vSemi), i8x16.eq(v, vHash)));
+    let bits = i8x16.bitmask(m);
+    if (len - i < 16) bits &= (1 << (len - i)) - 1;
+    if (bits != 0) return i + ctz<u32>(bits);
+  }
+  return len;
+}
+
+function setRootPath(): void {
+  store<u8>(scratchBase, SLASH);
+  pathPtr = scratchBase;
+  pathLen = 1;
+}
+
+// UTF-16 code units [from, to) at `units` as UTF-8 at `dst`, byte for byte what TextEncoder
+// writes (a lone surrogate becomes U+FFFD); returns the byte count. Eight ASCII units at a time.
+export function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
+  const high = i16x8.splat(<i16>0xff80);
+  let o = dst;
+  let i = from;
+  while (i < to) {
+    const left = to - i;
+    const v = v128.load(units + (<usize>i << 1));
+    if (left >= 16) {
+      const w = v128.load(units + (<usize>i << 1), 16);
+      if (!v128.any_true(v128.and(v128.or(v, w), high))) {
+        v128.store(o, i8x16.narrow_i16x8_u(v, w));
+        o += 16;
+        i += 16;
+        continue;
+      }
+    }
+    // The last units of a string, or eight before a non-ASCII one: lanes past `to` are read
+    // (slack) and written (stage slack) but not counted.
+    const ascii = ~<u32>i16x8.bitmask(i16x8.ne(v128.and(v, high), i16x8.splat(0))) & 0xff;
+    const run: u32 = ascii == 0xff ? 8 : ctz<u32>(~ascii);
+    if (run != 0) {
+      store<u64>(o, i64x2.extract_lane(i8x16.narrow_i16x8_u(v, v), 0));
+      const n = run < left ? run : left;
+      o += n;
+      i += n;
+      continue;
+    }
+    const c = <u32>load<u16>(units + (<usize>i << 1));
+    i++;
+    if (c < 0x80) {
+      store<u8>(o, <u8>c);
+      o += 1;
+    } else if (c < 0x800) {
+      store<u8>(o, <u8>(0xc0 | (c >> 6)));
+      store<u8>(o, <u8>(0x80 | (c & 0x3f)), 1);
+      o += 2;
+    } else if ((c & 0xf800) != 0xd800) {
+      store<u8>(o, <u8>(0xe0 | (c >> 12)));
+      store<u8>(o, <u8>(0x80 | ((c >> 6) & 0x3f)), 1);
+      store<u8>(o, <u8>(0x80 | (c & 0x3f)), 2);
+      o += 3;
+    } else {
+      const d = i < to ? <u32>load<u16>(units + (<usize>i << 1)) : 0;
+      if (c < 0xdc00 && (d & 0xfc00) == 0xdc00) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        store<u8>(o, <u8>(0xf0 | (cp >> 18)));
+        store<u8>(o, <u8>(0x80 | ((cp >> 12) & 0x3f)), 1);
+        store<u8>(o, <u8>(0x80 | ((cp >> 6) & 0x3f)), 2);
+        store<u8>(o, <u8>(0x80 | (cp & 0x3f)), 3);
+        o += 4;
+        i++;
+      } else {
+        store<u8>(o, 0xef);
+        store<u8>(o, 0xbf, 1);
+        store<u8>(o, 0xbd, 2);
+        o += 3;
+      }
+    }
+  }
+  return <u32>(o - dst);
+}
+
+// The host encoded `count` strings joined into one UTF-8 run at `bytes` (TextEncoder output, no
+// surrogate pair split across two strings) and wrote their ends in UTF-16 units; rewrites them in
+// place as byte offsets.
+export function unitEndsToByteEnds(ends: usize, bytes: usize, count: u32): void {
+  let b: u32 = 0;
+  let u: u32 = 0;
+  for (let k: u32 = 0; k < count; k++) {
+    const at = ends + (<usize>k << 2);
+    const target = load<u32>(at);
+    while (u < target) {
+      // ASCII bytes are one unit each: jump over up to 16 of them (never past this string's end),
+      // stopping at the first multi-byte sequence.
+      const k = target - u < 16 ? target - u : 16;
+      const ascii = i8x16.bitmask(v128.load(bytes + b)) & ((1 << k) - 1);
+      const z = ascii == 0 ? k : ctz<u32>(ascii);
+      u += z;
+      b += z;
+      if (z == k) continue;
+      const c = <u32>load<u8>(bytes + b);
+      if (c < 0xe0) { b += 2; u += 1; }
+      else if (c < 0xf0) { b += 3; u += 1; }
+      else { b += 4; u += 2; } // a surrogate pair: two units, four bytes
+    }
+    store<u32>(at, b);
+  }
+}

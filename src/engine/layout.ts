@@ -1,0 +1,124 @@
+// Every binary layout that crosses the boundary between the wasm engine and its host, defined once.
+// Both sides compile this very file: the AssemblyScript modules in assembly/ import it, and so does
+// the TypeScript host (wasm.ts, table.ts, parse.ts). It is written in the subset of TypeScript that
+// AssemblyScript also accepts (plain integer constants), so a field can never mean one offset on
+// one side and another on the other; test/layout.test.ts checks that the built wasm agrees.
+//
+// Offsets are in bytes from the start of their record; integers are little-endian.
+
+// ─── Compiled table (written by assembly/table.ts, read by assembly/matcher.ts and src/engine/table.ts)
+// Header: u32 fields. The *_OFF fields are byte offsets from the table's start.
+export const TABLE_N_RULES = 0
+export const TABLE_N_ALWAYS = 4
+export const TABLE_RULES_OFF = 8
+export const TABLE_POOL_OFF = 12
+export const TABLE_MAX_PAT = 16
+export const TABLE_KEYS_OFF = 20
+/** Index after the always part's SUFFIX groups. */
+export const TABLE_SUFFIX_END = 24
+/** Bit (b & 31) set for the filter byte b of each SUFFIX group. */
+export const TABLE_SUFFIX_BLOOM = 28
+export const TABLE_HEADER_SIZE = 32
+
+// Rule record.
+/** u32: pattern bytes at pool + this (escaped, SEMANTICS.md 5). */
+export const RULE_PAT_OFF = 0
+/** u32: line number in the robots.txt. */
+export const RULE_LINE = 4
+/** u32: sorted part, index + 1 of the next candidate rule (0 = end); always part, the filter byte. */
+export const RULE_LINK = 8
+/** u16: priority (every '*' and a final '$' count). */
+export const RULE_PAT_LEN = 12
+/** u16: length of the literal prefix (up to the first '*' or final '$'). */
+export const RULE_LIT_LEN = 14
+/** u8: RULE_F_* bits and the type in bits 1-3. */
+export const RULE_FLAGS = 16
+/** u8: always part only, how many rules after this one share its group. */
+export const RULE_SKIP = 17
+/** u16: SUFFIX/CONTAINS/WILD, offset of the first segment after the stars. */
+export const RULE_SEG_OFF = 18
+export const RULE_SIZE = 20
+
+export const RULE_F_ALLOW = 1
+export const RULE_TYPE_SHIFT = 1
+export const RULE_TYPE_MASK = 7
+/** The pattern ends in '$'. */
+export const RULE_F_ANCHORED = 16
+/** The text as written follows the pattern in the pool: u16 length, then the bytes. */
+export const RULE_F_HAS_ORIG = 32
+/** Always part, CONTAINS only: the segment starts with the group's filter byte. */
+export const RULE_F_AT_FILTER = 64
+
+// Rule types (RULE_FLAGS >> RULE_TYPE_SHIFT & RULE_TYPE_MASK).
+/** Matches when the literal prefix does (also "/a*", "/a*$", ""). */
+export const TYPE_LITERAL = 0
+/** "/a$": the path is exactly the literal prefix. */
+export const TYPE_EXACT = 1
+/** Anything else with '*': the general segment matcher. */
+export const TYPE_WILD = 2
+/** "/a*x$" (one literal segment after the stars): the path ends with it. */
+export const TYPE_SUFFIX = 3
+/** "/a*x" (one literal segment after the stars): found once. */
+export const TYPE_CONTAINS = 4
+
+// ─── Scan record: one per line of the body, u32 fields (assembly/scanner.ts writes them; the
+// host's Builder in parse.ts reads them, and so does its TypeScript twin's output).
+export const SCAN_LINE = 0
+/** The line's kind (KIND_*) in the low byte, SCAN_F_* flags above it. */
+export const SCAN_KIND = 4
+/** The raw line: from its first byte to its break, before any cut. */
+export const SCAN_LINE_START = 8
+export const SCAN_LINE_END = 12
+/** Directives: the key and the value (trimmed, comment removed). Other lines: KEY = VAL start =
+ *  the trimmed text's start, VAL end = its end. */
+export const SCAN_KEY_START = 16
+export const SCAN_KEY_END = 20
+export const SCAN_VAL_START = 24
+export const SCAN_VAL_END = 28
+export const SCAN_RECORD_SIZE = 32
+
+export const KIND_MASK = 0xff
+export const KIND_USER_AGENT = 0
+export const KIND_ALLOW = 1
+export const KIND_DISALLOW = 2
+export const KIND_SITEMAP = 3
+/** Any other key (crawl-delay, host, unknown ones). */
+export const KIND_OTHER = 4
+/** Nothing left after trimming and comment removal, and no comment. */
+export const KIND_EMPTY = 5
+/** Only a comment. */
+export const KIND_COMMENT = 6
+/** Text without a usable key and value. */
+export const KIND_INVALID = 7
+
+/** The key is an accepted misspelling ("useragent", "dissallow", "site-map", ...). */
+export const SCAN_F_TYPO = 256
+/** Key and value were separated by whitespace, not a colon. */
+export const SCAN_F_NO_COLON = 512
+/** The line was longer than MAX_LINE_BYTES; the rest was ignored. */
+export const SCAN_F_TOO_LONG = 1024
+/** The line has a '#' comment. */
+export const SCAN_F_COMMENT = 2048
+/** A user-agent line whose value is the global '*'. */
+export const SCAN_F_GLOBAL = 4096
+/** An allow/disallow value with '%' or a byte >= 0x80: it may need escaping. */
+export const SCAN_F_ESCAPE = 8192
+
+/** SEMANTICS.md 2 (Google's kMaxLineLen - 1): bytes of a line that are read; the rest is ignored. */
+export const MAX_LINE_BYTES = 16663
+
+// ─── compileList's rule refs, written by the host (wasm.ts) for rules it selected itself.
+export const REF_PAT_PTR = 0
+export const REF_PAT_LEN = 4
+export const REF_ORIG_PTR = 8
+export const REF_ORIG_LEN = 12
+export const REF_LINE = 16
+/** REF_F_* bits. */
+export const REF_BITS = 20
+export const REF_SIZE = 24
+
+export const REF_F_ALLOW = 1
+export const REF_F_HAS_ORIG = 2
+/** Compiler-internal: the rule stands in a group naming the agent / in a global group. */
+export const REF_F_SPECIFIC = 4
+export const REF_F_GLOBAL = 8
