@@ -13,6 +13,7 @@ import { Bench } from 'tinybench'
 import robotsParser from 'robots-parser'
 import { parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
+import { accessors, hostileShapes } from './shapes.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -318,6 +319,37 @@ function loadCorpus() {
   return recs
 }
 
+// ── worst shapes: every accessor and CLI command against the matcher, on hostile 500 KiB files ──
+function hostilePhase() {
+  const best = (fn, n = 5) => {
+    let ms = Infinity
+    for (let k = 0; k < n; k++) {
+      const t = performance.now()
+      fn()
+      ms = Math.min(ms, performance.now() - t)
+    }
+    return ms
+  }
+  const cli = join(root, 'dist', 'cli.js')
+  const tmp = join(root, 'build', 'bench-shape.txt')
+  const run = (args) => best(() => execFileSync(process.execPath, [cli, ...args], { stdio: 'ignore' }), 3)
+  const out = []
+  for (const [shape, body] of Object.entries(hostileShapes())) {
+    const base = best(() => parseRobots(body).matcher('x'))
+    const ratios = {}
+    for (const [name, fn] of Object.entries(accessors(parseRobots))) ratios[name] = best(() => fn(body)) / base
+    writeFileSync(tmp, body)
+    // Each CLI command is a process: compared with `check` of one URL on the same file.
+    const check = run(['check', tmp, 'x', '/a'])
+    const cliMs = { lint: run(['lint', tmp, '--json']), explain: run(['explain', tmp, 'x', '/d1/a.x']) }
+    out.push({ shape, bytes: body.length, base, ratios, check, cliMs })
+    log(`worst shape ${shape}: matcher ${base.toFixed(2)} ms; ${Object.entries(ratios).map(([k, r]) => `${k} ${r.toFixed(1)}x`).join(', ')}; cli check ${check.toFixed(0)} ms, lint ${cliMs.lint.toFixed(0)} ms, explain ${cliMs.explain.toFixed(0)} ms`)
+  }
+  const worst = Math.max(...out.flatMap((o) => Object.values(o.ratios)))
+  target('worst accessor on the worst shape vs parseRobots(body).matcher(\'x\')', worst, 5, worst <= 5)
+  return out
+}
+
 // ── main ────────────────────────────────────────────────────────────────────────────────────────
 const date = new Date().toISOString().slice(0, 10)
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
@@ -332,6 +364,7 @@ if (corpus) realPhase(corpus)
 const scaling = scalingPhase()
 const floors = floorPhase()
 const memory = memoryPhase()
+const hostile = hostilePhase()
 const sizeRows = sizes()
 
 const md = []
@@ -343,6 +376,9 @@ md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|-
 for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
 md.push('', '| floors (synthetic URLs): host work alone, and wasm work alone | time |', '|---|---:|')
 for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
+const accessorNames = Object.keys(hostile[0].ratios)
+md.push('', `| worst shape (~500 KiB) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
+for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
 md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')

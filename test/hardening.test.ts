@@ -2,6 +2,9 @@
 // it pins, and each failed on the release before the fix.
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { getEngine } from '../src/engine/wasm.js'
+import { explain } from '../src/cli/explain.js'
+import { lint } from '../src/cli/lint.js'
+import { accessors, hostileShapes } from '../bench/shapes.mjs'
 import { parseRobots } from '../src/index.js'
 
 describe('hardening 2: parseRobots(bytes) copies what it reads', () => {
@@ -177,4 +180,32 @@ describe('hardening: raw URL strings are matched as written, as Google matches t
     expect(robots.isAllowed('https://example.com\\private', 'bot')).toBe(true)
     expect(robots.isAllowed(new URL('https://example.com\\private'), 'bot')).toBe(false)
   })
+})
+
+describe('hardening 1: every accessor and CLI command is linear on hostile 500 KiB files', () => {
+  // Not a benchmark (npm run bench has the table): a quadratic accessor costs hundreds of times the
+  // matcher on these shapes (the agent-list search took 1-1.5 s), a linear one a few times. The bound
+  // is generous (per-line report objects alone cost ~50x the wasm compile of a file of empty lines under
+  // vitest) so that only a quadratic one fails on a busy machine; each time is the best of three.
+  const best = (fn: () => unknown): number => {
+    let ms = Infinity
+    for (let k = 0; k < 3; k++) {
+      const t = performance.now()
+      fn()
+      ms = Math.min(ms, performance.now() - t)
+    }
+    return ms
+  }
+  const BOUND = 100
+  for (const [shape, body] of Object.entries(hostileShapes())) {
+    test(`${shape}: accessors, lint and explain within ${BOUND}x of parseRobots(body).matcher('x')`, () => {
+      const base = Math.max(best(() => parseRobots(body).matcher('x')), 1)
+      const costs: Record<string, number> = {}
+      for (const [name, fn] of Object.entries(accessors(parseRobots))) costs[name] = best(() => fn(body)) / base
+      const bytes = new TextEncoder().encode(body)
+      costs.lint = best(() => lint({ robots: parseRobots(bytes), body: bytes, size: bytes.length, truncated: false })) / base
+      costs.explain = best(() => explain(parseRobots(bytes), 'x', '/d1/a.x')) / base
+      for (const [name, ratio] of Object.entries(costs)) expect(`${name} ${ratio < BOUND ? 'linear' : `${ratio.toFixed(0)}x`}`).toBe(`${name} linear`)
+    })
+  }
 })

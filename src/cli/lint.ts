@@ -88,17 +88,23 @@ export function lint(input: LintInput): LintResult {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
-  // The scanner's line bounds and NUL flags, one pass: the same lines the report numbers.
-  robots.scanLines({
-    line(line, _kindFlags, start, end) {
-      const bad = firstInvalidUtf8(body, start, end)
-      // A character cut in two by the size limit is not the author's mistake.
-      if (bad >= 0 && !(input.truncated && end === body.length && incompleteTail(body, bad, end))) {
-        add(line, 'warning', 'invalid-utf8', 'not valid UTF-8: save the file as UTF-8 (its bytes are percent-encoded and only match URLs with the same bytes)')
-      }
-      if (body.subarray(start, end).indexOf(0) >= 0) add(line, 'warning', 'nul', 'a NUL byte ends the line here; the rest of the line is ignored')
-    },
-  })
+  // Per-line byte checks on the scanner's line bounds (the lines the report numbers), only when the
+  // body holds a NUL or ill-formed UTF-8 at all: most files need neither (a line break never splits a
+  // UTF-8 sequence, so a well-formed body has well-formed lines).
+  const hasNul = body.indexOf(0) >= 0
+  const invalidUtf8 = firstInvalidUtf8(body, 0, body.length) >= 0
+  if (hasNul || invalidUtf8) {
+    robots.scanLines({
+      line(line, _kindFlags, start, end) {
+        const bad = invalidUtf8 ? firstInvalidUtf8(body, start, end) : -1
+        // A character cut in two by the size limit is not the author's mistake.
+        if (bad >= 0 && !(input.truncated && end === body.length && incompleteTail(body, bad, end))) {
+          add(line, 'warning', 'invalid-utf8', 'not valid UTF-8: save the file as UTF-8 (its bytes are percent-encoded and only match URLs with the same bytes)')
+        }
+        if (hasNul && body.subarray(start, end).indexOf(0) >= 0) add(line, 'warning', 'nul', 'a NUL byte ends the line here; the rest of the line is ignored')
+      },
+    })
+  }
 
   let directives = 0
   for (const r of lines) {

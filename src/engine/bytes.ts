@@ -11,20 +11,22 @@ export function utf8(s: string): Uint8Array {
 
 /** Decodes bytes as UTF-8, invalid sequences become U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  let ascii = true
-  for (let i = start; i < end; i++) {
-    if (bytes[i]! >= 0x80) {
-      ascii = false
-      break
-    }
-  }
-  if (ascii && end - start < 256) {
-    let s = ''
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!)
-    return s
-  }
   return decoder.decode(bytes.subarray(start, end))
 }
+
+/**
+ * decodeUtf8 for many ranges of one body. An all-ASCII body (most robots.txt files) is decoded once
+ * and each range is a slice of that string, byte offsets being string offsets: a slice costs a
+ * fraction of a decoder call. Any other body decodes each range on its own.
+ */
+export function textReader(bytes: Uint8Array): (start: number, end: number) => string {
+  const text = decoder.decode(bytes)
+  // Every byte >= 0x80 decodes to a character >= 0x80 (itself part of one, or U+FFFD).
+  if (!NON_ASCII.test(text)) return (start, end) => text.slice(start, end)
+  return (start, end) => decoder.decode(bytes.subarray(start, end))
+}
+
+const NON_ASCII = /[^\x00-\x7f]/
 
 /**
  * Bytes of a base64 string. Node's Buffer decodes natively; elsewhere `Uint8Array.fromBase64` or

@@ -9,7 +9,7 @@
 // agent lists are deduplicated through sets, and the lookups that accessors repeat (the groups of
 // an agent token, the global groups, each group's crawl-delay) are indexed once while building.
 
-import { decodeUtf8, escapeBytes, isSpace } from './bytes.js'
+import { escapeBytes, isSpace, textReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
@@ -91,16 +91,15 @@ export interface LineSink {
 /** A scanner: feeds every line of `body` to `sink`. */
 export type Scanner = (body: Uint8Array, sink: LineSink) => void
 
-/** SEMANTICS.md 6: the longest prefix made of A-Z a-z - _, lower-cased. */
-function agentToken(body: Uint8Array, start: number, end: number): string {
+/** SEMANTICS.md 6: the end of the longest prefix of body[start, end) made of A-Z a-z - _. */
+function agentTokenEnd(body: Uint8Array, start: number, end: number): number {
   let e = start
   while (e < end) {
     const c = body[e]! | 0x20
     if ((c >= 0x61 && c <= 0x7a) || body[e] === 0x2d || body[e] === 0x5f) e++
     else break
   }
-  // Only ASCII letters, '-' and '_': toLowerCase is exact here.
-  return e === start ? '' : decodeUtf8(body, start, e).toLowerCase()
+  return e
 }
 
 /** The token of a user-agent value already decoded (as the report and explain show it). */
@@ -141,12 +140,13 @@ export class Builder implements LineSink {
   readonly globalGroups: number[] = []
   readonly crawlDelays: number[] = []
   private readonly seenSitemaps = new Set<string>()
-  /** The current group's tokens, so a repeated agent costs a set lookup, not a list scan. */
-  private groupTokens = new Set<string>()
+  private readonly text: (start: number, end: number) => string
   private group: Group | null = null
   private lines = 0
 
-  constructor(readonly body: Uint8Array) {}
+  constructor(readonly body: Uint8Array) {
+    this.text = textReader(body)
+  }
 
   /** Index of the group the last line stands in, -1 before the first user-agent line. */
   get currentGroup(): number {
@@ -165,7 +165,6 @@ export class Builder implements LineSink {
         this.groups.push(group)
         this.crawlDelays.push(-1)
         this.group = group
-        this.groupTokens = new Set()
       }
       const g = this.groups.length - 1
       group.agentLines.push(line)
@@ -173,13 +172,17 @@ export class Builder implements LineSink {
         if (!group.global) this.globalGroups.push(g)
         group.global = true
       } else {
-        const token = agentToken(body, valStart, valEnd)
-        if (token !== '' && !this.groupTokens.has(token)) {
-          this.groupTokens.add(token)
-          group.agents.push(token)
+        const tokenEnd = agentTokenEnd(body, valStart, valEnd)
+        if (tokenEnd > valStart) {
+          // Only ASCII letters, '-' and '_': toLowerCase is exact here.
+          const token = this.text(valStart, tokenEnd).toLowerCase()
+          // A token already in this group is the last entry of its list: a repeat costs one lookup.
           const list = this.agentGroups.get(token)
-          if (list === undefined) this.agentGroups.set(token, [g])
-          else list.push(g)
+          if (list === undefined || list[list.length - 1] !== g) {
+            if (list === undefined) this.agentGroups.set(token, [g])
+            else list.push(g)
+            group.agents.push(token)
+          }
         }
       }
     } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
@@ -196,7 +199,7 @@ export class Builder implements LineSink {
       this.rules.push(kind === KIND_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
       group.ruleEnd = this.rules.length / RULE_STRIDE
     } else if (kind === KIND_SITEMAP) {
-      const url = decodeUtf8(body, valStart, valEnd)
+      const url = this.text(valStart, valEnd)
       if (!this.seenSitemaps.has(url)) {
         this.seenSitemaps.add(url)
         this.sitemaps.push(url)
@@ -204,7 +207,7 @@ export class Builder implements LineSink {
     } else if (kind === KIND_OTHER && this.group !== null) {
       const g = this.groups.length - 1
       if (this.crawlDelays[g]! < 0 && isCrawlDelayKey(body, keyStart, keyEnd)) {
-        const value = decodeUtf8(body, valStart, valEnd)
+        const value = this.text(valStart, valEnd)
         if (CRAWL_DELAY_VALUE.test(value)) this.crawlDelays[g] = Number(value)
       }
     }
@@ -230,23 +233,23 @@ const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'si
 /** The per-line report (SEMANTICS.md 11) of a body, from `scan`'s records. */
 export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
   const builder = new Builder(body)
+  const text = textReader(body)
   const reports: LineReport[] = []
   scan(body, {
     line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd) {
       builder.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
       const kind = kindFlags & KIND_MASK
+      const directive = kind <= KIND_OTHER
+      const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
+      // Every field set at once, in one order: one object shape for every line.
       const r: LineReport = {
-        line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: false, missingColon: false,
-        tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0, outsideGroup: false, neverMatches: false, group: builder.currentGroup,
-      }
-      if (kind <= KIND_OTHER) {
-        const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
-        r.key = decodeUtf8(body, keyStart, keyEnd)
-        r.value = decodeUtf8(body, valStart, valEnd)
-        r.typo = (kindFlags & SCAN_F_TYPO) !== 0
-        r.missingColon = (kindFlags & SCAN_F_NO_COLON) !== 0
-        r.outsideGroup = isRule && builder.currentGroup < 0
-        r.neverMatches = isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a
+        line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
+        missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
+        outsideGroup: isRule && builder.currentGroup < 0,
+        neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
+        group: builder.currentGroup,
+        key: directive ? text(keyStart, keyEnd) : undefined,
+        value: directive ? text(valStart, valEnd) : undefined,
       }
       reports.push(r)
     },

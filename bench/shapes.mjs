@@ -1,0 +1,56 @@
+// Hostile robots.txt shapes at the 500 KiB cap, each built to defeat one data structure of the
+// host layer (agent lists, group lists, per-line objects, long lines, sitemap sets, other-key
+// lines). Used by `npm run bench` (the "worst shapes" table) and by the hardening test.
+
+export const CAP = 512_000
+
+/** Repeats `unit(i)` for i = 0, 1, … until the body is just under `cap` bytes (ASCII units). */
+function fill(unit, cap) {
+  const parts = []
+  let n = 0
+  for (let i = 0; ; i++) {
+    const u = unit(i)
+    if (n + u.length > cap) break
+    parts.push(u)
+    n += u.length
+  }
+  return parts.join('')
+}
+
+/** i as letters only (a product token stops at the first character that is not a letter, - or _). */
+function letters(i) {
+  let s = ''
+  do {
+    s = String.fromCharCode(0x61 + (i % 26)) + s
+    i = Math.floor(i / 26)
+  } while (i > 0)
+  return s
+}
+
+/** name -> body of about `cap` bytes. */
+export function hostileShapes(cap = CAP) {
+  return {
+    'distinct user-agents, one group': fill((i) => `User-agent: b${letters(i)}\n`, cap),
+    'many groups (an agent and a rule each)': fill((i) => `User-agent: b${letters(i)}\nDisallow: /p${i}\n`, cap),
+    'many agents per group, many groups': fill((i) => (i % 50 === 49 ? `Disallow: /x${i}\n` : `User-agent: a${letters(i)}\n`), cap),
+    'many rules, one group': 'User-agent: *\n' + fill((i) => `Disallow: /d${i}/*.x$\n`, cap - 14),
+    'very long lines': 'User-agent: *\n' + fill((i) => `Disallow: /${'a'.repeat(20_000)}${i}\n`, cap - 14),
+    'many sitemaps': fill((i) => `Sitemap: https://example.com/s${i}.xml\n`, cap),
+    'crawl-delay and rules in many groups': fill((i) => (i % 3 === 0 ? `User-agent: g${letters(i)}\n` : i % 3 === 1 ? `Crawl-delay: ${i}\n` : `Disallow: /${i}\n`), cap),
+    'empty lines': '\n'.repeat(cap - 1),
+  }
+}
+
+/** The accessors timed against `parseRobots(body).matcher('x')`, each on a fresh Robots. */
+export function accessors(parseRobots) {
+  return {
+    sitemaps: (body) => parseRobots(body).sitemaps,
+    lines: (body) => parseRobots(body).lines,
+    'crawlDelay ×3': (body) => {
+      const r = parseRobots(body)
+      return [r.crawlDelay('x'), r.crawlDelay('bb'), r.crawlDelay('gd')]
+    },
+    isAllowed: (body) => parseRobots(body).isAllowed('/p/1', 'x'),
+    check: (body) => parseRobots(body).check('/d1/a.x', ['gd', 'bb']),
+  }
+}
