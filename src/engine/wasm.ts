@@ -278,7 +278,11 @@ export class Engine {
 
   /** Input area of at least `bytes` bytes (URL bytes are at most 3 per UTF-16 unit). */
   private reserveInput(bytes: number): void {
-    if (bytes <= this.inputCap) return
+    if (bytes > this.inputCap) this.growInput(bytes)
+  }
+
+  /** Kept apart from reserveInput, which the single check inlines: this is the cold path. */
+  private growInput(bytes: number): void {
     try {
       // Doubling keeps growth amortized; when the doubled size is refused, the exact size may not be.
       this.relayout(this.tableCap, align16(Math.max(bytes, this.inputCap * 2)))
