@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
 import { streamCheck, type BatchCheck, type StreamResult } from './stream.js'
 
@@ -76,13 +76,13 @@ export function reportFetch(loaded: LoadedRobots): void {
  * that gave 'ok', a constant for allow-all / disallow-all (line 0). URLs on another origin than a
  * fetched robots.txt are an error: its rules say nothing about them.
  */
-export function batchCheck(loaded: LoadedRobots, agent: string): BatchCheck {
+function batchCheck(loaded: LoadedRobots, agent: string): BatchCheck {
   const fetched = loaded.fetched
   const matcher = loaded.robots.matcher(agent)
   return (urls, out, bad) => {
     if (fetched !== null) {
       for (let i = 0; i < urls.length; i++) {
-        if (!onOrigin(urls[i]!, fetched.origin)) bad(i, `${JSON.stringify(urls[i])} is not on ${fetched.origin}, whose robots.txt was fetched`)
+        if (!onOrigin(urls[i]!, fetched.origin)) bad(i, notOnOrigin(urls[i]!, fetched.origin))
       }
       if (fetched.outcome !== 'ok') {
         out.fill(fetched.outcome === 'allow-all' ? 0 : ~0, 0, urls.length)

@@ -4,7 +4,7 @@ import { reportFetch } from './cmd-check.js'
 import { InputError, UsageError } from './errors.js'
 import { explain, type Explanation, type RuleMatch } from './explain.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
 import { styleFor, type Style } from './style.js'
 
@@ -30,7 +30,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   reportFetch(loaded)
   const fetched = loaded.fetched
   if (fetched !== null && !onOrigin(url, fetched.origin)) {
-    throw new InputError(`${JSON.stringify(url)} is not on ${fetched.origin}, whose robots.txt was fetched`)
+    throw new InputError(notOnOrigin(url, fetched.origin))
   }
 
   const e = explain(loaded.robots, agent, url)

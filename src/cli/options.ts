@@ -64,6 +64,11 @@ export function urlArgument(url: string, command: string): string {
  * True when `url` (an argument or a --urls line) may be checked against the robots.txt of
  * `origin`: a path, or a URL on that origin (HTTP.md: scheme, host and port; default port dropped).
  */
+/** Why a URL cannot be checked against a fetched robots.txt (see onOrigin). */
+export function notOnOrigin(url: string, origin: string): string {
+  return `${JSON.stringify(url)} is not on ${origin}, whose robots.txt was fetched`
+}
+
 export function onOrigin(url: string, origin: string): boolean {
   if (url.startsWith('/') && !url.startsWith('//')) return true
   if (url.startsWith(origin)) {

@@ -4,6 +4,7 @@
 
 import { open } from 'node:fs/promises'
 import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
+import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { VERSION } from './version.js'
@@ -35,7 +36,7 @@ export const FETCH_USER_AGENT = `robotstxt-wasm/${VERSION} (+https://www.npmjs.c
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 
 /** True when the ROBOTS argument is meant as a URL rather than a file path. */
-export function isUrlArgument(arg: string): boolean {
+function isUrlArgument(arg: string): boolean {
   return SCHEME.test(arg)
 }
 
@@ -136,11 +137,5 @@ async function readStreamCapped(stream: AsyncIterable<Uint8Array> & { destroy():
       break
     }
   }
-  const bytes = new Uint8Array(kept)
-  let at = 0
-  for (const c of chunks) {
-    bytes.set(c, at)
-    at += c.length
-  }
-  return { bytes, size: truncated ? null : kept, truncated }
+  return { bytes: concatBytes(chunks, kept), size: truncated ? null : kept, truncated }
 }

@@ -13,7 +13,7 @@ import type { Writable } from 'node:stream'
 /** URLs per verdict batch (and per output write). */
 export const BATCH = 4096
 /** The longest input line accepted, in UTF-16 units: far beyond any real URL, small enough to hold. */
-export const MAX_URL_LINE = 1 << 20
+const MAX_URL_LINE = 1 << 20
 
 /**
  * Splits decoded text into lines. Input is UTF-8 bytes split on LF; a CR before the LF is dropped;

@@ -10,7 +10,7 @@
 //   user-agent is reduced, and the crawl-delay, sitemap and host directives (its own grouping:
 //   last crawl-delay wins, sitemaps kept with duplicates, the last Host lower-cased).
 
-import { fail } from '../engine/args.js'
+import { fail, urlString } from '../engine/args.js'
 import { parseRobots, type Robots } from '../engine/robots.js'
 
 /**
@@ -92,12 +92,6 @@ function callerAgent(ua: unknown): string {
   return reduceAgent(ua)
 }
 
-function urlArgument(url: unknown): string {
-  if (typeof url === 'string') return url
-  if (url instanceof URL) return url.href
-  return fail('url', 'a string or a URL', url)
-}
-
 /** What robots-parser reports besides verdicts, gathered the way it parses the file. */
 interface Directives {
   /** Agents that some allow, disallow or crawl-delay line applied to, with their last numeric delay. */
@@ -168,7 +162,7 @@ class CompatRobot implements Robot {
   }
 
   isAllowed(url: string | URL, ua?: string): boolean | undefined {
-    const s = urlArgument(url)
+    const s = urlString(url)
     const agent = callerAgent(ua)
     if (!sameOrigin(originOf(s), this.#origin)) return undefined
     return this.#robots.isAllowed(s, tokenFor(agent))
@@ -179,7 +173,7 @@ class CompatRobot implements Robot {
   }
 
   getMatchingLineNumber(url: string | URL, ua?: string): number {
-    const s = urlArgument(url)
+    const s = urlString(url)
     const agent = callerAgent(ua)
     if (!sameOrigin(originOf(s), this.#origin)) return -1
     const { line } = this.#robots.check(s, tokenFor(agent))
@@ -223,7 +217,7 @@ function tokenFor(agent: string): string {
  * `null` for an empty file. Anything else that is not a string is a `TypeError`.
  */
 export default function robotsParser(url: string | URL, contents: string): Robot {
-  const u = urlArgument(url)
+  const u = urlString(url)
   const text: unknown = contents
   if (text !== undefined && text !== null && typeof text !== 'string') fail('contents', 'the robots.txt text as a string', text)
   return new CompatRobot(u, text ?? '')

@@ -18,7 +18,7 @@ export function fail(param: string, expected: string, value: unknown): never {
  * SEMANTICS.md 1, "Caller agent": the text before the first '/', trimmed of spaces and tabs,
  * compared ASCII case-insensitively (so it is returned lower-cased).
  */
-export function productToken(agent: string): string {
+function productToken(agent: string): string {
   const slash = agent.indexOf('/')
   let s = 0
   let e = slash < 0 ? agent.length : slash

@@ -47,7 +47,7 @@ export function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d)
 }
 
-export function isHexDigit(c: number): boolean {
+function isHexDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
 }
 
@@ -106,4 +106,16 @@ export function asciiLower(s: string): string {
   }
   // All ASCII: the native lower-casing is exact.
   return upper ? s.toLowerCase() : s
+}
+
+/** The chunks joined into one array of `total` bytes (a single chunk is returned as it is). */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]!.length === total) return chunks[0]!
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
 }

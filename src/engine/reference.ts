@@ -53,7 +53,7 @@ function pathParamsQuery(url: Uint8Array): Uint8Array {
 }
 
 /** RobotsMatchStrategy::Matches: the set of reachable path positions, pattern byte by byte. */
-export function positionSetMatches(path: Uint8Array, pattern: Uint8Array): boolean {
+function positionSetMatches(path: Uint8Array, pattern: Uint8Array): boolean {
   const pathlen = path.length
   let pos = [0]
   for (let p = 0; p < pattern.length; p++) {

@@ -78,6 +78,24 @@ function joinedBoundariesHold(urls: readonly string[], start: number, count: num
   return true
 }
 
+/**
+ * The batch urls[start, start + count) as one string, with its length and its longest URL's, in
+ * UTF-16 units. Appending lets V8 build a rope that the one copy into memory flattens: 4-5 ns per
+ * URL cheaper than slice + join on 1,000 URLs.
+ */
+function join(urls: readonly string[], start: number, count: number): { joined: string; chars: number; longest: number } {
+  let joined = ''
+  let chars = 0
+  let longest = 0
+  for (let k = start; k < start + count; k++) {
+    const u = urls[k]!
+    chars += u.length
+    if (u.length > longest) longest = u.length
+    joined += u
+  }
+  return { joined, chars, longest }
+}
+
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 function align16(n: number): number {
   return Math.ceil(n / 16) * 16
@@ -217,16 +235,7 @@ export class Engine {
       for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
     }
     const written = o - agentsAt
-    let size = this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap)
-    if (size === 0) {
-      // The work area is sized from the actual rules: grow it to what the compiler counted, once.
-      // Growing moves neither the input area nor its body, which stay valid for the second call.
-      this.reserveWork(this.w.compileNeeded())
-      size = this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap)
-      if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
-    }
-    const at = this.w.compiledTable()
-    return this.u8.slice(at, at + size)
+    return this.runCompiler(() => this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap))
   }
 
   /**
@@ -266,10 +275,20 @@ export class Engine {
       u32[ref + REF_LINE / 4] = parsed.rules[base + R_LINE]!
       u32[ref + REF_BITS / 4] = (parsed.rules[base + R_ALLOW] === 1 ? REF_F_ALLOW : 0) | (pat !== parsed.body ? REF_F_HAS_ORIG : 0)
     }
-    let size = this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap)
+    return this.runCompiler(() => this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap))
+  }
+
+  /**
+   * Runs a compiler entry point (which reads the work area from this.scratch/scratchCap at each
+   * call) and returns a JS-owned copy of its table. The work area is sized from the actual rules:
+   * when the compiler says it is too small, it is grown to what the compiler counted, once.
+   * Growing moves neither the input area nor what it holds, which stay valid for the second call.
+   */
+  private runCompiler(compile: () => number): Uint8Array {
+    let size = compile()
     if (size === 0) {
       this.reserveWork(this.w.compileNeeded())
-      size = this.w.compileList(refs, ruleIds.length, patBytes, origBytes, this.scratch, this.scratchCap)
+      size = compile()
       if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
     }
     const at = this.w.compiledTable()
@@ -342,13 +361,7 @@ export class Engine {
     }
     for (let start = from; start < to; start += BATCH_URLS) {
       const count = Math.min(BATCH_URLS, to - start)
-      let chars = 0
-      let joined = ''
-      for (let k = 0; k < count; k++) {
-        const u = urls[start + k]!
-        chars += u.length
-        joined += u
-      }
+      const { joined, chars } = join(urls, start, count)
       const head = count * 8
       this.reserveInput(head + chars * 3)
       this.inputBody = null
@@ -392,21 +405,11 @@ export class Engine {
   /**
    * `many` through UTF-16: the joined URLs are written with one Buffer copy; ends are in code
    * units, and wasm transcodes each URL into a staging area of 3 bytes per unit of the longest.
-   * (Both batch paths join by appending: V8 builds a rope that the copy flattens once, 4-5 ns per
-   * URL cheaper than slice + join on 1,000 URLs.)
    */
   private many16(urls: readonly string[], from: number, to: number, results: Int32Array | null, bytes: Uint8Array | null): void {
     for (let start = from; start < to; start += BATCH_URLS) {
       const count = Math.min(BATCH_URLS, to - start)
-      let chars = 0
-      let longest = 0
-      let joined = ''
-      for (let k = 0; k < count; k++) {
-        const u = urls[start + k]!
-        chars += u.length
-        if (u.length > longest) longest = u.length
-        joined += u
-      }
+      const { joined, chars, longest } = join(urls, start, count)
       const head = count * 8
       const unitsOff = align16(head)
       const stageOff = align16(unitsOff + 2 * chars + 64)

@@ -89,7 +89,7 @@ export interface LookupOptions {
 }
 
 /** Google: after 30 days unreachable with no cached copy, "assumes that there are no crawl restrictions". */
-export const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
+const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
 const DEFAULT_MAX_ENTRIES = 10_000
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 

@@ -2,6 +2,7 @@
 // into an outcome as HTTP.md "Outcome of a fetch" says. The cache (cache.ts) builds on `fetchRaw`.
 
 import { agentTokens, fail } from '../engine/args.js'
+import { concatBytes } from '../engine/bytes.js'
 import { locateRobots } from './origin.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 
@@ -45,9 +46,9 @@ export interface RobotsFetch {
 }
 
 /** Redirects followed before a chain counts as 404 (RFC 9309 2.3.1.2: at least five). */
-export const MAX_REDIRECTS = 5
+const MAX_REDIRECTS = 5
 /** Decoded body bytes read (Google: 500 KiB); the rest of the response is cancelled. */
-export const BODY_LIMIT = DEFAULT_MAX_BYTES
+const BODY_LIMIT = DEFAULT_MAX_BYTES
 const DEFAULT_TIMEOUT_MS = 10_000
 /** One day in ms. */
 export const DAY_MS = 86_400_000
@@ -293,14 +294,7 @@ async function readLimited(res: Response, limit: number, signal: AbortSignal): P
     if (!finished) reader.cancel().catch(noop)
   }
   if (finished && total < declaredLength(res)) throw new Error('robots.txt body shorter than its Content-Length')
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(total)
-  let o = 0
-  for (const c of chunks) {
-    out.set(c, o)
-    o += c.length
-  }
-  return out
+  return concatBytes(chunks, total)
 }
 
 /**
@@ -320,7 +314,7 @@ function declaredLength(res: Response): number {
  * (the first one; a quoted number is accepted, anything else ignored) and `no-store`. Expires,
  * no-cache and s-maxage are ignored on purpose.
  */
-export function cacheControl(value: string | null): { maxAgeMs: number | undefined; noStore: boolean } {
+function cacheControl(value: string | null): { maxAgeMs: number | undefined; noStore: boolean } {
   let maxAgeMs: number | undefined
   let noStore = false
   if (value === null) return { maxAgeMs, noStore }

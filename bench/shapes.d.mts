@@ -1,0 +1,4 @@
+// Types of shapes.mjs for the tests that import it.
+export declare const CAP: number
+export declare function hostileShapes(cap?: number): Record<string, string>
+export declare function accessors(parseRobots: (body: string | Uint8Array) => unknown): Record<string, (body: string) => unknown>
