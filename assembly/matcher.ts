@@ -362,42 +362,35 @@ export function check(url: usize, len: u32): i32 {
   return decide();
 }
 
-export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+// The loop of the four batch exports. URL i is src[ends[i-1], ends[i]) (ends[-1] = 0): bytes, or
+// UTF-16 units transcoded into `stage` first; the verdict goes to `out` as an i32 (check()'s
+// number) or as one byte (allowed). `utf16` and `bytesOut` are constants at every call site, so
+// inlining leaves each export its own branch-free loop.
+@inline function batch(ends: usize, src: usize, count: u32, out: usize, stage: usize, utf16: bool, bytesOut: bool): void {
   let start: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
     const end = load<u32>(ends + (<usize>i << 2));
-    locatePath(bytes + start, end - start);
-    store<i32>(out + (<usize>i << 2), decide());
+    if (utf16) locatePath(stage, utf16ToUtf8(src, start, end, stage));
+    else locatePath(src + start, end - start);
+    const r = decide();
+    if (bytesOut) store<u8>(out + i, <u8>(r & 1));
+    else store<i32>(out + (<usize>i << 2), r);
     start = end;
   }
+}
+
+export function checkMany(ends: usize, bytes: usize, count: u32, out: usize): void {
+  batch(ends, bytes, count, out, 0, false, false);
 }
 
 export function allowedMany(ends: usize, bytes: usize, count: u32, out: usize): void {
-  let start: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    const end = load<u32>(ends + (<usize>i << 2));
-    locatePath(bytes + start, end - start);
-    store<u8>(out + i, <u8>(decide() & 1));
-    start = end;
-  }
+  batch(ends, bytes, count, out, 0, false, true);
 }
 
 export function checkMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
-  let start: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    const end = load<u32>(ends + (<usize>i << 2));
-    locatePath(stage, utf16ToUtf8(units, start, end, stage));
-    store<i32>(out + (<usize>i << 2), decide());
-    start = end;
-  }
+  batch(ends, units, count, out, stage, true, false);
 }
 
 export function allowedMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
-  let start: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    const end = load<u32>(ends + (<usize>i << 2));
-    locatePath(stage, utf16ToUtf8(units, start, end, stage));
-    store<u8>(out + i, <u8>(decide() & 1));
-    start = end;
-  }
+  batch(ends, units, count, out, stage, true, true);
 }
