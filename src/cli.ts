@@ -2,6 +2,7 @@
 // package that uses node: modules; the library itself runs anywhere.
 
 import { runCheck } from './cli/cmd-check.js'
+import { runDiff } from './cli/cmd-diff.js'
 import { runExplain } from './cli/cmd-explain.js'
 import { runLint } from './cli/cmd-lint.js'
 import { errorCode, InputError, UsageError } from './cli/errors.js'
@@ -10,6 +11,7 @@ import { VERSION } from './cli/version.js'
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   check: runCheck,
+  diff: runDiff,
   explain: runExplain,
   lint: runLint,
 }

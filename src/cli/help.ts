@@ -22,6 +22,7 @@ Usage:
   robotstxt check ROBOTS AGENT --urls FILE   the same for one URL per line ('-' = stdin)
   robotstxt explain ROBOTS AGENT URL         the group and rule that decide, and why
   robotstxt lint ROBOTS                      problems in a robots.txt, line by line
+  robotstxt diff OLD NEW                     URLs whose verdict changes between two versions
   robotstxt help [COMMAND]                   help for a command
 
 ${ROBOTS_ARG}
@@ -66,6 +67,32 @@ ${FETCH_OPTS}
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
 unreadable input, 3 when some --urls lines could not be checked.
+`,
+
+  diff: `Usage:
+  robotstxt diff OLD NEW [--agents A,B,...] [--urls FILE] [--json]
+
+Prints the URLs whose verdict differs between two versions of a robots.txt, one line per change:
+  AGENT  URL  allowed|disallowed  OLD-LINE  allowed|disallowed  NEW-LINE
+(the deciding line on each side, 0 when no rule matched).
+
+OLD and NEW are files, '-' for stdin (one of them), or http(s) URLs fetched as for check (a 4xx
+counts as an empty file, a 5xx or unreachable server as "Disallow: /").
+
+Without --urls the URLs compared come from the rules of both files: each pattern's own path and
+the paths just inside and outside it (one byte longer and shorter, the wildcards filled, the end
+anchor's edge), and the paths where two patterns both match, so a verdict that changes anywhere
+near a rule is found. Default agents: *, Googlebot and every agent named in either file.
+
+Options:
+  --agents A,B        compare these user-agents only
+  --urls FILE         compare these URLs instead (one per line, '-' for stdin)
+  --json              the whole result as JSON
+${FETCH_OPTS}
+  -h, --help          show this help
+
+Exit status: 0 when no verdict changes, 1 when some does (a CI guard for robots.txt edits), 2 on
+a usage error or unreadable input.
 `,
 
   explain: `Usage:

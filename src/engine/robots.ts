@@ -2,6 +2,7 @@
 
 import { agentTokens, fail, maxBytesOption } from './args.js'
 import { encoder } from './bytes.js'
+import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { getEngine } from './wasm.js'
 import { namedGroups, parseWith, reportLines, scanBodyTs, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
@@ -29,6 +30,7 @@ export class Robots {
   #parsed: ParsedRobots | null = null
   readonly #matchers = new Map<string, Matcher>()
   #lines: readonly LineReport[] | null = null
+  #directives: readonly Directive[] | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
   private constructor(source: string | Uint8Array) {
@@ -99,6 +101,26 @@ export class Robots {
   get lines(): readonly LineReport[] {
     if (this.#lines === null) this.#lines = reportLines(this.#body, scannerFor(this.#body))
     return this.#lines
+  }
+
+  /**
+   * Every line that is not allow, disallow, user-agent or sitemap (Crawl-delay, Host, Clean-param,
+   * Content-Signal, Content-Usage, unknown keys), in file order, with the group it stands in and
+   * that group's agents. Google ignores these lines for matching.
+   */
+  get directives(): readonly Directive[] {
+    if (this.#directives === null) this.#directives = directivesOf(this.lines, this.parsed)
+    return this.#directives
+  }
+
+  /**
+   * The AI usage preferences that apply to `agent`, by category (`search`, `ai-train`, `train-ai`,
+   * ...): from Cloudflare's `Content-Signal` and the IETF AIPREF `Content-Usage` lines of the groups
+   * naming the agent, else of the global groups, else the file-wide lines. Malformed members are
+   * skipped (lint reports them); unknown categories are kept.
+   */
+  usagePreferences(agent: string | readonly string[]): Record<string, UsagePreference> {
+    return preferencesFor(this.directives, this.parsed, agentTokens(agent))
   }
 
   /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */

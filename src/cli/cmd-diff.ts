@@ -1,0 +1,74 @@
+// `robotstxt diff OLD NEW [--agents A,B,…] [--urls FILE] [--json]`: the URLs whose verdict changes
+// between two versions of a robots.txt, for which agents, with the deciding line on each side.
+// Exit status 1 when something changed, 0 when nothing did, 2 on usage errors: a CI guard.
+
+import { readFile } from 'node:fs/promises'
+import { diffRobots, type RobotsDiff } from '../engine/diff.js'
+import { reportFetch } from './cmd-check.js'
+import { describeFsError, InputError, UsageError } from './errors.js'
+import { HELP } from './help.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
+import { loadRobots, type LoadedRobots } from './source.js'
+
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
+
+/** What a fetched robots.txt means as a file: its body, nothing for allow-all, `Disallow: /` for disallow-all. */
+function effectiveBody(loaded: LoadedRobots): Uint8Array | string {
+  const f = loaded.fetched
+  if (f === null || f.outcome === 'ok') return loaded.body
+  return f.outcome === 'allow-all' ? '' : 'User-agent: *\nDisallow: /\n'
+}
+
+/** Runs `diff`; resolves to 1 when a verdict changes, else 0. */
+export async function runDiff(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, OPTIONS, 'diff')
+  if (values.help === true) {
+    process.stdout.write(HELP.diff!)
+    return 0
+  }
+  const [oldArg, newArg, ...extra] = positionals
+  if (oldArg === undefined || newArg === undefined) throw new UsageError('expected OLD and NEW (files, "-" or http(s) URLs)', 'diff')
+  if (extra.length > 0) throw new UsageError(`diff takes two files, got ${positionals.length}`, 'diff')
+  if (oldArg === '-' && newArg === '-') throw new UsageError('OLD and NEW cannot both be stdin ("-")', 'diff')
+  const agentsOpt = values.agents as string | undefined
+  const agents = agentsOpt === undefined ? undefined : agentsOpt.split(',').map((a) => a.trim()).filter((a) => a !== '')
+  if (agents !== undefined && agents.length === 0) throw new UsageError('--agents: expected a comma-separated list of user-agents', 'diff')
+  const urlsFile = values.urls as string | undefined
+  const timeoutMs = timeoutOption(values.timeout, 'diff')
+  const load = { timeoutMs, userAgent: values['user-agent'] as string | undefined }
+
+  const before = await loadRobots(oldArg, load, 'diff')
+  reportFetch(before)
+  const after = await loadRobots(newArg, load, 'diff')
+  reportFetch(after)
+  let urls: string[] | undefined
+  if (urlsFile !== undefined) {
+    let text: string
+    try {
+      text = urlsFile === '-' ? await readStdin() : await readFile(urlsFile, 'utf8')
+    } catch (err) {
+      throw new InputError(`cannot read ${urlsFile}: ${describeFsError(err)}`)
+    }
+    urls = text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l !== '')
+  }
+  const diff = diffRobots(effectiveBody(before), effectiveBody(after), { agents, urls })
+  if (values.json === true) process.stdout.write(JSON.stringify({ old: before.label, new: after.label, ...diff }, null, 2) + '\n')
+  else process.stdout.write(render(diff))
+  if (diff.truncated) process.stderr.write(`robotstxt: diff: the rules gave more than ${diff.probes.toLocaleString('en-US')} probe URLs; the rest were not compared (give --urls to choose)\n`)
+  return diff.changes.length > 0 ? 1 : 0
+}
+
+/** One tab-separated line per change: agent, URL, old verdict and line, new verdict and line. */
+function render(diff: RobotsDiff): string {
+  let out = ''
+  for (const c of diff.changes) {
+    out += `${c.agent}\t${c.url}\t${c.old.allowed ? 'allowed' : 'disallowed'}\t${c.old.line}\t${c.new.allowed ? 'allowed' : 'disallowed'}\t${c.new.line}\n`
+  }
+  return out
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of process.stdin) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
