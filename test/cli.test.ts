@@ -110,7 +110,7 @@ describe('cli: help, version, usage errors', () => {
   })
 
   test.each([
-    [['frobnicate'], /unknown command "frobnicate"; commands: check, explain, lint/],
+    [["frobnicate"], /unknown command "frobnicate"; commands: check, diff, explain, lint/],
     [['--frob'], /unknown option "--frob"/],
     [['help', 'frob'], /no help for unknown command "frob"/],
     [['check', '--frob', 'x'], /robotstxt check: Unknown option '--frob'/],

@@ -96,6 +96,16 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
     }
     out.push('')
   }
+  const usage = Object.entries(e.usage)
+  if (usage.length > 0) {
+    field('usage', 'AI usage preferences for this agent (Google ignores them for crawling)')
+    for (const [category, p] of usage) {
+      const base = p.allowed === null ? 'only for some paths' : `${p.allowed ? 'yes' : 'no'}  (${p.source}, line ${p.line})`
+      out.push(`  ${category.padEnd(12)}${base}`)
+      for (const at of p.paths) out.push(`  ${''.padEnd(12)}${at.allowed ? 'yes' : 'no'} under ${at.path}  (Content-Usage, line ${at.line})`)
+    }
+    out.push('')
+  }
   const verdict = e.allowed ? st.green('allowed') : st.red('disallowed')
   field('verdict', `${verdict}${e.line > 0 ? ` by line ${e.line}` : ''}`)
   out.push(`  ${e.reason}`)

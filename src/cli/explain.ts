@@ -3,6 +3,7 @@
 // decision trace (src/engine/reference.ts), so it shows the losers too and decides nothing itself.
 
 import { agentTokens } from '../engine/args.js'
+import type { UsagePreference } from '../engine/directives.js'
 import { decodeUtf8, utf8 } from '../engine/bytes.js'
 import { R_END, R_START, RULE_STRIDE, valueAgentToken } from '../engine/parse.js'
 import { referenceTrace, type TracedRule } from '../engine/reference.js'
@@ -54,6 +55,8 @@ export interface Explanation {
   line: number
   /** One sentence saying why. */
   reason: string
+  /** The AI usage preferences for the agent (Content-Signal, Content-Usage), by category. */
+  usage: Record<string, UsagePreference>
 }
 
 /**
@@ -108,6 +111,7 @@ export function explain(robots: Robots, agent: string, url: string): Explanation
     allowed: trace.allowed,
     line: trace.line,
     reason: reasonFor(group, token, bestAllow, bestDisallow, trace.allowed),
+    usage: robots.usagePreferences(agent),
   }
 }
 

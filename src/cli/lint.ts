@@ -4,6 +4,7 @@
 // parser does with each line and where other crawlers may disagree.
 
 import { MAX_LINE_BYTES } from '../engine/layout.js'
+import { readPreference } from '../engine/directives.js'
 import { valueAgentToken, type LineReport } from '../engine/parse.js'
 import { DEFAULT_MAX_BYTES, type Robots } from '../engine/robots.js'
 
@@ -46,6 +47,8 @@ const KNOWN_OTHER: Record<string, string> = {
   'clean-param': 'Clean-param is a Yandex extension; other crawlers ignore it',
   'request-rate': 'Request-rate is not standard; Google and most crawlers ignore it',
   'visit-time': 'Visit-time is not standard; Google and most crawlers ignore it',
+  'content-signal': 'Content-Signal is Cloudflare\'s AI usage preference (Content Signals Policy); Google ignores it for crawling',
+  'content-usage': 'Content-Usage is the IETF AIPREF usage preference (draft-ietf-aipref-attach); Google ignores it for crawling',
 }
 const UNSUPPORTED: Record<string, string> = {
   noindex: 'Noindex is not supported in robots.txt (Google stopped reading it in 2019); use a robots meta tag or an X-Robots-Tag header',
@@ -203,6 +206,11 @@ function lintOther(r: LineReport, key: string, value: string, add: Add): void {
   if (known !== undefined) {
     add(r.line, 'info', 'extension', known)
     if (lower === 'crawl-delay' && !CRAWL_DELAY.test(value)) add(r.line, 'warning', 'crawl-delay-value', `crawl-delay "${value}" is not a number of seconds (digits, optionally with a decimal point)`)
+    if (lower === 'content-signal' || lower === 'content-usage') {
+      for (const p of readPreference({ line: r.line, key, name: lower, value, group: r.group, agents: [] }).problems) {
+        add(r.line, 'warning', 'usage-preference', `"${p.member}" in ${key}: ${p.reason}; crawlers skip it`)
+      }
+    }
     return
   }
   const unsupported = UNSUPPORTED[lower]

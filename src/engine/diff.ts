@@ -21,7 +21,9 @@ export interface DiffOptions {
 
 /** One URL whose verdict differs, for one agent. */
 export interface VerdictChange {
+  /** The agent as given (or as the file spells it, for the default agents). */
   agent: string
+  /** The URL as given, or the probe path made from the rules. */
   url: string
   /** The verdict and deciding line (0 when no rule matched) under the old file. */
   old: { allowed: boolean; line: number }

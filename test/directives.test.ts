@@ -1,0 +1,105 @@
+// Robots.directives (every line Google's matcher ignores, with its group) and
+// Robots.usagePreferences (Cloudflare's Content-Signal and the IETF AIPREF Content-Usage), on the
+// published examples, on malformed values, and over the real-file corpus.
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { lint } from '../src/cli/lint.js'
+import { parseRobots } from '../src/index.js'
+import { corpusAvailable, loadCorpus } from './helpers/cases.js'
+
+describe('directives: every other line, in place', () => {
+  test('keys as written and normalized, values, lines, groups and their agents; file-wide lines have none', () => {
+    const robots = parseRobots([
+      'Host: example.com',
+      'User-agent: *',
+      'User-agent: Yandex',
+      'Crawl-Delay: 5',
+      'Disallow: /x',
+      'Clean-param: ref /articles/',
+      'User-agent: Bingbot',
+      'Request-rate: 1/5',
+      'Sitemap: https://example.com/s.xml',
+      'X-Unknown: whatever # comment',
+    ].join('\n'))
+    expect(robots.directives).toEqual([
+      { line: 1, key: 'Host', name: 'host', value: 'example.com', group: -1, agents: [] },
+      { line: 4, key: 'Crawl-Delay', name: 'crawl-delay', value: '5', group: 0, agents: ['*', 'yandex'] },
+      { line: 6, key: 'Clean-param', name: 'clean-param', value: 'ref /articles/', group: 0, agents: ['*', 'yandex'] },
+      { line: 8, key: 'Request-rate', name: 'request-rate', value: '1/5', group: 1, agents: ['bingbot'] },
+      { line: 10, key: 'X-Unknown', name: 'x-unknown', value: 'whatever', group: 1, agents: ['bingbot'] },
+    ])
+    // Google ignores them: the same rules without those lines give the same verdicts.
+    expect(robots.check('/x', 'Yandex')).toEqual({ allowed: false, line: 5, rule: { kind: 'disallow', pattern: '/x' } })
+  })
+
+  test.skipIf(!corpusAvailable())('corpus: every real file gives one directive per "other" line, in its group (counts per key printed)', () => {
+    const counts = new Map<string, number>()
+    let files = 0
+    for (const b of loadCorpus()) {
+      const robots = parseRobots(b.body)
+      const others = robots.lines.filter((r) => r.type === 'other')
+      const ds = robots.directives
+      expect(ds.map((d) => d.line)).toEqual(others.map((r) => r.line))
+      for (const d of ds) {
+        if (d.group >= 0) expect(d.agents.length).toBeGreaterThanOrEqual(robots.parsed.groups[d.group]!.agents.length)
+        counts.set(d.name, (counts.get(d.name) ?? 0) + 1)
+      }
+      void robots.usagePreferences('Googlebot')
+      files++
+    }
+    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 12)
+    console.log(`directives over ${files} real files: ${top.map(([k, n]) => `${k} ${n}`).join(', ')}`)
+    expect(counts.get('crawl-delay')).toBeGreaterThan(100)
+  })
+})
+
+describe('usagePreferences: Content-Signal and Content-Usage', () => {
+  test("Cloudflare's managed robots.txt: Content-Signal in the * group", () => {
+    const robots = parseRobots('User-Agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n')
+    expect(robots.usagePreferences('AnyBot')).toEqual({
+      'search': { allowed: true, line: 2, source: 'Content-Signal', value: 'yes', paths: [] },
+      'ai-train': { allowed: false, line: 2, source: 'Content-Signal', value: 'no', paths: [] },
+    })
+  })
+  test('draft-ietf-aipref-attach example: the group for ExampleBot, and a path-limited rule for the others', () => {
+    const robots = parseRobots([
+      'User-Agent: *', 'Allow: /', 'Disallow: /never/', 'Content-Usage: train-ai=n', 'Content-Usage: /ai-ok/ train-ai=y', '',
+      'User-Agent: ExampleBot', 'Allow: /', 'Content-Usage: train-ai=y',
+    ].join('\n'))
+    expect(robots.usagePreferences('ExampleBot/2.0')).toEqual({ 'train-ai': { allowed: true, line: 9, source: 'Content-Usage', value: 'y', paths: [] } })
+    expect(robots.usagePreferences('OtherBot')).toEqual({
+      'train-ai': { allowed: false, line: 4, source: 'Content-Usage', value: 'n', paths: [{ path: '/ai-ok/', allowed: true, line: 5 }] },
+    })
+  })
+  test('lenient: unknown categories kept, malformed members skipped, the most restrictive wins, file-wide lines as a fallback', () => {
+    const robots = parseRobots([
+      'Content-Signal: ai-train=no',
+      'User-agent: *',
+      'Disallow: /x',
+      'User-agent: Picky',
+      'Content-Signal: search=maybe, ai-input, future-use=yes, search=yes',
+      'Content-Usage: search=n',
+    ].join('\n'))
+    expect(robots.usagePreferences('Picky')).toEqual({
+      'future-use': { allowed: true, line: 5, source: 'Content-Signal', value: 'yes', paths: [] },
+      'search': { allowed: false, line: 6, source: 'Content-Usage', value: 'n', paths: [] },
+    })
+    expect(robots.usagePreferences('Other')).toEqual({ 'ai-train': { allowed: false, line: 1, source: 'Content-Signal', value: 'no', paths: [] } })
+    expect(() => robots.usagePreferences('')).toThrow(TypeError)
+  })
+  test('lint flags each malformed member and names the vocabularies, never throws', () => {
+    const body = new TextEncoder().encode('User-agent: *\nContent-Signal: search=maybe, ai-input\nContent-Usage: /p\nDisallow:\n')
+    const findings = lint({ robots: parseRobots(body), body, size: body.length, truncated: false }).findings
+    const mine = findings.filter((f) => f.code === 'usage-preference').map((f) => `${f.line}: ${f.message}`)
+    expect(mine).toEqual([
+      '2: "search=maybe" in Content-Signal: expected yes or no; crawlers skip it',
+      '2: "ai-input" in Content-Signal: expected category=value; crawlers skip it',
+      '3: "/p" in Content-Usage: no preference given; crawlers skip it',
+    ])
+    expect(findings.some((f) => f.code === 'unknown-key')).toBe(false)
+  })
+  test('the README example file parses as documented', () => {
+    const robots = parseRobots(readFileSync(new URL('../examples/robots.txt', import.meta.url)))
+    expect(() => robots.usagePreferences('GPTBot')).not.toThrow()
+  })
+})
