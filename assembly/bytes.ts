@@ -1,5 +1,5 @@
 // Byte helpers shared by the stages: hex digits, SIMD byte search and compare, and the
-// percent-encoding normalization of SEMANTICS.md 5 (bytes >= 0x80 become %HH, existing %hh triples
+// percent-encoding normalization of RFC 9309 2.2.2; Google's MaybeEscapePattern (bytes >= 0x80 become %HH, existing %hh triples
 // are upper-cased), which the matcher applies to paths and the compiler to patterns.
 //
 // Vector loads read up to 15 bytes past the range they are given; every caller's memory has that
@@ -74,7 +74,7 @@ export function nextSpecial(p: usize, i: u32, end: u32): u32 {
   return (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) & live) == live;
 }
 
-// SEMANTICS.md 5: the length of the normalized form of v[0, n), or 0 when normalizing changes
+// RFC 9309 2.2.2; Google's MaybeEscapePattern: the length of the normalized form of v[0, n), or 0 when normalizing changes
 // nothing (no byte >= 0x80, no lower-case %hh).
 export function escapedLength(v: usize, n: u32): u32 {
   let changed = false;

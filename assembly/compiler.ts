@@ -1,4 +1,4 @@
-// The compiler (SEMANTICS.md 6-7; Google's RobotsMatcher group handling): selects the rules that
+// The compiler (RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher group handling): selects the rules that
 // decide for the caller's agents straight from the body, pulling directives from the scanner one at
 // a time, and hands them to the table writer. The rules of the groups that name an agent decide;
 // when no group does, those of the global (*) groups.
@@ -94,7 +94,7 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
   return size;
 }
 
-// SEMANTICS.md 6, one directive at a time (the reference's state machine over groups).
+// RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent, one directive at a time (the reference's state machine over groups).
 function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
   if (kind == KIND_USER_AGENT) {
     if (!gIn || gHasRules) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
@@ -160,4 +160,4 @@ function tokenNamesAgent(v: usize, n: u32): bool {
   return false;
 }
 
-// SEMANTICS.md 5: the length of the escaped form of v[0, n), or 0 when escaping changes nothing
+// RFC 9309 2.2.2; Google's MaybeEscapePattern: the length of the escaped form of v[0, n), or 0 when escaping changes nothing

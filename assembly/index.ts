@@ -1,11 +1,11 @@
 // robots.wasm: the ABI. This file only gathers the exports of the stages; each stage opens with what
 // it owns and its invariants:
 //
-//   scanner.ts   body -> lines, one at a time (SEMANTICS.md 2-4)
-//   compiler.ts  lines -> the rules that decide for an agent (SEMANTICS.md 6-7)
-//   table.ts     rules -> the compiled table (SEMANTICS.md 9-10)
-//   url.ts       URL -> normalized path; UTF-16 -> UTF-8 (SEMANTICS.md 1, 8)
-//   matcher.ts   path + table -> verdict (SEMANTICS.md 7-10)
+//   scanner.ts   body -> lines, one at a time (RFC 9309 2.2; Google's ParseRobotsTxt and ParseKeyAndValue)
+//   compiler.ts  lines -> the rules that decide for an agent (RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher)
+//   table.ts     rules -> the compiled table (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches and HandleAllow)
+//   url.ts       URL -> normalized path; UTF-16 -> UTF-8 (our URL normalization, then Google's GetPathParamsQuery)
+//   matcher.ts   path + table -> verdict (RFC 9309 2.2.2-2.2.3; Google's RobotsMatcher)
 //   bytes.ts     byte helpers shared by the stages
 //
 // Every binary layout that crosses the boundary (table, rule record, scan record, compileList's

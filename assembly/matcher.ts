@@ -1,4 +1,4 @@
-// The matcher (SEMANTICS.md 7-10): the verdict for a URL against the current table. Owns the current
+// The matcher (RFC 9309 2.2.2-2.2.3; Google's RobotsMatcher): the verdict for a URL against the current table. Owns the current
 // table (set by useTable, read-only here) and the per-path probe cache; takes the normalized path
 // from url.ts.
 //
@@ -140,7 +140,7 @@ function probeSlot(c: u32): usize {
 // Pattern bytes [j, n) start with '*' and the path has matched up to `pos`. Split at '*' into
 // literal segments; after a '*' every position from the current one onward is reachable, so only
 // the leftmost occurrence of the next segment matters; with an end anchor the last segment must
-// end the path. This equals the reference's position-set algorithm (SEMANTICS.md 9).
+// end the path. This equals the reference's position-set algorithm (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches).
 function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   const plen = pathLength();
   while (true) {
@@ -226,7 +226,7 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return matchWild(pat, litLen, anchored ? patLen - 1 : patLen, anchored, litLen);
 }
 
-// Rank of a matching rule: priority first, then the lower line (SEMANTICS.md 7); 0 ranks below
+// Rank of a matching rule: priority first, then the lower line (RFC 9309 2.2.2; Google's RobotsMatcher); 0 ranks below
 // every rule.
 @inline function rank(rule: usize): u64 {
   // The complement is taken in 32 bits first: under a u64 cast AssemblyScript would widen the
@@ -235,7 +235,7 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return ((<u64>load<u16>(rule, RULE_PAT_LEN) + 1) << 32) | <u64>lineRank;
 }
 
-// Verdict for the path in currentPath()/pathLength() against the current table (SEMANTICS.md 7).
+// Verdict for the path in currentPath()/pathLength() against the current table (RFC 9309 2.2.2; Google's RobotsMatcher).
 function decide(): i32 {
   if (++probeGen == 0) {
     memory.fill(PROBES, 0, 256 * PROBE_SIZE);

@@ -1,4 +1,4 @@
-// The line scanner (SEMANTICS.md 2-4; Google's ParseRobotsTxt and ParseKeyAndValue): splits a body
+// The line scanner (RFC 9309 2.2; Google's ParseRobotsTxt and ParseKeyAndValue): splits a body
 // into lines (BOM, CR/LF/CRLF, the 16,663-byte cut, NUL), removes comments, trims, finds key and
 // value and classifies the key. It hands out one line at a time: `nextLine` advances, and the
 // accessors below describe the current line until the next call. The compiler pulls directives
@@ -68,7 +68,7 @@ export function scanLineCount(): u32 { return lineNo; }
   return true;
 }
 
-// SEMANTICS.md 4 (Google's ParsedRobotsKey::Parse): the kind of key [k, k+n), by prefix, with
+// Google's ParsedRobotsKey::Parse: the kind of key [k, k+n), by prefix, with
 // SCAN_F_TYPO for an accepted misspelling. Every letter compared is A-Z/a-z, so `| 0x20` folds
 // case; the hyphen and space in "user-agent" / "user agent" / "site-map" are compared exactly.
 function classifyKey(k: usize, n: u32): u32 {

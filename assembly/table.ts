@@ -1,6 +1,6 @@
 // The table writer: turns a list of selected rules (refs, REF_* in src/engine/layout.ts) into the
-// compiled table the matcher reads (TABLE_* and RULE_* there). Classifies each pattern (SEMANTICS.md
-// 9), adds the index.html rule's derived patterns (SEMANTICS.md 10), groups the rules every path
+// compiled table the matcher reads (TABLE_* and RULE_* there). Classifies each pattern (RFC 9309 2.2.3;
+// Google's RobotsMatchStrategy::Matches), adds the index.html rule's derived patterns (Google's RobotsMatcher::HandleAllow, the index.html rule), groups the rules every path
 // reaches by a filter byte, sorts the rest by literal prefix and links each to its prefixes.
 //
 // Invariants: it works only inside the arena it is given and never writes past `limit`; when the
@@ -251,7 +251,7 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
       n++;
     }
     if (!allow) continue;
-    // SEMANTICS.md 10: ".../index.htm..." also allows ".../" exactly, reported as this allow line.
+    // Google's RobotsMatcher::HandleAllow, the index.html rule: ".../index.htm..." also allows ".../" exactly, reported as this allow line.
     let slash = <i32>plen - 1;
     while (slash >= 0 && load<u8>(pat + slash) != SLASH) slash--;
     if (slash < 0 || plen - <u32>slash < 10) continue;

@@ -1,4 +1,4 @@
-// The matcher's input side (SEMANTICS.md 8 and 1): finds a URL's path and normalizes it, and turns
+// The matcher's input side (Google's GetPathParamsQuery, after our URL normalization): finds a URL's path and normalizes it, and turns
 // a batch's UTF-16 code units into UTF-8 as TextEncoder would. Owns the matcher's scratch area and
 // the current path: after `locatePath`, path()/pathLength() name the normalized path, either inside
 // the URL itself (nothing to change) or in scratch.
@@ -33,7 +33,7 @@ export function useScratch(scratch: usize): void {
   return (scratchBase + <usize>pathLen + 4) & ~(3 as usize);
 }
 
-// SEMANTICS.md 8 and 1: finds the path of the URL at [url, url+len) and leaves it, normalized, in
+// Google's GetPathParamsQuery, after our URL normalization: finds the path of the URL at [url, url+len) and leaves it, normalized, in
 // pathPtr/pathLen. The path points into the URL itself when no byte needs changing, else into
 // scratch. Normalizing only the path is equivalent to normalizing the whole URL first: the
 // delimiters `/ ? ; # :` are never part of a `%hh` triple and escaping never produces them.

@@ -81,7 +81,7 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
   if (loaded.fetched === null || loaded.fetched.outcome === 'ok') {
     field('group', GROUP_WHY[e.group](e.token))
     if (e.group !== 'specific' && !/^[a-z_-]+$/.test(e.token)) {
-      // SEMANTICS.md 6: a User-agent line's name stops at the first other character.
+      // RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a User-agent line's name stops at the first other character.
       out.push(`  ${st.yellow('note')}: no User-agent line can name "${e.token}": their names are matched up to the first character that is not a letter, "-" or "_"`)
     }
     const w = lineWidth(e)

@@ -17,9 +17,9 @@ export interface RuleMatch {
   text: string
   /** The pattern as written (what `Verdict.rule.pattern` reports). */
   pattern: string
-  /** Byte length of the escaped pattern that matched (SEMANTICS.md 7); 0 for an empty pattern. */
+  /** Byte length of the escaped pattern that matched (RFC 9309 2.2.2; Google's RobotsMatcher); 0 for an empty pattern. */
   priority: number
-  /** Set when the match came from the index.html rule (SEMANTICS.md 10): the derived pattern. */
+  /** Set when the match came from the index.html rule (Google's RobotsMatcher::HandleAllow): the derived pattern. */
   indexHtml?: string
 }
 
@@ -34,7 +34,7 @@ export interface AgentLine {
 /** Everything `explain` shows; also its `--json` form. */
 export interface Explanation {
   url: string
-  /** The path the rules are matched against (SEMANTICS.md 1 and 8). */
+  /** The path the rules are matched against (our URL normalization, then Google's GetPathParamsQuery). */
   path: string
   agent: string
   /** The caller's product token, lower-cased, as it is compared. */
@@ -48,7 +48,7 @@ export interface Explanation {
   agentLines: AgentLine[]
   /** Every rule of the chosen groups that matches the path, in file order. */
   matches: RuleMatch[]
-  /** The rule on the matching line (SEMANTICS.md 7), or null when no rule matched. */
+  /** The rule on the matching line (RFC 9309 2.2.2; Google's RobotsMatcher), or null when no rule matched. */
   decidingRule: RuleMatch | null
   allowed: boolean
   /** The matching line, as `Robots.check` reports it; 0 when none. */

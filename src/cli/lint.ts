@@ -1,4 +1,4 @@
-// `robotstxt lint`: findings about a robots.txt, from the parser's per-line report (SEMANTICS.md 11)
+// `robotstxt lint`: findings about a robots.txt, from the parser's per-line report (Robots.lines)
 // and from checks on the file as a whole (HTML instead of robots.txt, size limit, encoding, BOM,
 // a trailing group without rules). Findings never depend on a crawler: they say what Google's
 // parser does with each line and where other crawlers may disagree.
@@ -234,7 +234,7 @@ function htmlStart(body: Uint8Array): number | null {
   return lineAt(body, i + m.index)
 }
 
-/** Line number (SEMANTICS.md 2: LF, CR and CRLF are one break each) of byte offset `at`. */
+/** Line number (RFC 9309 2.2; Google's ParseRobotsTxt: LF, CR and CRLF are one break each) of byte offset `at`. */
 function lineAt(body: Uint8Array, at: number): number {
   let line = 1
   for (let i = 0; i < at; i++) {

@@ -47,7 +47,7 @@ export function agentArgument(agent: string, command: string): string {
 
 /**
  * A URL argument: an absolute URL or a path starting with '/'. The string itself is what gets
- * checked (SEMANTICS.md 1: no re-encoding by the URL parser); parsing only catches typos such as
+ * checked (our input rules, README "Our three input rules": no re-encoding by the URL parser); parsing only catches typos such as
  * "example.com/a", which the matcher would read as the path "/a".
  */
 export function urlArgument(url: string, command: string): string {
@@ -62,7 +62,7 @@ export function urlArgument(url: string, command: string): string {
 
 /**
  * True when `url` (an argument or a --urls line) may be checked against the robots.txt of
- * `origin`: a path, or a URL on that origin (HTTP.md: scheme, host and port; default port dropped).
+ * `origin`: a path, or a URL on that origin (RFC 9309 2.3-2.4 and Google's documented handling: scheme, host and port; default port dropped).
  */
 /** Why a URL cannot be checked against a fetched robots.txt (see onOrigin). */
 export function notOnOrigin(url: string, origin: string): string {

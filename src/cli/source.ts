@@ -1,5 +1,5 @@
 // Loading the ROBOTS argument: a file path, '-' for stdin, or an http(s) URL fetched with
-// fetchRobots (HTTP.md). Files are read only up to the 500 KiB limit the parser applies anyway, so
+// fetchRobots (RFC 9309 2.3-2.4 and Google's documented handling). Files are read only up to the 500 KiB limit the parser applies anyway, so
 // a huge file costs no memory; its full size is still known for lint.
 
 import { open } from 'node:fs/promises'

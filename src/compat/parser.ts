@@ -2,7 +2,7 @@
 // library, so code written for robots-parser switches by changing the import string.
 //
 // Two halves, on purpose:
-// * Verdicts and matching lines are ours (Google's semantics, SEMANTICS.md): `isAllowed`,
+// * Verdicts and matching lines are ours (Google's semantics, RFC 9309 and Google's robots.txt documentation): `isAllowed`,
 //   `isDisallowed` and `getMatchingLineNumber` ask a `Robots` parsed from the same text.
 // * Everything robots-parser decides outside matching is reproduced as it does it, because callers
 //   depend on those conventions and none of them changes a verdict: which URLs the file answers for

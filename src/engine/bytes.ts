@@ -1,5 +1,6 @@
-// Byte-level helpers shared by the parser, the compiler and the reference matcher. Everything in
-// robots.txt handling is bytes (SEMANTICS.md): text is only decoded for display.
+// Byte-level helpers of the TypeScript host: UTF-8 and base64 decoding, percent-encoding normalization
+// (the twin of assembly/bytes.ts), concatenation. Everything in
+// robots.txt handling is bytes (RFC 9309): text is only decoded for display.
 
 export const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
@@ -54,7 +55,7 @@ function isHexDigit(c: number): boolean {
 const HEX = '0123456789ABCDEF'
 
 /**
- * SEMANTICS.md 5 (patterns) and 1 (URLs): `%hh` gets upper-case digits, a byte >= 0x80 becomes
+ * RFC 9309 2.2.2, Google's MaybeEscapePattern (patterns), and our URL normalization (URLs): `%hh` gets upper-case digits, a byte >= 0x80 becomes
  * `%XX`, everything else is kept. Returns null when nothing changes, which is the common case, so
  * the caller can keep referring to the original bytes.
  */

@@ -21,7 +21,7 @@ export const TABLE_SUFFIX_BLOOM = 28
 export const TABLE_HEADER_SIZE = 32
 
 // Rule record.
-/** u32: pattern bytes at pool + this (escaped, SEMANTICS.md 5). */
+/** u32: pattern bytes at pool + this (escaped, RFC 9309 2.2.2; Google's MaybeEscapePattern). */
 export const RULE_PAT_OFF = 0
 /** u32: line number in the robots.txt. */
 export const RULE_LINE = 4
@@ -104,7 +104,7 @@ export const SCAN_F_GLOBAL = 4096
 /** An allow/disallow value with '%' or a byte >= 0x80: it may need escaping. */
 export const SCAN_F_ESCAPE = 8192
 
-/** SEMANTICS.md 2 (Google's kMaxLineLen - 1): bytes of a line that are read; the rest is ignored. */
+/** Google's ParseRobotsTxt (kMaxLineLen - 1): bytes of a line that are read; the rest is ignored. */
 export const MAX_LINE_BYTES = 16663
 
 // ─── compileList's rule refs, written by the host (wasm.ts) for rules it selected itself.

@@ -9,7 +9,7 @@ import { getEngine } from './wasm.js'
 export interface Verdict {
   /** May the agent fetch the URL. */
   allowed: boolean
-  /** The matching line (SEMANTICS.md 7), 0 if no rule matched. */
+  /** The matching line (RFC 9309 2.2.2; Google's RobotsMatcher), 0 if no rule matched. */
   line: number
   /** The rule written on that line, when there is one: its kind and pattern as written. */
   rule?: { kind: 'allow' | 'disallow'; pattern: string }

@@ -3,7 +3,7 @@
 // scanner (assembly/scanner.ts, through Engine.scan) for every body; `scanBodyTs` below is its
 // readable TypeScript twin, which the tests hold the wasm to and which also serves bodies too large
 // to place in wasm memory (only possible with a raised maxBytes). Either way one record format
-// (SCAN_* in layout.ts) feeds one Builder, so the group logic of SEMANTICS.md 6 exists once.
+// (SCAN_* in layout.ts) feeds one Builder, so the group logic of RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent exists once.
 //
 // Never throws on content: every byte sequence is a valid input. Every step is linear in the body:
 // agent lists are deduplicated through sets, and the lookups that accessors repeat (the groups of
@@ -16,7 +16,7 @@ import {
   SCAN_F_TOO_LONG, SCAN_F_TYPO,
 } from './layout.js'
 
-/** A run of user-agent lines and the rules after it (SEMANTICS.md 6). */
+/** A run of user-agent lines and the rules after it (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent). */
 export interface Group {
   /** Some user-agent line of the run is the global `*`. */
   global: boolean
@@ -29,7 +29,7 @@ export interface Group {
   ruleEnd: number
 }
 
-/** One line of the per-line report (SEMANTICS.md 11), as `Robots.lines` returns it. */
+/** One line of the per-line report, as `Robots.lines` returns it. */
 export interface LineReport {
   /** Line number, from 1. */
   line: number
@@ -91,7 +91,7 @@ export interface LineSink {
 /** A scanner: feeds every line of `body` to `sink`. */
 export type Scanner = (body: Uint8Array, sink: LineSink) => void
 
-/** SEMANTICS.md 6: the end of the longest prefix of body[start, end) made of A-Z a-z - _. */
+/** RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: the end of the longest prefix of body[start, end) made of A-Z a-z - _. */
 function agentTokenEnd(body: Uint8Array, start: number, end: number): number {
   let e = start
   while (e < end) {
@@ -128,7 +128,7 @@ function isCrawlDelayKey(body: Uint8Array, start: number, end: number): boolean 
 
 /**
  * Builds groups, rules, sitemaps and the indexes from a scan's records, in file order
- * (SEMANTICS.md 6: a user-agent line after a rule starts a new group; rules before any user-agent
+ * (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a user-agent line after a rule starts a new group; rules before any user-agent
  * line apply to nobody).
  */
 export class Builder implements LineSink {
@@ -230,7 +230,7 @@ export function parseWith(body: Uint8Array, scan: Scanner): ParsedRobots {
 
 const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
 
-/** The per-line report (SEMANTICS.md 11) of a body, from `scan`'s records. */
+/** The per-line report of a body, from `scan`'s records. */
 export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
   const builder = new Builder(body)
   const text = textReader(body)
@@ -259,7 +259,7 @@ export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
 
 // ─── The TypeScript twin of assembly/scanner.ts ───────────────────────────────────────────────────
 
-// Lower-case key prefixes (SEMANTICS.md 4; Google's ParsedRobotsKey::Parse and its
+// Lower-case key prefixes (Google's ParsedRobotsKey::Parse and its
 // KeyIs*/allow_frequent_typos list).
 const P_USER_AGENT = bytesOf('user-agent')
 const P_USER_AGENT_TYPOS = [bytesOf('useragent'), bytesOf('user agent')]
@@ -288,7 +288,7 @@ function anyPrefix(body: Uint8Array, start: number, end: number, prefixes: Uint8
   return false
 }
 
-/** SEMANTICS.md 4: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
+/** Google's ParsedRobotsKey::Parse: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
 function classifyKey(body: Uint8Array, start: number, end: number): number {
   if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
   if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
@@ -300,7 +300,7 @@ function classifyKey(body: Uint8Array, start: number, end: number): number {
   return KIND_OTHER
 }
 
-/** SEMANTICS.md 6: `*` alone or followed by space, tab, \v or \f. */
+/** RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: `*` alone or followed by space, tab, \v or \f. */
 function isGlobalAgent(body: Uint8Array, start: number, end: number): boolean {
   if (end - start < 1 || body[start] !== 0x2a) return false
   if (end - start === 1) return true
@@ -325,14 +325,14 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
     while (j < n && body[j] !== 0x0a && body[j] !== 0x0d) j++
     lineNo++
 
-    // SEMANTICS.md 2: keep 16,663 bytes, then stop at the first NUL.
+    // RFC 9309 2.2; Google's ParseRobotsTxt: keep 16,663 bytes, then stop at the first NUL.
     let flags = 0
     let e = j
     if (j - i > MAX_LINE_BYTES) {
       e = i + MAX_LINE_BYTES
       flags |= SCAN_F_TOO_LONG
     }
-    // SEMANTICS.md 3: a '#' starts a comment; a NUL (first) ends the line.
+    // Google's ParseKeyAndValue: a '#' starts a comment; a NUL (first) ends the line.
     for (let k = i; k < e; k++) {
       if (body[k] === 0 || body[k] === 0x23) {
         if (body[k] === 0x23) flags |= SCAN_F_COMMENT
@@ -401,7 +401,7 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
     sink.line(lineNo, kind | flags, i, j, s, keyEnd, valStart, e)
 
     if (j >= n) break
-    // SEMANTICS.md 2: \n, \r and \r\n are one break each.
+    // RFC 9309 2.2; Google's ParseRobotsTxt: \n, \r and \r\n are one break each.
     i = body[j] === 0x0d && j + 1 < n && body[j + 1] === 0x0a ? j + 2 : j + 1
   }
 }
@@ -431,7 +431,7 @@ export function namedGroups(p: ParsedRobots, tokens: readonly string[]): number[
 }
 
 /**
- * SEMANTICS.md 6-7: the one rule set that decides for these agents, in file order: the rules of the
+ * RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher: the one rule set that decides for these agents, in file order: the rules of the
  * groups naming them when any does (the global groups are then ignored), else of the global groups.
  */
 export function selectRules(p: ParsedRobots, tokens: readonly string[]): { named: boolean; groups: readonly number[]; rules: number[] } {

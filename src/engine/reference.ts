@@ -7,7 +7,7 @@
 import { escapeBytes } from './bytes.js'
 import { R_ALLOW, R_LINE, RULE_STRIDE, rulePattern, type ParsedRobots } from './parse.js'
 
-/** SEMANTICS.md 1 then 8: normalize the whole URL's bytes, take the path, stop at a NUL. */
+/** our URL normalization, then Google's GetPathParamsQuery: normalize the whole URL's bytes, take the path, stop at a NUL. */
 export function referencePath(url: Uint8Array): Uint8Array {
   const normalized = escapeBytes(url, 0, url.length) ?? url
   const path = pathParamsQuery(normalized)
@@ -81,15 +81,15 @@ export interface TracedRule {
   allow: boolean
   /** Its group names one of the agents (else it stands in a global group). */
   specific: boolean
-  /** Byte length of the pattern when it matches the path (SEMANTICS.md 7), -1 when it does not. */
+  /** Byte length of the pattern when it matches the path (RFC 9309 2.2.2; Google's RobotsMatcher), -1 when it does not. */
   priority: number
-  /** When the match came from the index.html rule (SEMANTICS.md 10): the derived pattern. */
+  /** When the match came from the index.html rule (Google's RobotsMatcher::HandleAllow): the derived pattern. */
   indexHtml: Uint8Array | null
 }
 
 /** How the reference decided: everything `explain` shows, and the verdict the tests check. */
 export interface DecisionTrace {
-  /** The path the rules are matched against (SEMANTICS.md 1 and 8). */
+  /** The path the rules are matched against (our URL normalization, then Google's GetPathParamsQuery). */
   path: Uint8Array
   /** The groups whose rules were considered: each one naming an agent, and each global one. */
   groups: { index: number; specific: boolean }[]
@@ -103,7 +103,7 @@ export interface DecisionTrace {
   /** The rule on the matching line: the best disallow when strictly longer, else the best allow. */
   decidingRule: TracedRule | null
   allowed: boolean
-  /** The matching line (SEMANTICS.md 7), 0 when no rule matched. */
+  /** The matching line (RFC 9309 2.2.2; Google's RobotsMatcher), 0 when no rule matched. */
   line: number
 }
 

@@ -53,7 +53,7 @@ export class Robots {
     return this.#cachedMatcher(agent).isAllowed(url)
   }
 
-  /** The verdict with its matching line and rule (SEMANTICS.md 7 and 11). */
+  /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
     return this.#cachedMatcher(agent).check(url)
   }
@@ -97,7 +97,7 @@ export class Robots {
     return undefined
   }
 
-  /** The per-line report (SEMANTICS.md 11), computed on first access. */
+  /** The per-line report: for each line, its kind, key, value and group; computed on first access. */
   get lines(): readonly LineReport[] {
     if (this.#lines === null) this.#lines = reportLines(this.#body, scannerFor(this.#body))
     return this.#lines

@@ -1,4 +1,4 @@
-// RobotsCache: one robots.txt answer per origin, kept and refreshed as HTTP.md "Caching" says:
+// RobotsCache: one robots.txt answer per origin, kept and refreshed as RFC 9309 2.4 and Google's documented caching say:
 // lifetimes from the default or Cache-Control, the last good copy through failures, the 30-day
 // rule, one fetch per origin at a time, and LRU bounds on entries and kept body bytes.
 //
@@ -107,7 +107,7 @@ interface Pending {
 }
 
 /**
- * Robots.txt results per origin, fetched on demand and kept as RFC 9309 and Google do (HTTP.md,
+ * Robots.txt results per origin, fetched on demand and kept as RFC 9309 and Google do (RFC 9309 2.4,
  * "Caching"): 24 h by default or as `Cache-Control: max-age` says (at most `maxTtlMs`); `no-store`
  * and `max-age=0` are not reused; a failed refresh (429, 5xx, network) keeps serving the last good
  * copy, or disallows everything if there is none, and is retried after `retryMs`; after 30 days

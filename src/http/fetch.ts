@@ -1,12 +1,12 @@
 // fetchRobots: one robots.txt fetch on the platform `fetch` (Node >= 18, Workers, browsers), turned
-// into an outcome as HTTP.md "Outcome of a fetch" says. The cache (cache.ts) builds on `fetchRaw`.
+// into an outcome as RFC 9309 2.3.1 and Google's documented handling say. The cache (cache.ts) builds on `fetchRaw`.
 
 import { agentTokens, fail } from '../engine/args.js'
 import { concatBytes } from '../engine/bytes.js'
 import { locateRobots } from './origin.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 
-/** What a fetch means for crawling (HTTP.md, "Outcome of a fetch"). */
+/** What a fetch means for crawling (RFC 9309 2.3.1 and Google's documented handling). */
 export type RobotsOutcome = 'ok' | 'allow-all' | 'disallow-all'
 
 /** Options of `fetchRobots` (and of `RobotsCache`, which passes them to every fetch). */
@@ -119,7 +119,7 @@ export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
   // gzip stream that stops short of its trailer as if it were whole), so a compressed body cut
   // short would pass for a complete robots.txt. An identity body is framed by Content-Length or
   // chunking, and the client rejects it when the connection drops early: a truncated body then
-  // counts as a network failure, as HTTP.md says. (Browsers drop this header; they pick the
+  // counts as a network failure, as RFC 9309 2.3.1 and Google's documentation say. (Browsers drop this header; they pick the
   // encoding themselves.)
   const headers: Record<string, string> = { 'accept-encoding': 'identity' }
   if (o.userAgent !== undefined) {
@@ -159,7 +159,7 @@ export async function fetchRaw(robotsUrl: string, config: FetchConfig, signal: A
   } catch (e) {
     if (signal?.aborted) throw signal.reason
     // Network and DNS errors, resets, the timeout, truncated or unreadable bodies: all mean the
-    // server could not be reached properly, so crawling stops until a retry (HTTP.md).
+    // server could not be reached properly, so crawling stops until a retry (RFC 9309 2.3-2.4 and Google's documented handling).
     return failure(null)
   } finally {
     clearTimeout(timer)
@@ -310,7 +310,7 @@ function declaredLength(res: Response): number {
 }
 
 /**
- * The directives of a Cache-Control header that matter here (HTTP.md "Caching"): `max-age`
+ * The directives of a Cache-Control header that matter here (RFC 9309 2.4 and Google's documented caching): `max-age`
  * (the first one; a quoted number is accepted, anything else ignored) and `no-store`. Expires,
  * no-cache and s-maxage are ignored on purpose.
  */

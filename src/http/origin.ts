@@ -1,4 +1,4 @@
-// Which robots.txt governs a URL (HTTP.md, "Which robots.txt applies to a URL"): the one at the
+// Which robots.txt governs a URL (RFC 9309 2.3-2.4 and Google's documented handling, "Which robots.txt applies to a URL"): the one at the
 // root of the URL's origin. The WHATWG URL parser does the normalisation the rules ask for: it
 // lower-cases the host, converts internationalised names to punycode, canonicalises IPv4 and IPv6
 // addresses and drops the scheme's default port, all in `URL.origin`.

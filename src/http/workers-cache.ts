@@ -3,7 +3,7 @@
 //
 // A record is one cached Response per origin, keyed by a GET URL under the caller's prefix on the
 // Worker's own host: the robots.txt bytes as the body, the rest of the record as JSON in one header. Its Cache-Control max-age covers the record's
-// lifetime plus `keepMs`, so a failed refresh can still fall back to the last good copy (HTTP.md,
+// lifetime plus `keepMs`, so a failed refresh can still fall back to the last good copy (RFC 9309 2.3-2.4 and Google's documented handling,
 // "Caching"). Reading validates everything and treats anything unexpected (another format version,
 // a foreign or truncated entry) as a miss: the cache then fetches, which is always safe.
 //
