@@ -1,0 +1,38 @@
+// Run by test/hardening.test.ts in a child `node --max-semi-space-size=128` (bundled with esbuild):
+// the cost of every accessor, lint and explain on each hostile shape at 64 KB and at 500 KiB, best
+// of three. The large young generation keeps scavenges rare, so the growth compares work, not
+// garbage collection.
+// Prints { [shape]: { [name]: [small ms, large ms] } } as JSON.
+import { accessors, hostileShapes } from '../../bench/shapes.mjs'
+import { explain } from '../../src/cli/explain.js'
+import { lint } from '../../src/cli/lint.js'
+import { parseRobots } from '../../src/index.js'
+
+function best(fn: () => unknown): number {
+  let ms = Infinity
+  for (let k = 0; k < 3; k++) {
+    const t = performance.now()
+    fn()
+    ms = Math.min(ms, performance.now() - t)
+  }
+  return ms
+}
+
+function costs(text: string): Record<string, number> {
+  const out: Record<string, number> = { matcher: best(() => parseRobots(text).matcher('x')) }
+  for (const [name, fn] of Object.entries(accessors(parseRobots))) out[name] = best(() => fn(text))
+  const bytes = new TextEncoder().encode(text)
+  out.lint = best(() => lint({ robots: parseRobots(bytes), body: bytes, size: bytes.length, truncated: false }))
+  out.explain = best(() => explain(parseRobots(bytes), 'x', '/d1/a.x'))
+  out.directives = best(() => parseRobots(bytes).directives)
+  return out
+}
+
+const small = hostileShapes(64_000)
+const result: Record<string, Record<string, [number, number]>> = {}
+for (const [shape, body] of Object.entries(hostileShapes())) {
+  const a = costs(small[shape]!)
+  const b = costs(body)
+  result[shape] = Object.fromEntries(Object.keys(b).map((k) => [k, [a[k]!, b[k]!]]))
+}
+process.stdout.write(JSON.stringify(result))
