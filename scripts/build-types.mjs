@@ -4,6 +4,8 @@
 //   dist/compat.d.ts                       `robotstxt-wasm/compat` for import (a default export)
 //   dist/compat.d.cts                      ... for require (`export =`, like dist/compat.cjs's module.exports;
 //                                          hand-written in src/compat.d.cts)
+//   dist/crawlee.d.ts, dist/crawlee.d.cts  `robotstxt-wasm/crawlee` (named exports in both formats; no
+//                                          reference to crawlee's own types)
 // TypeScript takes a declaration file's module format from its extension and the package's "type",
 // so a lone index.d.ts would type `require('robotstxt-wasm')` as requiring an ES module (TS1479);
 // package.json's `exports` give each condition its own file. One file per entry also means no
@@ -29,15 +31,16 @@ const { generateDtsBundle } = require('dts-bundle-generator')
 // Only names the entry exports are exported (exportReferencedTypes: false): a type the public API
 // mentions but does not export stays a local declaration instead of becoming public by accident.
 const output = { noBanner: true, exportReferencedTypes: false }
-const [index, compat] = generateDtsBundle(
+const [index, compat, crawlee] = generateDtsBundle(
   [
     { filePath: at('build/types/index.d.ts'), output },
     { filePath: at('build/types/compat.d.ts'), output },
+    { filePath: at('build/types/crawlee.d.ts'), output },
   ],
   { preferredConfigPath: at('tsconfig.build.json') },
 )
 
-for (const [name, text] of [['index', index], ['compat', compat]]) {
+for (const [name, text] of [['index', index], ['compat', compat], ['crawlee', crawlee]]) {
   // Self-contained: a relative import would point into build/types, which is not shipped.
   const relative = /\bfrom\s+['"]\.{1,2}\/|\bimport\(\s*['"]\.{1,2}\//.exec(text ?? '')
   if (text === undefined || relative !== null) throw new Error(`build-types: the ${name} declarations are not self-contained`)
@@ -55,5 +58,7 @@ put('dist/index.d.ts', (tmp) => writeFileSync(tmp, index))
 put('dist/index.d.cts', (tmp) => writeFileSync(tmp, index))
 put('dist/compat.d.ts', (tmp) => writeFileSync(tmp, compat))
 put('dist/compat.d.cts', (tmp) => copyFileSync(at('src/compat.d.cts'), tmp))
+put('dist/crawlee.d.ts', (tmp) => writeFileSync(tmp, crawlee))
+put('dist/crawlee.d.cts', (tmp) => writeFileSync(tmp, crawlee))
 // The per-file layout of earlier builds; nothing points there any more.
 rmSync(at('dist/types'), { recursive: true, force: true })

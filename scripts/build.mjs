@@ -4,6 +4,8 @@
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
+//   dist/crawlee.js, dist/crawlee.cjs  `robotstxt-wasm/crawlee`; crawlee, @crawlee/* and undici stay
+//                                  external (optional peers, imported lazily)
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
@@ -29,6 +31,10 @@ await Promise.all([
     ...common, entryPoints: ['src/compat.ts'], format: 'cjs', outfile: 'dist/compat.cjs', loader: { '.wasm': 'base64' },
     footer: { js: 'module.exports = module.exports.default;' },
   }),
+  ...['esm', 'cjs'].map((format) => build({
+    ...common, entryPoints: ['src/crawlee.ts'], format, outfile: `dist/crawlee.${format === 'esm' ? 'js' : 'cjs'}`,
+    loader: { '.wasm': 'base64' }, external: ['crawlee', '@crawlee/*', 'undici'],
+  })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
