@@ -5,12 +5,21 @@
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
 //   dist/crawlee.js, dist/crawlee.cjs  `robotstxt-wasm/crawlee`; crawlee, @crawlee/* and undici stay
-//                                  external (optional peers, imported lazily)
+//                                  external (optional peers, imported lazily), and src/public.ts is the
+//                                  package's own main entry (`robotstxt-wasm`), so that both entries share
+//                                  one RobotsCache class and one wasm instance
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 
 const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning' }
+
+const publicAsPackage = {
+  name: 'public-as-package',
+  setup(b) {
+    b.onResolve({ filter: /\/public\.js$/ }, () => ({ path: 'robotstxt-wasm', external: true }))
+  },
+}
 
 const wasmAsModule = {
   name: 'wasm-as-module',
@@ -33,7 +42,7 @@ await Promise.all([
   }),
   ...['esm', 'cjs'].map((format) => build({
     ...common, entryPoints: ['src/crawlee.ts'], format, outfile: `dist/crawlee.${format === 'esm' ? 'js' : 'cjs'}`,
-    loader: { '.wasm': 'base64' }, external: ['crawlee', '@crawlee/*', 'undici'],
+    external: ['crawlee', '@crawlee/*', 'undici'], plugins: [publicAsPackage],
   })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({

@@ -6,4 +6,4 @@ export {
   type CrawleeSitemap, type CrawlerClass, type GoogleRobotsOptions, type RobotsTxtFileFindOptions,
   type RobotsTxtFileSitemapsOptions, type SitemapsStrategy,
 } from './integrations/crawlee.js'
-export { RobotsCache, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'
+export { RobotsCache, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './public.js'

@@ -228,6 +228,9 @@ describe('crawlee: packaging', () => {
       const text = readFileSync(join(DIST, file), 'utf8')
       expect(text).not.toMatch(/\brequire\(["'](crawlee|@crawlee\/[^"']+)["']\)|\bfrom\s*["'](crawlee|@crawlee\/)/)
       expect(text).toMatch(/import\(["']@crawlee\/utils["']\)/)
+      // The engine (and its RobotsCache class) is the main entry's, not a second copy.
+      expect(text).toMatch(/(from |require\()"robotstxt-wasm"/)
+      expect(text).not.toMatch(/WebAssembly/)
     }
     expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/from ["'](crawlee|@crawlee\/)/)
   })

@@ -3,12 +3,11 @@
 // withGoogleRobots(), which makes a crawler class look its robots.txt files up through it.
 // Invariants: nothing here imports crawlee statically (the subpath works, and type-checks, without it);
 // a crawler made by withGoogleRobots fetches each origin's robots.txt through ONE shared RobotsCache.
+// Only the package's public names are used (from public.ts): the build turns that import into one of
+// `robotstxt-wasm` itself, so a RobotsCache made with the main entry is the very class used here.
 
 import { fail } from '../engine/args.js'
-import { parseRobots } from '../engine/robots.js'
-import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
-import { RobotsCache, type RobotsCacheOptions } from '../http/cache.js'
-import { locateRobots } from '../http/origin.js'
+import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
 
 /** How `getSitemaps` filters sitemap URLs relative to the robots.txt host (Crawlee's `EnqueueStrategy` values). */
 export type SitemapsStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin'
@@ -87,7 +86,7 @@ export class RobotsTxtFile {
     if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
     const o = options ?? {}
     const agent = checkAgent(o.userAgent, 'options.userAgent')
-    const { robotsUrl } = locateRobots(url)
+    const robotsUrl = robotsTxtUrl(url)
     if (o.cache !== undefined) {
       if (!(o.cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', o.cache)
       return new RobotsTxtFile(robotsUrl, await o.cache.get(url, { signal: o.signal }), proxyUrl, agent)
@@ -105,7 +104,8 @@ export class RobotsTxtFile {
    */
   static from(url: string, content: string, proxyUrl?: string): RobotsTxtFile {
     if (typeof content !== 'string') fail('content', 'the robots.txt text as a string', content)
-    const { origin, robotsUrl } = locateRobots(url)
+    const robotsUrl = robotsTxtUrl(url)
+    const origin = robotsOrigin(url)
     const robots = parseRobots(content)
     const now = Date.now()
     const result: RobotsFetch = {
@@ -130,7 +130,7 @@ export class RobotsTxtFile {
     const agent = userAgent === undefined || userAgent === CRAWLEE_ANY_AGENT ? (this.#agent ?? CRAWLEE_ANY_AGENT) : userAgent
     let origin: string
     try {
-      origin = locateRobots(url).origin
+      origin = robotsOrigin(url)
     } catch {
       return true
     }
@@ -222,6 +222,11 @@ export function withGoogleRobots<C extends CrawlerClass>(CrawlerClass: C, option
   }
   Object.defineProperty(GoogleRobotsCrawler, 'name', { value: `GoogleRobots${CrawlerClass.name}` })
   return GoogleRobotsCrawler as unknown as C
+}
+
+/** The robots.txt URL of `url`'s origin (robotsOrigin validates the URL: http(s) only). */
+function robotsTxtUrl(url: string): string {
+  return `${robotsOrigin(url)}/robots.txt`
 }
 
 function checkAgent(agent: unknown, param: string): string | undefined {
