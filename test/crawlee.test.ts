@@ -169,6 +169,9 @@ describe('crawlee: RobotsTxtFile', () => {
     expect([b.outcome, b.isAllowed(`${down.origin}/free`)]).toEqual(['disallow-all', false])
     const c = await RobotsTxtFile.find(`${none.origin}/`)
     expect([c.outcome, c.isAllowed(`${none.origin}/a/other`)]).toEqual(['allow-all', true])
+    const d = await RobotsTxtFile.find(`${ok.origin}/`, undefined, { userAgent: 'MyBot/2.0' })
+    expect(ok.headers.at(-1)?.['user-agent']).toBe('MyBot/2.0')
+    expect([d.isAllowed(`${ok.origin}/mybot-only`), d.isAllowed(`${ok.origin}/mybot-only`, '*'), d.isAllowed(`${ok.origin}/mybot-only`, 'Other')]).toEqual([false, false, true])
   })
 
   test('find(url, proxyUrl): the robots.txt is fetched through the proxy (CONNECT tunnel)', async () => {

@@ -34,7 +34,7 @@ export interface RobotsTxtFileFindOptions {
   cache?: RobotsCache
   /** The `fetch` to use (e.g. one that goes through your own proxy); ignored when `cache` is given. */
   fetch?: typeof fetch
-  /** The agent `isAllowed` uses when called without one or with Crawlee's placeholder `*`. */
+  /** The agent `isAllowed` uses when called without one or with Crawlee's placeholder `*`; also sent as the User-Agent (unless `cache` is given). */
   userAgent?: string
 }
 
@@ -92,7 +92,7 @@ export class RobotsTxtFile {
       return new RobotsTxtFile(robotsUrl, await o.cache.get(url, { signal: o.signal }), proxyUrl, agent)
     }
     const doFetch = o.fetch ?? (proxyUrl === undefined ? undefined : await proxyFetch(proxyUrl))
-    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: o.timeoutMillis })
+    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: o.timeoutMillis, userAgent: agent })
     return new RobotsTxtFile(robotsUrl, result, proxyUrl, agent)
   }
 
