@@ -4,6 +4,10 @@
 //   dist/compat.d.ts                       `robotstxt-wasm/compat` for import (a default export)
 //   dist/compat.d.cts                      ... for require (`export =`, like dist/compat.cjs's module.exports;
 //                                          hand-written in src/compat.d.cts)
+//   dist/crawlee.d.ts, dist/crawlee.d.cts  `robotstxt-wasm/crawlee` (named exports in both formats; no
+//                                          reference to crawlee's own types). Like its bundles, it takes
+//                                          the public names from `robotstxt-wasm` itself (one RobotsCache
+//                                          type for both entries), so that import is kept, not inlined.
 // TypeScript takes a declaration file's module format from its extension and the package's "type",
 // so a lone index.d.ts would type `require('robotstxt-wasm')` as requiring an ES module (TS1479);
 // package.json's `exports` give each condition its own file. One file per entry also means no
@@ -12,7 +16,7 @@
 // Steps: tsc writes per-file declarations with @internal members stripped into build/types
 // (tsconfig.build.json), then dts-bundle-generator folds each entry's into one file.
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,10 +29,29 @@ const at = (path) => join(root, path)
 rmSync(at('build/types'), { recursive: true, force: true })
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', at('tsconfig.build.json')], { stdio: 'inherit' })
 
+/**
+ * The crawlee entry's declarations: its view of src/public.ts is the package's main entry (see
+ * scripts/build.mjs), so that import must stay an import, which dts-bundle-generator would inline.
+ * The entry is src/integrations/crawlee.ts (all of whose exports it re-exports) plus re-exports of
+ * public names; the integration's declarations import nothing else.
+ */
+function crawleeDeclarations() {
+  const toPackage = (text) => text.replace(/(from\s+)'(?:\.\.?\/)+public\.js'/g, "$1'robotstxt-wasm'")
+  const integration = toPackage(readFileSync(at('build/types/integrations/crawlee.d.ts'), 'utf8'))
+  const entry = toPackage(readFileSync(at('build/types/crawlee.d.ts'), 'utf8'))
+  const reexports = entry.split(/(?<=;)\n/).filter((s) => s.trim() !== '' && !s.includes("'./integrations/crawlee.js'"))
+  const imports = [...integration.matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1])
+  if (imports.some((m) => m !== 'robotstxt-wasm') || reexports.some((s) => !s.includes("from 'robotstxt-wasm'"))) {
+    throw new Error('build-types: the crawlee entry imports more than robotstxt-wasm and its integration')
+  }
+  return `${integration.trimEnd()}\n${reexports.join('\n')}\n`
+}
+
 const { generateDtsBundle } = require('dts-bundle-generator')
 // Only names the entry exports are exported (exportReferencedTypes: false): a type the public API
 // mentions but does not export stays a local declaration instead of becoming public by accident.
 const output = { noBanner: true, exportReferencedTypes: false }
+const crawlee = crawleeDeclarations()
 const [index, compat] = generateDtsBundle(
   [
     { filePath: at('build/types/index.d.ts'), output },
@@ -37,7 +60,7 @@ const [index, compat] = generateDtsBundle(
   { preferredConfigPath: at('tsconfig.build.json') },
 )
 
-for (const [name, text] of [['index', index], ['compat', compat]]) {
+for (const [name, text] of [['index', index], ['compat', compat], ['crawlee', crawlee]]) {
   // Self-contained: a relative import would point into build/types, which is not shipped.
   const relative = /\bfrom\s+['"]\.{1,2}\/|\bimport\(\s*['"]\.{1,2}\//.exec(text ?? '')
   if (text === undefined || relative !== null) throw new Error(`build-types: the ${name} declarations are not self-contained`)
@@ -55,5 +78,7 @@ put('dist/index.d.ts', (tmp) => writeFileSync(tmp, index))
 put('dist/index.d.cts', (tmp) => writeFileSync(tmp, index))
 put('dist/compat.d.ts', (tmp) => writeFileSync(tmp, compat))
 put('dist/compat.d.cts', (tmp) => copyFileSync(at('src/compat.d.cts'), tmp))
+put('dist/crawlee.d.ts', (tmp) => writeFileSync(tmp, crawlee))
+put('dist/crawlee.d.cts', (tmp) => writeFileSync(tmp, crawlee))
 // The per-file layout of earlier builds; nothing points there any more.
 rmSync(at('dist/types'), { recursive: true, force: true })

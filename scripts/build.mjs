@@ -4,11 +4,22 @@
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
+//   dist/crawlee.js, dist/crawlee.cjs  `robotstxt-wasm/crawlee`; crawlee, @crawlee/* and undici stay
+//                                  external (optional peers, imported lazily), and src/public.ts is the
+//                                  package's own main entry (`robotstxt-wasm`), so that both entries share
+//                                  one RobotsCache class and one wasm instance
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 
 const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning' }
+
+const publicAsPackage = {
+  name: 'public-as-package',
+  setup(b) {
+    b.onResolve({ filter: /\/public\.js$/ }, () => ({ path: 'robotstxt-wasm', external: true }))
+  },
+}
 
 const wasmAsModule = {
   name: 'wasm-as-module',
@@ -29,6 +40,10 @@ await Promise.all([
     ...common, entryPoints: ['src/compat.ts'], format: 'cjs', outfile: 'dist/compat.cjs', loader: { '.wasm': 'base64' },
     footer: { js: 'module.exports = module.exports.default;' },
   }),
+  ...['esm', 'cjs'].map((format) => build({
+    ...common, entryPoints: ['src/crawlee.ts'], format, outfile: `dist/crawlee.${format === 'esm' ? 'js' : 'cjs'}`,
+    external: ['crawlee', '@crawlee/*', 'undici'], plugins: [publicAsPackage],
+  })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },

@@ -7,7 +7,7 @@
 // Runtime checks run on this Node and on every extra Node executable listed in ROBOTSTXT_TEST_NODES
 // (separated by ':'), which is how the versions in package.json's `engines` are tested.
 import { execFile, type ExecFileException } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -28,6 +28,10 @@ const PACKED = [
   'dist/compat.d.cts',
   'dist/compat.d.ts',
   'dist/compat.js',
+  'dist/crawlee.cjs',
+  'dist/crawlee.d.cts',
+  'dist/crawlee.d.ts',
+  'dist/crawlee.js',
   'dist/index.cjs',
   'dist/index.d.cts',
   'dist/index.d.ts',
@@ -106,7 +110,12 @@ test('the tarball holds exactly dist/ (bundles, declarations, wasm), README, LIC
 test('the installed package.json has no runtime dependencies and points every entry at a packed file', () => {
   const pkg = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>
   expect(pkg.dependencies ?? {}).toEqual({})
-  expect(pkg.peerDependencies ?? {}).toEqual({})
+  // Peers only for robotstxt-wasm/crawlee, every one optional: installing the package pulls in nothing.
+  const peers = Object.keys(pkg.peerDependencies ?? {})
+  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', 'crawlee', 'undici'])
+  const meta = (pkg.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>
+  for (const peer of peers) expect(meta[peer]?.optional, peer).toBe(true)
+  expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual([NAME])
   expect(pkg.optionalDependencies ?? {}).toEqual({})
   const targets = JSON.stringify([pkg.exports, pkg.main, pkg.module, pkg.types, pkg.typesVersions, pkg.bin]).match(/\.?\/?dist\/[\w.-]+/g) ?? []
   expect(targets.length).toBeGreaterThan(10)
@@ -123,6 +132,8 @@ function declarations(file: string): { exported: string[]; undocumented: string[
   const undocumented: string[] = []
   const documented = (node: ts.Node) => ts.getJSDocCommentsAndTags(node).length > 0
   for (const statement of source.statements) {
+    // robotstxt-wasm/crawlee imports the main entry's names; an import declares nothing new.
+    if (ts.isImportDeclaration(statement)) continue
     if (ts.isExportDeclaration(statement)) {
       if (statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause)) {
         for (const element of statement.exportClause.elements) exported.push(element.name.text)
@@ -151,6 +162,10 @@ test('the declarations export every API name, each declaration and member with T
   const compat = declarations(join(dist, 'compat.d.ts'))
   expect(compat.exported.sort()).toEqual(['Robot', 'default'])
   expect(compat.undocumented).toEqual([])
+  const crawlee = declarations(join(dist, 'crawlee.d.ts'))
+  expect(crawlee.exported).toEqual(expect.arrayContaining(['RobotsTxtFile', 'withGoogleRobots', 'RobotsCache']))
+  expect(crawlee.undocumented).toEqual([])
+  expect(readFileSync(join(dist, 'crawlee.d.cts'), 'utf8')).toBe(readFileSync(join(dist, 'crawlee.d.ts'), 'utf8'))
 })
 
 describe.each(NODES)('runtime on %s', (node) => {
@@ -209,6 +224,19 @@ describe.each(NODES)('runtime on %s', (node) => {
     expect(await script(node, ['-e', cjs], consumer)).toEqual(['function', ...results])
   })
 
+  test('robotstxt-wasm/crawlee without crawlee installed: import and require work, sitemaps say what is missing', async () => {
+    const check = `
+      const robots = RobotsTxtFile.from('https://example.com/robots.txt', 'User-agent: *\\nDisallow: /a/\\nAllow: /a/index.html')
+      class Base { async getRobotsTxtFileForUrl() { return undefined } }
+      const Sub = withGoogleRobots(Base)
+      const error = await robots.parseSitemaps().then(() => 'resolved', (e) => e.message)
+      console.log(JSON.stringify([robots.isAllowed('https://example.com/a/'), robots.isAllowed('https://example.com/a/b'), new Sub() instanceof Base, /@crawlee\\/utils/.test(error)]))`
+    const esm = `import { RobotsTxtFile, withGoogleRobots } from '${NAME}/crawlee'\n${check}`
+    expect(await script(node, ['--input-type=module', '-e', esm], consumer)).toEqual([true, false, true, true])
+    const cjs = `const { RobotsTxtFile, withGoogleRobots } = require('${NAME}/crawlee'); (async () => { ${check} })()`
+    expect(await script(node, ['-e', cjs], consumer)).toEqual([true, false, true, true])
+  })
+
   test('the workerd condition selects the builds that import robots.wasm as a module', async () => {
     const code = `console.log(JSON.stringify(['${NAME}', '${NAME}/compat'].map((s) => { const u = import.meta.resolve(s); return u.slice(u.indexOf('/dist/')) })))`
     expect(await script(node, ['--conditions=workerd', '--input-type=module', '-e', code], consumer)).toEqual(['/dist/workerd.js', '/dist/compat-workerd.js'])
@@ -250,10 +278,15 @@ describe('TypeScript consumers (strict, library declarations checked too)', () =
     robots.isAllowed('https://example.com/')
     // @ts-expect-error matchers come from robots.matcher(agent): the constructor is private
     export const bare = new Matcher(new Uint8Array(32))
-    export const compat: boolean | undefined = ${from}('https://example.com/robots.txt', '').isAllowed('https://example.com/')`
+    export const compat: boolean | undefined = ${from}('https://example.com/robots.txt', '').isAllowed('https://example.com/')
+    class Crawler { constructor(readonly options: { respectRobotsTxtFile?: boolean }) {} }
+    export const Google: typeof Crawler = withGoogleRobots(Crawler, { cache, userAgent: 'Bot' })
+    export const google: boolean = RobotsTxtFile.from('https://example.com/robots.txt', '').isAllowed('https://example.com/', 'Bot')
+    export const found: Promise<RobotsTxtFile> = RobotsTxtFile.find('https://example.com/', undefined, { timeoutMillis: 1_000 })`
   const esmImports = `
     import { parseRobots, Matcher, fetchRobots, RobotsCache, type Verdict, type LineReport, type RobotsFetch } from '${NAME}'
-    import robotsParser from '${NAME}/compat'`
+    import robotsParser from '${NAME}/compat'
+    import { RobotsTxtFile, withGoogleRobots } from '${NAME}/crawlee'`
   const files: Record<string, string> = {
     // An ES module under node16/nodenext: the `import` declarations.
     'esm.mts': `${esmImports}\n${api('robotsParser')}`,
@@ -261,6 +294,7 @@ describe('TypeScript consumers (strict, library declarations checked too)', () =
     'cjs.cts': `
       import pkg = require('${NAME}')
       import robotsParser = require('${NAME}/compat')
+      import { RobotsTxtFile, withGoogleRobots } from '${NAME}/crawlee'
       import { parseRobots, Matcher, fetchRobots, RobotsCache, type Verdict, type LineReport, type RobotsFetch } from '${NAME}'
       export const same: typeof pkg.parseRobots = parseRobots
       ${api('robotsParser')}`,
@@ -295,5 +329,7 @@ describe('TypeScript consumers (strict, library declarations checked too)', () =
     expect(resolved('index.d.cts', NAME)).toBe(true)
     expect(resolved('compat.d.ts', `${NAME}/compat`)).toBe(true)
     expect(resolved('compat.d.cts', `${NAME}/compat`)).toBe(true)
+    expect(resolved('crawlee.d.ts', `${NAME}/crawlee`)).toBe(true)
+    expect(resolved('crawlee.d.cts', `${NAME}/crawlee`)).toBe(true)
   }, 60_000)
 })

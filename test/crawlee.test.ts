@@ -1,0 +1,240 @@
+// crawlee: robotstxt-wasm/crawlee with the real `crawlee` package. CheerioCrawlers crawl small sites
+// served on 127.0.0.1 and the pages they actually visit are asserted: with withGoogleRobots they are
+// exactly the pages Google's rules allow, and the stock crawler (robots-parser) visits another set.
+// Each crawl has its own Configuration (persistStorage off, storage dir in a temp dir) and request
+// queue, so runs never share state; nothing but 127.0.0.1 is contacted.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type IncomingMessage } from 'node:http'
+import { connect, type AddressInfo, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CheerioCrawler, Configuration, log, RequestQueue } from 'crawlee'
+import { RobotsCache, RobotsTxtFile, withGoogleRobots } from '../src/crawlee.js'
+import { closeAll, serve, type TestServer } from './helpers/server.js'
+import { ensureDist, DIST } from './helpers/dist.js'
+
+const storageDir = mkdtempSync(join(tmpdir(), 'robotstxt-crawlee-'))
+const previousStorageDir = process.env.CRAWLEE_STORAGE_DIR
+
+beforeAll(() => {
+  process.env.CRAWLEE_STORAGE_DIR = storageDir
+  log.setLevel(log.LEVELS.OFF)
+})
+afterAll(async () => {
+  await closeAll()
+  if (previousStorageDir === undefined) delete process.env.CRAWLEE_STORAGE_DIR
+  else process.env.CRAWLEE_STORAGE_DIR = previousStorageDir
+  rmSync(storageDir, { recursive: true, force: true })
+})
+
+// Read differently by Google and robots-parser (README, "Migrating from robots-parser"):
+// - `Allow: /a/index.html` also allows `/a/` for Google only;
+// - Google honours the typo `Dissallow`, robots-parser ignores the line;
+// - `User-agent: MyBot2` is MyBot's group for Google (the name is the leading letters), not for robots-parser.
+const ROBOTS = [
+  'User-agent: *',
+  'Disallow: /a/',
+  'Allow: /a/index.html',
+  'Dissallow: /typo',
+  '',
+  'User-agent: MyBot2',
+  'Disallow: /mybot-only',
+  '',
+].join('\n')
+
+const PAGES = ['/', '/a/', '/a/index.html', '/a/other', '/typo', '/free', '/mybot-only']
+
+/** A site whose root links to every page; robots.txt answers with `robots`. */
+async function site(robots: { status: number; body?: string }): Promise<TestServer> {
+  return serve((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    if (path === '/robots.txt') {
+      res.writeHead(robots.status, { 'content-type': 'text/plain' })
+      res.end(robots.body ?? '')
+      return
+    }
+    if (!PAGES.includes(path)) {
+      res.writeHead(404).end()
+      return
+    }
+    const links = path === '/' ? PAGES.map((p) => `<a href="${p}">${p}</a>`).join('') : ''
+    res.writeHead(200, { 'content-type': 'text/html' })
+    res.end(`<!doctype html><html><body>${links}</body></html>`)
+  })
+}
+
+type Crawler = typeof CheerioCrawler
+let runs = 0
+
+/** Crawls from the root of `server` and returns the visited paths, sorted. */
+async function crawl(Cls: Crawler, server: TestServer, respectRobotsTxtFile: boolean | { userAgent?: string }): Promise<string[]> {
+  const config = new Configuration({ persistStorage: false, storageClientOptions: { localDataDirectory: storageDir } })
+  const requestQueue = await RequestQueue.open(`crawl-${process.pid}-${++runs}`, { config })
+  const visited: string[] = []
+  const crawler = new Cls({
+    requestQueue,
+    respectRobotsTxtFile,
+    maxRequestRetries: 0,
+    maxConcurrency: 2,
+    async requestHandler({ request, enqueueLinks }) {
+      visited.push(new URL(request.loadedUrl ?? request.url).pathname)
+      await enqueueLinks()
+    },
+  }, config)
+  await crawler.run([`${server.origin}/`])
+  return visited.sort()
+}
+
+describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
+  test('visits exactly the pages Google allows; the stock crawler visits another set', async () => {
+    const server = await site({ status: 200, body: ROBOTS })
+    const Google = withGoogleRobots(CheerioCrawler)
+    expect(await crawl(Google, server, true)).toEqual(['/', '/a/', '/a/index.html', '/free', '/mybot-only'])
+    expect(await crawl(CheerioCrawler, server, true)).toEqual(['/', '/a/index.html', '/free', '/mybot-only', '/typo'])
+  })
+
+  test("respectRobotsTxtFile: { userAgent: 'MyBot' } selects MyBot's group", async () => {
+    const server = await site({ status: 200, body: ROBOTS })
+    const Google = withGoogleRobots(CheerioCrawler)
+    expect(await crawl(Google, server, { userAgent: 'MyBot' })).toEqual(['/', '/a/', '/a/index.html', '/a/other', '/free', '/typo'])
+    // robots-parser does not take `MyBot2` for MyBot and applies the `*` group.
+    expect(await crawl(CheerioCrawler, server, { userAgent: 'MyBot' })).toEqual(['/', '/a/index.html', '/free', '/mybot-only', '/typo'])
+  })
+
+  test("options.userAgent is the agent when the crawler declares none (respectRobotsTxtFile: true)", async () => {
+    const server = await site({ status: 200, body: ROBOTS })
+    const Google = withGoogleRobots(CheerioCrawler, { userAgent: 'MyBot/1.0' })
+    expect(await crawl(Google, server, true)).toEqual(['/', '/a/', '/a/index.html', '/a/other', '/free', '/typo'])
+    expect(server.headers[server.requests.indexOf('/robots.txt')]?.['user-agent']).toBe('MyBot/1.0')
+  })
+
+  test('a 503 robots.txt: no page of the origin is visited (the stock crawler visits all)', async () => {
+    const server = await site({ status: 503 })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
+    expect(await crawl(CheerioCrawler, server, true)).toEqual([...PAGES].sort())
+  })
+
+  test('a 429 robots.txt: no page of the origin is visited', async () => {
+    const server = await site({ status: 429 })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
+  })
+
+  test('a 404 robots.txt: every page is visited', async () => {
+    const server = await site({ status: 404 })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([...PAGES].sort())
+  })
+
+  test('respectRobotsTxtFile off: the override fetches nothing', async () => {
+    const server = await site({ status: 503 })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, false)).toEqual([...PAGES].sort())
+    expect(server.count('/robots.txt')).toBe(0)
+  })
+
+  test('one RobotsCache is shared by the crawl (and by crawlers of the same class): one robots.txt fetch', async () => {
+    const server = await site({ status: 200, body: ROBOTS })
+    const cache = new RobotsCache()
+    const Google = withGoogleRobots(CheerioCrawler, { cache })
+    await crawl(Google, server, true)
+    await crawl(Google, server, { userAgent: 'MyBot' })
+    expect(server.count('/robots.txt')).toBe(1)
+    expect((await cache.get(server.origin)).outcome).toBe('ok')
+  })
+
+  test('bad arguments are TypeErrors that say what was expected', () => {
+    expect(() => withGoogleRobots(class {} as unknown as Crawler)).toThrow(/getRobotsTxtFileForUrl/)
+    expect(() => withGoogleRobots(CheerioCrawler, { cache: {} as RobotsCache })).toThrow(TypeError)
+    expect(() => withGoogleRobots(CheerioCrawler, { userAgent: '' })).toThrow(/options.userAgent/)
+  })
+})
+
+describe('crawlee: RobotsTxtFile', () => {
+  test('from(): Google verdicts; another origin is not governed (allowed), as in Crawlee', () => {
+    const robots = RobotsTxtFile.from('http://127.0.0.1:9/robots.txt', ROBOTS)
+    expect(robots.isAllowed('http://127.0.0.1:9/a/')).toBe(true)
+    expect(robots.isAllowed('http://127.0.0.1:9/a/other')).toBe(false)
+    expect(robots.isAllowed('http://127.0.0.1:9/typo', '*')).toBe(false)
+    expect(robots.isAllowed('http://127.0.0.1:9/mybot-only', 'MyBot')).toBe(false)
+    expect(robots.isAllowed('http://127.0.0.1:9/mybot-only', 'Mozilla/5.0 MyBot')).toBe(true)
+    expect(robots.isAllowed('http://other.test/a/other')).toBe(true)
+  })
+
+  test('find(): outcomes of HTTP.md (200 rules, 5xx disallow-all, 404 allow-all)', async () => {
+    const ok = await site({ status: 200, body: ROBOTS })
+    const down = await site({ status: 500 })
+    const none = await site({ status: 404 })
+    const a = await RobotsTxtFile.find(`${ok.origin}/x?y`)
+    expect([a.outcome, a.isAllowed(`${ok.origin}/a/`), a.isAllowed(`${ok.origin}/a/other`)]).toEqual(['ok', true, false])
+    const b = await RobotsTxtFile.find(`${down.origin}/`, undefined, { timeoutMillis: 5000 })
+    expect([b.outcome, b.isAllowed(`${down.origin}/free`)]).toEqual(['disallow-all', false])
+    const c = await RobotsTxtFile.find(`${none.origin}/`)
+    expect([c.outcome, c.isAllowed(`${none.origin}/a/other`)]).toEqual(['allow-all', true])
+    const d = await RobotsTxtFile.find(`${ok.origin}/`, undefined, { userAgent: 'MyBot/2.0' })
+    expect(ok.headers.at(-1)?.['user-agent']).toBe('MyBot/2.0')
+    expect([d.isAllowed(`${ok.origin}/mybot-only`), d.isAllowed(`${ok.origin}/mybot-only`, '*'), d.isAllowed(`${ok.origin}/mybot-only`, 'Other')]).toEqual([false, false, true])
+  })
+
+  test('find(url, proxyUrl): the robots.txt is fetched through the proxy (CONNECT tunnel)', async () => {
+    const target = await site({ status: 200, body: 'User-agent: *\nDisallow: /no\n' })
+    // A forward proxy on 127.0.0.1 that tunnels every CONNECT to the local site, whatever host is asked.
+    const tunnels: string[] = []
+    const proxy = createServer((_req, res) => res.writeHead(405).end())
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '')
+      const upstream = connect(target.port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(client).pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+      const robots = await RobotsTxtFile.find('http://robots.invalid/page', proxyUrl, { timeoutMillis: 5000 })
+      expect(tunnels).toEqual(['robots.invalid:80'])
+      expect(target.requests).toEqual(['/robots.txt'])
+      expect([robots.outcome, robots.isAllowed('http://robots.invalid/no'), robots.isAllowed('http://robots.invalid/yes')]).toEqual(['ok', false, true])
+    } finally {
+      proxy.closeAllConnections()
+      proxy.close()
+    }
+  })
+
+  test('getSitemaps filters by strategy and drops other schemes; parseUrlsFromSitemaps uses Crawlee\'s Sitemap', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' })
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${'http://127.0.0.1/p1'}</loc></url></urlset>`)
+    })
+    const body = `Sitemap: ${server.origin}/sitemap.xml\nSitemap: https://other.test/s.xml\nSitemap: ftp://127.0.0.1/s.xml\n`
+    const robots = RobotsTxtFile.from(`${server.origin}/robots.txt`, body)
+    expect(robots.getSitemaps()).toEqual([`${server.origin}/sitemap.xml`])
+    expect(robots.getSitemaps({ enqueueStrategy: 'all' })).toEqual([`${server.origin}/sitemap.xml`, 'https://other.test/s.xml'])
+    expect(await robots.parseUrlsFromSitemaps()).toEqual(['http://127.0.0.1/p1'])
+  })
+
+  test('bad arguments are TypeErrors', async () => {
+    expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
+    await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
+    await expect(RobotsTxtFile.find('http://127.0.0.1/', '' as string)).rejects.toThrow(/proxyUrl/)
+  })
+})
+
+describe('crawlee: packaging', () => {
+  test('the main entry does not import crawlee; the crawlee entry imports it only lazily', () => {
+    ensureDist()
+    for (const file of ['index.js', 'index.cjs']) {
+      expect(readFileSync(join(DIST, file), 'utf8')).not.toMatch(/crawlee|undici/)
+    }
+    for (const file of ['crawlee.js', 'crawlee.cjs']) {
+      const text = readFileSync(join(DIST, file), 'utf8')
+      expect(text).not.toMatch(/\brequire\(["'](crawlee|@crawlee\/[^"']+)["']\)|\bfrom\s*["'](crawlee|@crawlee\/)/)
+      expect(text).toMatch(/import\(["']@crawlee\/utils["']\)/)
+      // The engine (and its RobotsCache class) is the main entry's, not a second copy.
+      expect(text).toMatch(/(from |require\()"robotstxt-wasm"/)
+      expect(text).not.toMatch(/WebAssembly/)
+    }
+    expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/from ["'](crawlee|@crawlee\/)/)
+  })
+})
