@@ -127,6 +127,30 @@ function isCrawlDelayKey(body: Uint8Array, start: number, end: number): boolean 
 }
 
 /**
+ * RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: which group a line stands in. A
+ * user-agent line starts a new group unless it follows the user-agent lines of a group that has no
+ * rules yet; a rule before any user-agent line stands in none. The Builder and the per-line report
+ * both follow it, so the group boundaries are decided in one place.
+ */
+export class GroupTracker {
+  /** Index of the group the last line stands in, -1 before the first user-agent line. */
+  current = -1
+  #hasRules = false
+
+  /** Advances over one line of `kind` (KIND_*); true when that line starts a new group. */
+  line(kind: number): boolean {
+    if (kind === KIND_USER_AGENT) {
+      if (this.current >= 0 && !this.#hasRules) return false
+      this.current++
+      this.#hasRules = false
+      return true
+    }
+    if ((kind === KIND_ALLOW || kind === KIND_DISALLOW) && this.current >= 0) this.#hasRules = true
+    return false
+  }
+}
+
+/**
  * Builds groups, rules, sitemaps and the indexes from a scan's records, in file order
  * (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a user-agent line after a rule starts a new group; rules before any user-agent
  * line apply to nobody).
@@ -141,6 +165,7 @@ export class Builder implements LineSink {
   readonly crawlDelays: number[] = []
   private readonly seenSitemaps = new Set<string>()
   private readonly text: (start: number, end: number) => string
+  private readonly tracker = new GroupTracker()
   private group: Group | null = null
   private lines = 0
 
@@ -148,18 +173,14 @@ export class Builder implements LineSink {
     this.text = textReader(body)
   }
 
-  /** Index of the group the last line stands in, -1 before the first user-agent line. */
-  get currentGroup(): number {
-    return this.group === null ? -1 : this.groups.length - 1
-  }
-
   line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
     this.lines = line
     const kind = kindFlags & KIND_MASK
     const body = this.body
+    const starts = this.tracker.line(kind)
     if (kind === KIND_USER_AGENT) {
-      let group = this.group
-      if (group === null || group.ruleEnd > group.ruleStart) {
+      let group = this.group!
+      if (starts) {
         const at = this.rules.length / RULE_STRIDE
         group = { global: false, agents: [], agentLines: [], ruleStart: at, ruleEnd: at }
         this.groups.push(group)
@@ -232,22 +253,22 @@ const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'si
 
 /** The per-line report of a body, from `scan`'s records. */
 export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
-  const builder = new Builder(body)
+  const groups = new GroupTracker()
   const text = textReader(body)
   const reports: LineReport[] = []
   scan(body, {
-    line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd) {
-      builder.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
+    line(line, kindFlags, _lineStart, _lineEnd, keyStart, keyEnd, valStart, valEnd) {
       const kind = kindFlags & KIND_MASK
+      groups.line(kind)
       const directive = kind <= KIND_OTHER
       const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
       // Every field set at once, in one order: one object shape for every line.
       const r: LineReport = {
         line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
         missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
-        outsideGroup: isRule && builder.currentGroup < 0,
+        outsideGroup: isRule && groups.current < 0,
         neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
-        group: builder.currentGroup,
+        group: groups.current,
         key: directive ? text(keyStart, keyEnd) : undefined,
         value: directive ? text(valStart, valEnd) : undefined,
       }
