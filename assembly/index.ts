@@ -52,12 +52,19 @@
 //                                     each URL transcoded to UTF-8 as TextEncoder would (a lone
 //                                     surrogate -> U+FFFD) into `stage`: 3 bytes per unit of the
 //                                     longest URL, plus slack.
+//   checkLines / allowedLines(data, len, out, stage): u32
+//                                     URLs as UTF-8 lines of data[0, len) ('\n'; a '\r' before it
+//                                     dropped; a last line without '\n' counts); the verdicts as
+//                                     checkMany / allowedMany write them; returns the line count.
+//                                     `stage`: 3 bytes per byte of the longest line, plus slack,
+//                                     for lines that are not ASCII (repaired as TextDecoder would).
+//   countLines(data, len): u32        the lines the line exports would see in data[0, len).
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
 
-export { allowedMany, allowedMany16, check, checkMany, checkMany16, useTable } from './matcher';
-export { unitEndsToByteEnds, useScratch } from './url';
+export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
+export { countLines, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
 export { compile, compiledTable, compileList, compileNeeded } from './compiler';
 

@@ -14,7 +14,7 @@ import {
   TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
-import { locatePath, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
+import { lineEnd, lineHasHigh, locatePath, repairUtf8, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
 
 // Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
 // binary search.
@@ -393,4 +393,35 @@ export function checkMany16(ends: usize, units: usize, count: u32, out: usize, s
 
 export function allowedMany16(ends: usize, units: usize, count: u32, out: usize, stage: usize): void {
   batch(ends, units, count, out, stage, true, true);
+}
+
+// The loop of the two line exports. URL i is the i-th line of data[0, len): lines end with '\n', a
+// '\r' before it is dropped, and a last line without '\n' counts (so "" has no line and "\n" one
+// empty line). A line with a byte >= 0x80 is repaired into `stage` (3 bytes per byte of the longest
+// line, plus slack) as TextDecoder would decode it, so each verdict equals check() on the decoded
+// line encoded again. Returns the number of lines; their verdicts go to `out` as in `batch`.
+@inline function lines(data: usize, len: u32, out: usize, stage: usize, bytesOut: bool): u32 {
+  let start: u32 = 0;
+  let i: u32 = 0;
+  while (start < len) {
+    const nl = lineEnd(data, start, len);
+    let end = nl;
+    if (nl < len && end > start && load<u8>(data + end - 1) == 0x0d) end--;
+    if (lineHasHigh) locatePath(stage, repairUtf8(data + start, end - start, stage));
+    else locatePath(data + start, end - start);
+    const r = decide();
+    if (bytesOut) store<u8>(out + i, <u8>(r & 1));
+    else store<i32>(out + (<usize>i << 2), r);
+    i++;
+    start = nl + 1;
+  }
+  return i;
+}
+
+export function checkLines(data: usize, len: u32, out: usize, stage: usize): u32 {
+  return lines(data, len, out, stage, false);
+}
+
+export function allowedLines(data: usize, len: u32, out: usize, stage: usize): u32 {
+  return lines(data, len, out, stage, true);
 }

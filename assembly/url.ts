@@ -208,6 +208,96 @@ export function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
   return <u32>(o - dst);
 }
 
+// The end of the line that starts at `start` in data[0, len): the index of its '\n', or len for a
+// last line without one. Sets lineHasHigh when a byte >= 0x80 comes before that end, so the line
+// path checks well-formedness only on lines that can need it; both in one pass, 16 bytes at a time.
+export let lineHasHigh = false;
+export function lineEnd(data: usize, start: u32, len: u32): u32 {
+  const vNl = i8x16.splat(0x0a);
+  let high: u32 = 0;
+  for (let i = start; i < len; i += 16) {
+    const v = v128.load(data + i);
+    const live: u32 = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    const nl = i8x16.bitmask(i8x16.eq(v, vNl)) & live;
+    const hi = i8x16.bitmask(v) & live;
+    if (nl != 0) {
+      const k = ctz<u32>(nl);
+      lineHasHigh = (high | (hi & ((1 << k) - 1))) != 0;
+      return i + k;
+    }
+    high |= hi;
+  }
+  lineHasHigh = high != 0;
+  return len;
+}
+
+// The number of lines in data[0, len), as the line exports count them: one per '\n', plus a last
+// line without one.
+export function countLines(data: usize, len: u32): u32 {
+  const vNl = i8x16.splat(0x0a);
+  let n: u32 = 0;
+  for (let i: u32 = 0; i < len; i += 16) {
+    let bits = i8x16.bitmask(i8x16.eq(v128.load(data + i), vNl));
+    if (len - i < 16) bits &= (1 << (len - i)) - 1;
+    n += popcnt<u32>(bits);
+  }
+  return len != 0 && load<u8>(data + len - 1) != 0x0a ? n + 1 : n;
+}
+
+// src[0, len) as TextDecoder decodes it and TextEncoder encodes the result (the WHATWG UTF-8
+// decoder): well-formed sequences are copied, and each maximal subpart of an ill-formed one
+// becomes U+FFFD (EF BF BD). Writes at most 3 * len bytes at dst; returns the count. A URL given as
+// bytes then gets exactly the verdict of the same bytes decoded to a string.
+export function repairUtf8(src: usize, len: u32, dst: usize): u32 {
+  let o = dst;
+  let i: u32 = 0;
+  while (i < len) {
+    const c = <u32>load<u8>(src + i);
+    if (c < 0x80) {
+      store<u8>(o, <u8>c);
+      o++;
+      i++;
+      continue;
+    }
+    let need: u32 = 0;
+    let lo: u32 = 0x80;
+    let hi: u32 = 0xbf;
+    if (c - 0xc2 <= 0xdf - 0xc2) need = 1;
+    else if (c - 0xe0 <= 0xef - 0xe0) {
+      need = 2;
+      if (c == 0xe0) lo = 0xa0;
+      else if (c == 0xed) hi = 0x9f;
+    } else if (c - 0xf0 <= 0xf4 - 0xf0) {
+      need = 3;
+      if (c == 0xf0) lo = 0x90;
+      else if (c == 0xf4) hi = 0x8f;
+    }
+    // j counts the lead and the continuation bytes accepted so far.
+    let j: u32 = 1;
+    if (need != 0) {
+      while (j <= need && i + j < len) {
+        const d = <u32>load<u8>(src + i + j);
+        if (d < lo || d > hi) break;
+        lo = 0x80;
+        hi = 0xbf;
+        j++;
+      }
+    }
+    if (need != 0 && j > need) {
+      for (let k: u32 = 0; k < j; k++) store<u8>(o + k, load<u8>(src + i + k));
+      o += j;
+    } else {
+      // The offending byte (if any) is not consumed: it starts the next sequence.
+      store<u8>(o, 0xef);
+      store<u8>(o, 0xbf, 1);
+      store<u8>(o, 0xbd, 2);
+      o += 3;
+    }
+    i += j;
+  }
+  return <u32>(o - dst);
+}
+
 // The host encoded `count` strings joined into one UTF-8 run at `bytes` (TextEncoder output, no
 // surrogate pair split across two strings) and wrote their ends in UTF-16 units; rewrites them in
 // place as byte offsets.

@@ -8,12 +8,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
+import { Writable } from 'node:stream'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { explain } from '../src/cli/explain.js'
 import { lint } from '../src/cli/lint.js'
-import { LineSplitter } from '../src/cli/stream.js'
+import { streamCheck, type LineFilter } from '../src/cli/stream.js'
 import { parseRobots } from '../src/index.js'
 import { loadFixture } from './helpers/cases.js'
 
@@ -266,8 +267,8 @@ describe('cli: check --urls (streaming)', () => {
     expect(r.code).toBe(3)
     expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\t\ndisallowed\t17\t/private/x\nerror\t0\t\n')
     expect(r.stderr).toBe(
-      'robotstxt: --urls line 2: longer than 1,048,576 characters; expected one URL per line\n' +
-      'robotstxt: --urls line 4: longer than 1,048,576 characters; expected one URL per line\n',
+      'robotstxt: --urls line 2: longer than 1,048,576 bytes; expected one URL per line\n' +
+      'robotstxt: --urls line 4: longer than 1,048,576 bytes; expected one URL per line\n',
     )
   })
 
@@ -552,31 +553,46 @@ describe('cli: lint', () => {
   })
 })
 
-describe('cli: LineSplitter', () => {
-  test('splits on LF, drops the CR of CRLF, keeps a lone CR, counts a final line without LF', () => {
-    const s = new LineSplitter()
-    const enc = new TextEncoder()
-    expect(s.push(enc.encode('a\r\nb'))).toEqual(['a'])
-    expect(s.push(enc.encode('c\r'))).toEqual([])
-    expect(s.push(enc.encode('\nd\re\n\n'))).toEqual(['bc', 'd\re', ''])
-    expect(s.push(enc.encode('last\r'))).toEqual([])
-    expect(s.end()).toEqual(['last'])
-    expect(s.count).toBe(5)
+describe('cli: streamCheck (the byte path of check --urls)', () => {
+  const enc = new TextEncoder()
+  const matcher = parseRobots('User-agent: *\nDisallow: /private\n').matcher('x')
+  const codes = (block: Uint8Array) => {
+    const out = matcher.checkLines(block)
+    for (let i = 0; i < out.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
+    return out
+  }
+  async function streamOf(chunks: (string | Uint8Array)[], filter: LineFilter | null = null) {
+    let stdout = ''
+    let stderr = ''
+    const sink = (add: (s: string) => void) => new Writable({ write(c: Buffer, _e, done) { add(c.toString()); done() } })
+    async function* input() { for (const c of chunks) yield typeof c === 'string' ? enc.encode(c) : c }
+    const result = await streamCheck(input(), sink((t) => (stdout += t)), sink((t) => (stderr += t)), codes, filter)
+    return { stdout, stderr, result }
+  }
+
+  test('splits on LF across chunks, drops the CR of CRLF (even split from its LF), keeps a lone CR, counts a final line', async () => {
+    const r = await streamOf(['/a\r', '\n/priv', 'ate\n/d\re\n\n', '/last'])
+    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\re\nallowed\t0\t\nallowed\t0\t/last\n')
+    expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 0 })
   })
-  test('a line over the limit comes out empty, numbered in tooLong, and the next lines are intact', () => {
-    const s = new LineSplitter()
-    const enc = new TextEncoder()
-    const chunk = enc.encode('x'.repeat(600_000))
-    expect(s.push(enc.encode('/a\n/'))).toEqual(['/a'])
-    expect(s.push(chunk)).toEqual([])
-    expect(s.push(chunk)).toEqual([])
-    expect(s.push(chunk)).toEqual([])
-    expect(s.push(enc.encode('tail\r\n/b\r\n'))).toEqual(['', '/b'])
-    expect(s.tooLong).toEqual([2])
-    expect(s.push(enc.encode('y'.repeat(1_100_000) + '\n/c\n'))).toEqual(['', '/c'])
-    expect(s.tooLong).toEqual([2, 4])
-    expect(s.end()).toEqual([])
-    expect(s.count).toBe(5)
+
+  test('a line over the limit, across chunks or within one, costs only itself', async () => {
+    const x = 'x'.repeat(600_000)
+    const r = await streamOf(['/a\n/', x, x, x, 'tail\r\n/private\r\n', '/' + 'y'.repeat(1_100_000) + '\n/c\n', '/' + x + x])
+    expect(r.stdout).toBe('allowed\t0\t/a\nerror\t0\t\ndisallowed\t2\t/private\nerror\t0\t\nallowed\t0\t/c\nerror\t0\t\n')
+    expect(r.stderr).toBe([2, 4, 6].map((n) => `robotstxt: --urls line ${n}: longer than 1,048,576 bytes; expected one URL per line\n`).join(''))
+    expect(r.result).toEqual({ total: 6, disallowed: 1, bad: 3 })
+  })
+
+  test('a filter rejects its lines with their numbers; the other lines keep their verdicts', async () => {
+    const r = await streamOf(['/ok\nbad\n/private\nbad too'], (b, s, e) => (b[s] === 0x62 ? `line of ${e - s} bytes` : null))
+    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\tbad\ndisallowed\t2\t/private\nerror\t0\tbad too\n')
+    expect(r.stderr).toBe('robotstxt: --urls line 2: line of 3 bytes\nrobotstxt: --urls line 4: line of 7 bytes\n')
+  })
+
+  test('ill-formed UTF-8 is echoed as it was checked; a BOM only at the very start is dropped', async () => {
+    const r = await streamOf([Uint8Array.of(0xef, 0xbb, 0xbf, 0x2f, 0x61, 0xff, 0x0a), enc.encode('\ufeff/b\n/private/\u00e9\n')])
+    expect(r.stdout).toBe('allowed\t0\t/a\ufffd\nallowed\t0\t\ufeff/b\ndisallowed\t2\t/private/\u00e9\n')
   })
 })
 

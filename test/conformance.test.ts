@@ -8,7 +8,8 @@ import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
 import { corpusAvailable, loadCorpus, loadFixture, type LabelledBody } from './helpers/cases.js'
 
-type Way = 'Robots.check' | 'Robots.check after reading sitemaps' | 'Matcher.check' | 'Matcher.isAllowedMany+checkMany' | 'reference'
+type Way = 'Robots.check' | 'Robots.check after reading sitemaps' | 'Matcher.check' | 'Matcher.isAllowedMany+checkMany'
+  | 'Matcher.isAllowedLines+checkLines' | 'reference'
 
 /** Returns a description of every case whose answer differs from its label. */
 function mismatches(bodies: LabelledBody[], way: Way): string[] {
@@ -48,6 +49,28 @@ function mismatches(bodies: LabelledBody[], way: Way): string[] {
             const v = matcher.check(b.cases[i]!.url)
             report(i, v.allowed, v.line)
           }
+        } else if (way === 'Matcher.isAllowedLines+checkLines') {
+          // A URL holding '\n' or '\r' cannot be a line of its own; those few are checked singly.
+          const lineIdx = idx.filter((i) => !/[\r\n]/.test(b.cases[i]!.url))
+          for (const i of idx) {
+            if (/[\r\n]/.test(b.cases[i]!.url)) {
+              const v = matcher.check(b.cases[i]!.url)
+              report(i, v.allowed, v.line)
+            }
+          }
+          // CRLF on every other body (the '\r' must be dropped); every line ends with its EOL except a
+          // non-empty last one on every third body (a final line without '\n' counts).
+          const eol = b.id.length % 2 === 0 ? '\n' : '\r\n'
+          const urls = lineIdx.map((i) => b.cases[i]!.url)
+          const open = b.id.length % 3 === 0 && urls.length > 0 && urls[urls.length - 1] !== ''
+          const text = new TextEncoder().encode(urls.length === 0 ? '' : urls.join(eol) + (open ? '' : eol))
+          const allowed = matcher.isAllowedLines(text)
+          const lines = matcher.checkLines(text)
+          expect(allowed.length).toBe(lineIdx.length)
+          lineIdx.forEach((i, k) => {
+            expect(lines[k]! >= 0).toBe(allowed[k] === 1)
+            report(i, allowed[k] === 1, Math.abs(lines[k]!))
+          })
         } else {
           const urls = idx.map((i) => b.cases[i]!.url)
           const allowed = matcher.isAllowedMany(urls)
@@ -63,7 +86,10 @@ function mismatches(bodies: LabelledBody[], way: Way): string[] {
   return bad
 }
 
-const WAYS: Way[] = ['Robots.check', 'Robots.check after reading sitemaps', 'Matcher.check', 'Matcher.isAllowedMany+checkMany', 'reference']
+const WAYS: Way[] = [
+  'Robots.check', 'Robots.check after reading sitemaps', 'Matcher.check', 'Matcher.isAllowedMany+checkMany',
+  'Matcher.isAllowedLines+checkLines', 'reference',
+]
 
 const SUITES: [string, string, () => LabelledBody[]][] = [
   ['google', 'Google robots.txt conformance suite (google-spec-cases.jsonl)', () => loadFixture('google-spec-cases.jsonl')],

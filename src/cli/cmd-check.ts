@@ -4,9 +4,9 @@ import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
-import { streamCheck, type BatchCheck, type StreamResult } from './stream.js'
+import { streamCheck, type LineFilter, type LinesCheck, type StreamResult } from './stream.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
 
@@ -34,14 +34,15 @@ export async function runCheck(argv: string[]): Promise<number> {
 
   const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'check')
   reportFetch(loaded)
-  const check = batchCheck(loaded, agent)
+  const verdicts = cliVerdicts(loaded, agent)
 
   if (urlsFile === undefined) {
-    const out = new Int32Array(urls.length)
     // URL arguments are the user's command line: one that cannot be checked is an input error.
-    check(urls, out, (_i, reason) => {
-      throw new InputError(reason)
-    })
+    for (const u of urls) {
+      const reason = verdicts.reject(u)
+      if (reason !== null) throw new InputError(reason)
+    }
+    const out = verdicts.strings(urls)
     let text = ''
     let anyDisallowed = false
     for (let i = 0; i < urls.length; i++) {
@@ -55,7 +56,7 @@ export async function runCheck(argv: string[]): Promise<number> {
 
   const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
   try {
-    const result = await streamCheck(input, process.stdout, process.stderr, check, progressReporter())
+    const result = await streamCheck(input, process.stdout, process.stderr, verdicts.lines, verdicts.filter, progressReporter())
     return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
     // A system error here comes from reading the list (output errors are handled in cli.ts).
@@ -72,26 +73,37 @@ export function reportFetch(loaded: LoadedRobots): void {
 }
 
 /**
- * Verdicts for a batch of URLs under the loaded robots.txt: the matcher's for a file or a fetch
- * that gave 'ok', a constant for allow-all / disallow-all (line 0). URLs on another origin than a
- * fetched robots.txt are an error: its rules say nothing about them.
+ * Verdicts under the loaded robots.txt, as the CLI codes them (the matching line when allowed,
+ * ~line when disallowed): the matcher's for a file or a fetch that gave 'ok', a constant for
+ * allow-all / disallow-all (line 0). URLs on another origin than a fetched robots.txt are rejected:
+ * its rules say nothing about them.
  */
-function batchCheck(loaded: LoadedRobots, agent: string): BatchCheck {
+function cliVerdicts(loaded: LoadedRobots, agent: string): {
+  strings(urls: readonly string[]): Int32Array
+  lines: LinesCheck
+  filter: LineFilter | null
+  reject(url: string): string | null
+} {
   const fetched = loaded.fetched
   const matcher = loaded.robots.matcher(agent)
-  return (urls, out, bad) => {
-    if (fetched !== null) {
-      for (let i = 0; i < urls.length; i++) {
-        if (!onOrigin(urls[i]!, fetched.origin)) bad(i, notOnOrigin(urls[i]!, fetched.origin))
-      }
-      if (fetched.outcome !== 'ok') {
-        out.fill(fetched.outcome === 'allow-all' ? 0 : ~0, 0, urls.length)
-        return
-      }
-    }
-    matcher.checkMany(urls, out)
-    // checkMany gives -line for a disallow; the CLI's code is ~line, which also holds line 0.
-    for (let i = 0; i < urls.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
+  const constant = fetched === null || fetched.outcome === 'ok' ? null : fetched.outcome === 'allow-all' ? 0 : ~0
+  // checkMany/checkLines give -line for a disallow; the CLI's code is ~line, which also holds line 0.
+  const toCodes = (out: Int32Array): Int32Array => {
+    if (constant !== null) out.fill(constant)
+    else for (let i = 0; i < out.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
+    return out
+  }
+  const origin = fetched === null ? null : fetched.origin
+  return {
+    strings: (urls) => {
+      const out = new Int32Array(urls.length)
+      if (constant === null) matcher.checkMany(urls, out)
+      return toCodes(out)
+    },
+    // With a constant verdict the lines are still counted by the matcher (one wasm pass).
+    lines: (block) => toCodes(matcher.checkLines(block)),
+    filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
+    reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
   }
 }
 

@@ -69,6 +69,18 @@ export function notOnOrigin(url: string, origin: string): string {
   return `${JSON.stringify(url)} is not on ${origin}, whose robots.txt was fetched`
 }
 
+/** onOrigin for the UTF-8 line block[start, end), without a string for the common cases. */
+export function onOriginLine(block: Uint8Array, start: number, end: number, origin: string): boolean {
+  if (end > start && block[start] === 0x2f && block[start + 1] !== 0x2f) return true
+  if (end - start >= origin.length) {
+    let k = 0
+    while (k < origin.length && block[start + k] === origin.charCodeAt(k)) k++
+    const c = start + k < end ? block[start + k] : -1
+    if (k === origin.length && (c === -1 || c === 0x2f || c === 0x3f || c === 0x23)) return true
+  }
+  return onOrigin(new TextDecoder().decode(block.subarray(start, end)), origin)
+}
+
 export function onOrigin(url: string, origin: string): boolean {
   if (url.startsWith('/') && !url.startsWith('//')) return true
   if (url.startsWith(origin)) {

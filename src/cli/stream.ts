@@ -1,106 +1,28 @@
-// Streaming check of a URL list: bytes in, one verdict line out per input line, in order. A line
-// that cannot be checked (too long, or on another origin than a fetched robots.txt) costs only
-// itself: it gets an `error` output line and a numbered message on stderr, and the stream goes on.
+// Streaming check of a URL list on the byte path: bytes in, one verdict line out per input line, in
+// order, with no string per line. A line that cannot be checked (too long, or on another origin
+// than a fetched robots.txt) costs only itself: it gets an `error` output line and a numbered
+// message on stderr, and the stream goes on.
 //
-// Memory stays flat whatever the input size: the input is consumed one stream chunk at a time,
-// only the unfinished last line is carried over (at most MAX_URL_LINE characters), verdicts are
-// computed in batches of BATCH URLs into one reused Int32Array, and each batch's output is one
-// string written once; when the output stream reports a full buffer, reading waits for 'drain'.
+// Memory stays flat whatever the input size: the input is consumed one stream chunk at a time, only
+// the unfinished last line is carried over (at most MAX_URL_LINE bytes), the verdicts of a block of
+// whole lines come from one Matcher.checkLines call into a reused Int32Array, and each block's
+// output is one buffer written once; when the output reports a full buffer, reading waits for 'drain'.
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 
-/** URLs per verdict batch (and per output write). */
-export const BATCH = 4096
-/** The longest input line accepted, in UTF-16 units: far beyond any real URL, small enough to hold. */
-const MAX_URL_LINE = 1 << 20
+/** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
+export const MAX_URL_LINE = 1 << 20
 
 /**
- * Splits decoded text into lines. Input is UTF-8 bytes split on LF; a CR before the LF is dropped;
- * invalid UTF-8 becomes U+FFFD (the line is still checked); a BOM at the very start is dropped; a
- * final line without LF counts as a line, an LF at the very end does not start another. A line
- * longer than MAX_URL_LINE is not held: it comes out as '' and its number goes to `tooLong`, and
- * the rest of it is skipped up to its LF.
+ * One code per line of `block` (whole lines, each ending in '\n' except perhaps the last): the
+ * matching line when allowed, ~line (= -line - 1) when disallowed, which unlike checkLines' -line
+ * also encodes "disallowed, line 0" (disallow-all).
  */
-export class LineSplitter {
-  // Stream mode keeps a multi-byte character split across chunks intact. LF never occurs inside
-  // a UTF-8 sequence, so decoding the whole stream equals decoding each line on its own.
-  readonly #decoder = new TextDecoder('utf-8', { fatal: false })
-  #carry = ''
-  /** The unfinished line is too long: its text is being dropped until its LF. */
-  #skipping = false
-  /** Lines returned so far. */
-  count = 0
-  /** Numbers (from 1) of returned lines that were too long; the consumer empties it. */
-  readonly tooLong: number[] = []
+export type LinesCheck = (block: Uint8Array) => Int32Array
 
-  /** The complete lines in `chunk` (plus the carried-over start of the first one). */
-  push(chunk: Uint8Array): string[] {
-    const text = this.#decoder.decode(chunk, { stream: true })
-    const nl = text.lastIndexOf('\n')
-    if (nl < 0) {
-      this.#carryOn(text)
-      return []
-    }
-    const complete = this.#carry + text.slice(0, nl)
-    const lines = complete.split('\n')
-    this.#carry = ''
-    if (this.#skipping) {
-      this.#skipping = false
-      this.#drop(lines, 0)
-    }
-    // Only the first line can hold carried-over text; the others are no longer than the chunk.
-    if (lines[0]!.length > MAX_URL_LINE) this.#drop(lines, 0)
-    if (text.length > MAX_URL_LINE) for (let i = 1; i < lines.length; i++) if (lines[i]!.length > MAX_URL_LINE) this.#drop(lines, i)
-    if (complete.includes('\r')) {
-      for (let i = 0; i < lines.length; i++) {
-        const s = lines[i]!
-        if (s.charCodeAt(s.length - 1) === 0x0d) lines[i] = s.slice(0, -1)
-      }
-    }
-    this.count += lines.length
-    this.#carryOn(text.slice(nl + 1))
-    return lines
-  }
-
-  /** The final line when the input did not end with LF. */
-  end(): string[] {
-    this.#carryOn(this.#decoder.decode())
-    let last = this.#carry
-    this.#carry = ''
-    if (this.#skipping) {
-      this.#skipping = false
-      this.tooLong.push(++this.count)
-      return ['']
-    }
-    if (last === '') return []
-    if (last.charCodeAt(last.length - 1) === 0x0d) last = last.slice(0, -1)
-    this.count++
-    return [last]
-  }
-
-  #carryOn(text: string): void {
-    if (this.#skipping) return
-    this.#carry += text
-    if (this.#carry.length > MAX_URL_LINE) {
-      this.#carry = ''
-      this.#skipping = true
-    }
-  }
-
-  #drop(lines: string[], i: number): void {
-    if (this.tooLong.at(-1) === this.count + i + 1) return
-    lines[i] = ''
-    this.tooLong.push(this.count + i + 1)
-  }
-}
-
-/**
- * Fills `out[0..urls.length)` with the matching line when allowed and ~line (= -line - 1) when
- * disallowed: unlike checkMany's -line, that also encodes "disallowed, line 0" (disallow-all).
- * A URL that cannot be checked is reported through `bad` (its index and why); its `out` is unused.
- */
-export type BatchCheck = (urls: readonly string[], out: Int32Array, bad: (index: number, reason: string) => void) => void
+/** Why the line block[start, end) cannot be checked, or null when it can. */
+export type LineFilter = (block: Uint8Array, start: number, end: number) => string | null
 
 /** Counts of a finished stream. */
 export interface StreamResult {
@@ -110,63 +32,183 @@ export interface StreamResult {
   bad: number
 }
 
-/** The output line of an input line that could not be checked. */
-const BAD_LINE = 'error\t0\t'
+const enc = new TextEncoder()
+// ignoreBOM: a BOM is echoed as read, not swallowed at the start of each line.
+const dec = new TextDecoder('utf-8', { ignoreBOM: true })
+const ALLOWED = enc.encode('allowed\t')
+const DISALLOWED = enc.encode('disallowed\t')
+const BAD_LINE = enc.encode('error\t0\t')
+/** The most bytes an output line adds to its URL: "disallowed\t" + 10 digits + "\t" + "\n". */
+const LINE_OVERHEAD = 23
 
 /**
  * Checks every line of `input` and writes `allowed|disallowed<TAB>LINE<TAB>URL` lines to `output`.
- * `onProgress` is called after each batch (the caller throttles and renders it).
+ * Lines are split on LF; a CR before the LF is dropped; a final line without LF counts; a UTF-8
+ * BOM at the very start is dropped. A URL is echoed as it was read, except that ill-formed UTF-8
+ * is echoed as it was checked (each bad sequence as U+FFFD). `onProgress` is called after each
+ * block (the caller throttles and renders it).
  */
-export async function streamCheck(input: AsyncIterable<Uint8Array>, output: Writable, errors: Writable, check: BatchCheck, onProgress?: (r: StreamResult) => void): Promise<StreamResult> {
-  const splitter = new LineSplitter()
-  const verdicts = new Int32Array(BATCH)
-  const badAt = new Uint8Array(BATCH)
+export async function streamCheck(
+  input: AsyncIterable<Uint8Array>, output: Writable, errors: Writable,
+  check: LinesCheck, filter: LineFilter | null, onProgress?: (r: StreamResult) => void,
+): Promise<StreamResult> {
   const result: StreamResult = { total: 0, disallowed: 0, bad: 0 }
+  /** The start of the unfinished last line, across chunks. */
+  let carry: Uint8Array = new Uint8Array(0)
+  /** The unfinished line passed MAX_URL_LINE: its bytes are dropped up to its LF. */
+  let skipping = false
+  let first = true
 
-  const emit = async (lines: string[]) => {
-    // lines[0] is input line number `first` (from 1).
-    const first = splitter.count - lines.length + 1
-    for (let from = 0; from < lines.length; from += BATCH) {
-      const batch = lines.length <= BATCH ? lines : lines.slice(from, from + BATCH)
-      badAt.fill(0, 0, batch.length)
-      let report = ''
-      const bad = (i: number, reason: string): void => {
-        if (badAt[i] === 1) return
-        badAt[i] = 1
-        report += `robotstxt: --urls line ${first + from + i}: ${reason}\n`
+  const emit = async (given: Uint8Array, tooLongFirst: boolean) => {
+    if (given.length === 0) return
+    // Plain Uint8Arrays only: a Buffer here and a Uint8Array there make every byte access in the
+    // loops below polymorphic, which costs more than the whole check.
+    const block = given.constructor === Uint8Array ? given : new Uint8Array(given.buffer, given.byteOffset, given.length)
+    const verdicts = check(block)
+    const n = verdicts.length
+    // An echoed line grows only when ill-formed UTF-8 is repaired: at most 3 bytes per byte.
+    const out = new Uint8Array(3 * block.length + n * LINE_OVERHEAD)
+    let o = 0
+    let report = ''
+    for (let i = 0, p = 0; i < n; i++) {
+      // One pass per line: the verdict's prefix is written first, then the URL is copied up to its
+      // LF; a line found to be rejected afterwards is rewritten from its start.
+      const lineStart = o
+      const v = verdicts[i]!
+      o = v < 0 ? putInt(out, put(out, o, DISALLOWED), ~v) : putInt(out, put(out, o, ALLOWED), v)
+      out[o++] = 0x09
+      const urlAt = o
+      let high = 0
+      let k = p
+      for (; k < block.length; k++) {
+        const b = block[k]!
+        if (b === 0x0a) break
+        high |= b
+        out[o++] = b
       }
-      for (const n of splitter.tooLong) {
-        const i = n - first - from
-        if (i >= 0 && i < batch.length) bad(i, `longer than ${MAX_URL_LINE.toLocaleString('en-US')} characters; expected one URL per line`)
+      let end = k
+      if (k < block.length && end > p && block[end - 1] === 0x0d) {
+        end--
+        o--
       }
-      check(batch, verdicts, bad)
-      let text = ''
-      for (let i = 0; i < batch.length; i++) {
-        const v = verdicts[i]!
-        if (badAt[i] === 1) {
-          result.bad++
-          text += BAD_LINE + batch[i]! + '\n'
-        } else if (v < 0) {
-          result.disallowed++
-          text += 'disallowed\t' + ~v + '\t' + batch[i]! + '\n'
-        } else {
-          text += 'allowed\t' + v + '\t' + batch[i]! + '\n'
+      if (high >= 0x80 && !wellFormed(block, p, end)) o = put(out, urlAt, enc.encode(dec.decode(block.subarray(p, end))))
+      const reason = (i === 0 && tooLongFirst) || end - p > MAX_URL_LINE
+        ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
+        : filter === null ? null : filter(block, p, end)
+      if (reason !== null) {
+        report += `robotstxt: --urls line ${result.total + i + 1}: ${reason}\n`
+        result.bad++
+        o = put(out, lineStart, BAD_LINE)
+        if (end - p <= MAX_URL_LINE) o = put(out, o, enc.encode(dec.decode(block.subarray(p, end))))
+      } else if (v < 0) {
+        result.disallowed++
+      }
+      out[o++] = 0x0a
+      p = k + 1
+    }
+    result.total += n
+    if (report !== '') errors.write(report)
+    if (!output.write(out.subarray(0, o))) await drained(output)
+    onProgress?.(result)
+  }
+
+  for await (const raw of input) {
+    let chunk = raw
+    if (first) {
+      first = false
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3)
+    }
+    const nl = chunk.lastIndexOf(0x0a)
+    if (nl < 0) {
+      if (!skipping) {
+        carry = concat(carry, chunk)
+        if (carry.length > MAX_URL_LINE) {
+          carry = new Uint8Array(0)
+          skipping = true
         }
       }
-      result.total += batch.length
-      if (report !== '') errors.write(report)
-      if (!output.write(text)) await drained(output)
-      onProgress?.(result)
+      continue
     }
-    splitter.tooLong.length = 0
+    let block: Uint8Array
+    let tooLongFirst = false
+    if (skipping) {
+      // The overlong line ends at this chunk's first LF: it becomes an empty, rejected first line.
+      block = chunk.subarray(chunk.indexOf(0x0a), nl + 1)
+      tooLongFirst = true
+      skipping = false
+    } else {
+      block = carry.length === 0 ? chunk.subarray(0, nl + 1) : concat(carry, chunk.subarray(0, nl + 1))
+    }
+    // The chunk's buffer may be reused by its producer: the carried tail is copied.
+    carry = chunk.slice(nl + 1)
+    if (carry.length > MAX_URL_LINE) {
+      carry = new Uint8Array(0)
+      skipping = true
+    }
+    await emit(block, tooLongFirst)
   }
-
-  for await (const chunk of input) {
-    const lines = splitter.push(chunk)
-    if (lines.length > 0) await emit(lines)
-  }
-  await emit(splitter.end())
+  if (skipping) await emit(Uint8Array.of(0x0a), true)
+  else await emit(carry, false)
   return result
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const c = new Uint8Array(a.length + b.length)
+  c.set(a)
+  c.set(b, a.length)
+  return c
+}
+
+function put(out: Uint8Array, o: number, bytes: Uint8Array): number {
+  for (let k = 0; k < bytes.length; k++) out[o + k] = bytes[k]!
+  return o + bytes.length
+}
+
+/** Writes a non-negative integer in decimal. */
+function putInt(out: Uint8Array, o: number, v: number): number {
+  if (v < 10) {
+    out[o] = 0x30 + v
+    return o + 1
+  }
+  const digits = v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : String(v).length
+  for (let k = o + digits - 1; k >= o; k--) {
+    out[k] = 0x30 + (v % 10)
+    v = Math.floor(v / 10)
+  }
+  return o + digits
+}
+
+/** True when block[start, end) is well-formed UTF-8 (then TextDecoder would return it unchanged). */
+function wellFormed(block: Uint8Array, start: number, end: number): boolean {
+  for (let k = start; k < end;) {
+    const c = block[k]!
+    if (c < 0x80) {
+      k++
+      continue
+    }
+    let need: number
+    let lo = 0x80
+    let hi = 0xbf
+    if (c >= 0xc2 && c <= 0xdf) need = 1
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2
+      if (c === 0xe0) lo = 0xa0
+      else if (c === 0xed) hi = 0x9f
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3
+      if (c === 0xf0) lo = 0x90
+      else if (c === 0xf4) hi = 0x8f
+    } else return false
+    if (k + need >= end) return false
+    for (let j = 1; j <= need; j++) {
+      const d = block[k + j]!
+      if (d < lo || d > hi) return false
+      lo = 0x80
+      hi = 0xbf
+    }
+    k += need + 1
+  }
+  return true
 }
 
 /** Resolves on 'drain'; rejects if the stream fails or closes first (a reader that went away). */

@@ -23,6 +23,16 @@ export interface WasmExports {
   checkMany16(ends: number, units: number, count: number, out: number, stage: number): void
   /** allowedMany over UTF-16, as checkMany16. */
   allowedMany16(ends: number, units: number, count: number, out: number, stage: number): void
+  /**
+   * URLs as UTF-8 lines of data[0, len) ('\n', a '\r' before it dropped, a last line without '\n'
+   * counted); check()'s number per line as i32 at out + 4i. `stage`: 3 bytes per byte of the
+   * longest line, plus slack. Returns the number of lines.
+   */
+  checkLines(data: number, len: number, out: number, stage: number): number
+  /** checkLines with one byte per line at out + i: 1 allowed, 0 disallowed. */
+  allowedLines(data: number, len: number, out: number, stage: number): number
+  /** The number of lines the line exports see in data[0, len). */
+  countLines(data: number, len: number): number
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /**

@@ -74,8 +74,55 @@ export class Matcher {
     const engine = getEngine()
     engine.use(this.#table)
     engine.many(strings, 0, strings.length, out, null)
+    return this.#toLines(out, strings.length)
+  }
+
+  /**
+   * Checks URLs given as UTF-8 bytes, one per line: lines end with '\n', a '\r' before it is
+   * dropped, a last line without '\n' counts, and an empty line is the empty URL. Returns `out`
+   * (allocated when not given) with one byte per line, 1 allowed and 0 not. Each verdict is that
+   * of `isAllowed` on the line decoded as TextDecoder would (ill-formed UTF-8 becomes U+FFFD), yet
+   * nothing is decoded to a string: this is the path for streams and files.
+   */
+  isAllowedLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
+    if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
+    const engine = getEngine()
+    engine.use(this.#table)
+    try {
+      const n = engine.countLines(bytes)
+      if (out === undefined) out = new Uint8Array(n)
+      else if (!(out instanceof Uint8Array) || out.length < n) fail('out', `a Uint8Array of length >= ${n} (the lines in bytes)`, out)
+      engine.lines(bytes, null, out)
+    } finally {
+      engine.forgetInput()
+    }
+    return out
+  }
+
+  /**
+   * `isAllowedLines` that stays in numbers, as `checkMany`: `out[i]` is the matching line when line
+   * i is allowed, minus it when disallowed.
+   */
+  checkLines(bytes: Uint8Array, out?: Int32Array): Int32Array {
+    if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
+    const engine = getEngine()
+    engine.use(this.#table)
+    let n: number
+    try {
+      n = engine.countLines(bytes)
+      if (out === undefined) out = new Int32Array(n)
+      else if (!(out instanceof Int32Array) || out.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)
+      engine.lines(bytes, out, null)
+    } finally {
+      engine.forgetInput()
+    }
+    return this.#toLines(out, n)
+  }
+
+  /** Turns check()'s numbers out[0, n) into signed line numbers in place. */
+  #toLines(out: Int32Array, n: number): Int32Array {
     const lines = new Map<number, number>()
-    for (let i = 0; i < strings.length; i++) {
+    for (let i = 0; i < n; i++) {
       const r = out[i]!
       const idx = (r >>> 1) - 1
       let line = 0

@@ -61,6 +61,10 @@ const PAGE = 65536
 const AGENT_TOKEN = /^[a-z_-]+$/
 const BATCH_URLS = 1024
 const SMALL_BATCH = 8
+/** Bytes of URL lines per wasm call (about 1,600 typical URLs); a longer line makes its own chunk. */
+const LINES_CHUNK = 65536
+/** inputBodyFrom of a body put in whole by loadBody, never equal to a chunk's start. */
+const WHOLE_BODY = -1
 
 /**
  * Encoding the joined string equals encoding each string on its own when no surrogate pair forms
@@ -119,6 +123,8 @@ export class Engine {
   /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
   private inputBody: Uint8Array | string | null = null
   private inputBodyLen = 0
+  /** Where in inputBody the input area's copy starts (lines copy one chunk at a time), or WHOLE_BODY. */
+  private inputBodyFrom = WHOLE_BODY
   private resident: Uint8Array | null = null
   private residentMaxPat = 0
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
@@ -198,13 +204,14 @@ export class Engine {
    * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
    */
   private loadBody(body: Uint8Array | string): number {
-    if (this.inputBody !== body) {
+    if (this.inputBody !== body || this.inputBodyFrom !== WHOLE_BODY) {
       if (typeof body === 'string') this.inputBodyLen = encoder.encodeInto(body, this.inView).written
       else {
         this.u8.set(body, this.input)
         this.inputBodyLen = body.length
       }
       this.inputBody = body
+      this.inputBodyFrom = WHOLE_BODY
     }
     return this.inputBodyLen
   }
@@ -402,6 +409,77 @@ export class Engine {
       }
     }
   }
+  /**
+   * The lines of `data` as the line exports count them, one chunk at a time. Leaves the last chunk
+   * in the input area: a call to `lines` that follows at once then need not copy a one-chunk input.
+   */
+  countLines(data: Uint8Array): number {
+    let n = 0
+    this.eachChunk(data, (at, len) => {
+      n += this.w.countLines(at, len)
+    })
+    return n
+  }
+
+  /**
+   * The verdict of every line of `data` (a URL as UTF-8 per line): check()'s number into `results`,
+   * or the allowed byte into `bytes`, from index 0. The caller sized them with countLines.
+   */
+  lines(data: Uint8Array, results: Int32Array | null, bytes: Uint8Array | null): void {
+    let k = 0
+    this.eachChunk(data, (at, len, stage, out) => {
+      if (bytes !== null) {
+        const n = this.w.allowedLines(at, len, out, stage)
+        bytes.set(this.u8.subarray(out, out + n), k)
+        k += n
+      } else {
+        const n = this.w.checkLines(at, len, out, stage)
+        results!.set(this.i32.subarray(out >> 2, (out >> 2) + n), k)
+        k += n
+      }
+    })
+  }
+
+  /**
+   * Hands `data` to `step` in chunks of whole lines, each copied into the input area with room for
+   * its verdicts (`out`, 4 bytes per line) and a stage (3 bytes per byte). A chunk ends after a
+   * '\n' (or at the end of data), so a line is never split; a line longer than LINES_CHUNK is a
+   * chunk of its own. The chunk that is already in place (the one countLines copied last, when
+   * `lines` follows at once on the same data) is not copied again.
+   */
+  private eachChunk(data: Uint8Array, step: (at: number, len: number, stage: number, out: number) => void): void {
+    const total = data.length
+    for (let p = 0; p < total || (p === 0 && total === 0);) {
+      let q = Math.min(p + LINES_CHUNK, total)
+      if (q < total) {
+        const nl = data.lastIndexOf(0x0a, q - 1)
+        if (nl >= p) q = nl + 1
+        else {
+          const next = data.indexOf(0x0a, q)
+          q = next < 0 ? total : next + 1
+        }
+      }
+      const len = q - p
+      const outOff = align16(len + 64)
+      const stageOff = align16(outOff + 4 * (len + 1) + 64)
+      this.reserveInput(stageOff + 3 * len + 64)
+      if (this.inputBody !== data || this.inputBodyFrom !== p || this.inputBodyLen !== len) {
+        this.u8.set(data.subarray(p, q), this.input)
+        this.inputBody = data
+        this.inputBodyFrom = p
+        this.inputBodyLen = len
+      }
+      step(this.input, len, this.input + stageOff, this.input + outOff)
+      if (total === 0) break
+      p = q
+    }
+  }
+
+  /** Forgets what the input area holds, so caller-owned bytes are never trusted across calls. */
+  forgetInput(): void {
+    this.inputBody = null
+  }
+
   /**
    * `many` through UTF-16: the joined URLs are written with one Buffer copy; ends are in code
    * units, and wasm transcodes each URL into a staging area of 3 bytes per unit of the longest.

@@ -1,0 +1,147 @@
+// Matcher.isAllowedLines and checkLines (URLs as UTF-8 lines): every verdict equals isAllowed on the
+// line decoded as TextDecoder decodes it; line splitting, chunking, arguments and bounds.
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { parseRobots, type Matcher } from '../src/index.js'
+import { fuzzOptions } from './helpers/fuzz.js'
+import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
+
+const enc = new TextEncoder()
+// A line is decoded as written: a BOM at its start is a character of the URL, not a mark to drop.
+const dec = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** The lines of `bytes` as the API defines them, decoded: the oracle's view of the input. */
+function splitLines(bytes: Uint8Array): string[] {
+  const out: string[] = []
+  let start = 0
+  while (start < bytes.length) {
+    let nl = bytes.indexOf(0x0a, start)
+    const last = nl < 0
+    if (last) nl = bytes.length
+    let end = nl
+    if (!last && end > start && bytes[end - 1] === 0x0d) end--
+    out.push(dec.decode(bytes.subarray(start, end)))
+    start = nl + 1
+  }
+  return out
+}
+
+function expectSameAsSingle(matcher: Matcher, bytes: Uint8Array): void {
+  const lines = splitLines(bytes)
+  const allowed = matcher.isAllowedLines(bytes)
+  const checked = matcher.checkLines(bytes)
+  expect(allowed.length).toBe(lines.length)
+  expect(checked.length).toBe(lines.length)
+  const want = lines.map((l) => matcher.check(l))
+  expect(Array.from(allowed)).toEqual(want.map((v) => (v.allowed ? 1 : 0)))
+  expect(Array.from(checked)).toEqual(want.map((v) => (v.allowed ? v.line : -v.line)))
+}
+
+const ROBOTS = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nDisallow: /%C3%A9\nDisallow: /%EF%BF%BD\n')
+const MATCHER = ROBOTS.matcher('bot')
+
+describe('property: isAllowedLines and checkLines equal isAllowed on each decoded line', () => {
+  test(`generated bodies and URLs, LF and CRLF, open last line (${fuzzOptions(5_000).numRuns} runs)`, () => {
+    fc.assert(
+      fc.property(bodyArb, callerArb, fc.array(urlArb, { maxLength: 30 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), (body, agent, urls, eol, open) => {
+        const clean = urls.filter((u) => !/[\r\n]/.test(u))
+        const text = clean.join(eol) + (open && clean.length > 0 && clean[clean.length - 1] !== '' ? '' : clean.length > 0 ? eol : '')
+        expectSameAsSingle(parseRobots(body).matcher(agent), enc.encode(text))
+      }),
+      fuzzOptions(5_000, 0x11e5),
+    )
+  })
+
+  test(`arbitrary bytes, ill-formed UTF-8 included (${fuzzOptions(20_000).numRuns} runs)`, () => {
+    const byte = fc.oneof(
+      fc.constantFrom(0xbb, 0x0a, 0x0d, 0x2f, 0x25, 0x61, 0x3f, 0x23, 0x00, 0x80, 0xbf, 0xc0, 0xc3, 0xa9, 0xe0, 0xed, 0xa0, 0xef, 0xf0, 0xf4, 0x90, 0x8f, 0xff),
+      fc.integer({ min: 0, max: 255 }),
+    )
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 80 }), (bytes) => {
+        expectSameAsSingle(MATCHER, Uint8Array.from(bytes))
+      }),
+      fuzzOptions(20_000, 0xb17e),
+    )
+  })
+})
+
+describe('edge: line splitting', () => {
+  const cases: [string, string, number[]][] = [
+    ['no bytes, no line', '', []],
+    ['one empty line', '\n', [1]],
+    ['a last line without \\n counts', '/private', [0]],
+    ['\\r before \\n is dropped', '/private/ok\r\n', [1]],
+    ['a lone \\r inside a line is kept', '/private/ok\r/x\n', [0]],
+    ['a \\r ending the last line without \\n is part of it', '/private/ok\r', [0]],
+    ['empty lines are the empty URL', '\n\n/private\n', [1, 1, 0]],
+    ['a BOM starting a line is part of its URL', '\ufeff/private\n\ufeff\n', [0, 1]],
+  ]
+  for (const [name, text, want] of cases) {
+    test(name, () => {
+      expect(Array.from(MATCHER.isAllowedLines(enc.encode(text)))).toEqual(want)
+      expectSameAsSingle(MATCHER, enc.encode(text))
+    })
+  }
+
+  test('ill-formed UTF-8 gets the verdict of its U+FFFD decoding, never that of the raw bytes', () => {
+    // 0xFF alone would normalize to %FF; decoded it is U+FFFD, %EF%BF%BD, which is disallowed.
+    expect(Array.from(MATCHER.isAllowedLines(Uint8Array.from([0x2f, 0xff])))).toEqual([0])
+    // An encoded surrogate (ED A0 80) is three replacement characters, as TextDecoder gives.
+    expect(MATCHER.isAllowed('/\ufffd\ufffd\ufffd')).toBe(false)
+    expect(Array.from(MATCHER.isAllowedLines(Uint8Array.from([0x2f, 0xed, 0xa0, 0x80, 0x0a])))).toEqual([0])
+    // Well-formed non-ASCII is kept as is.
+    expect(Array.from(MATCHER.isAllowedLines(enc.encode('/é\n/e\n')))).toEqual([0, 1])
+  })
+
+  test('lines around and across the 64 KiB chunk boundary, and one line longer than a chunk', () => {
+    const urls: string[] = []
+    for (let i = 0; urls.join('\n').length < 300_000; i++) urls.push(i % 7 === 0 ? `/private/${'x'.repeat(i % 300)}` : `/p${i}/${'é'.repeat(i % 5)}.pdf`)
+    urls.splice(1000, 0, '/private/' + 'y'.repeat(150_000))
+    const bytes = enc.encode(urls.join('\n') + '\n')
+    const allowed = MATCHER.isAllowedLines(bytes)
+    expect(allowed.length).toBe(urls.length)
+    expect(Array.from(allowed)).toEqual(urls.map((u) => (MATCHER.isAllowed(u) ? 1 : 0)))
+    expectSameAsSingle(MATCHER, bytes)
+  })
+
+  test('the caller may reuse its buffer: nothing of it is remembered between calls', () => {
+    const buf = enc.encode('/private\n')
+    expect(Array.from(MATCHER.isAllowedLines(buf))).toEqual([0])
+    buf.set(enc.encode('/public\n\n'))
+    expect(Array.from(MATCHER.isAllowedLines(buf))).toEqual([1, 1])
+  })
+
+  test('a Buffer view into a larger pool reads only its own bytes', () => {
+    const pool = Buffer.from('/private\n/public\n/private\n')
+    expect(Array.from(MATCHER.isAllowedLines(pool.subarray(9, 17)))).toEqual([1])
+  })
+})
+
+describe('edge: arguments', () => {
+  test('out is filled and returned; a short or wrong out is a TypeError that says what was expected', () => {
+    const bytes = enc.encode('/a\n/private\n/b')
+    const out = new Uint8Array(5).fill(9)
+    expect(MATCHER.isAllowedLines(bytes, out)).toBe(out)
+    expect(Array.from(out)).toEqual([1, 0, 1, 9, 9])
+    const lines = new Int32Array(3)
+    expect(MATCHER.checkLines(bytes, lines)).toBe(lines)
+    expect(Array.from(lines)).toEqual([0, -2, 0])
+    expect(() => MATCHER.isAllowedLines(bytes, new Uint8Array(2))).toThrow(/out.*Uint8Array of length >= 3/)
+    expect(() => MATCHER.checkLines(bytes, new Int32Array(2))).toThrow(TypeError)
+    expect(() => MATCHER.checkLines(bytes, new Uint8Array(3) as unknown as Int32Array)).toThrow(/Int32Array/)
+  })
+
+  test('bytes must be a Uint8Array', () => {
+    for (const bad of ['/a\n', ['/a'], null, undefined, new Uint16Array(2), new ArrayBuffer(4)]) {
+      expect(() => MATCHER.isAllowedLines(bad as unknown as Uint8Array)).toThrow(TypeError)
+      expect(() => MATCHER.checkLines(bad as unknown as Uint8Array)).toThrow(/bytes.*Uint8Array/)
+    }
+  })
+
+  test('after a failed call the engine still answers every matcher', () => {
+    expect(() => MATCHER.isAllowedLines(enc.encode('/a\n/b\n'), new Uint8Array(1))).toThrow(TypeError)
+    expect(MATCHER.isAllowed('/private')).toBe(false)
+    expect(parseRobots('User-agent: *\nDisallow: /b').matcher('x').isAllowedMany(['/a', '/b'])).toEqual(Uint8Array.from([1, 0]))
+  })
+})
