@@ -8,4 +8,5 @@ export { diffRobots, type RobotsDiff, type VerdictChange, type DiffOptions } fro
 export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } from './http/fetch.js'
 export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'
 export { robotsOrigin } from './http/origin.js'
+export { checkUrls, type CheckUrlsOptions, type UrlVerdict } from './http/check-urls.js'
 export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './http/workers-cache.js'

@@ -2,7 +2,7 @@
 
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
-import { tableRule } from './table.js'
+import { tableRule, tableRuleLine } from './table.js'
 import { getEngine } from './wasm.js'
 
 /** The answer for one URL. */
@@ -121,16 +121,10 @@ export class Matcher {
 
   /** Turns check()'s numbers out[0, n) into signed line numbers in place. */
   #toLines(out: Int32Array, n: number): Int32Array {
-    const lines = new Map<number, number>()
+    const table = this.#table
     for (let i = 0; i < n; i++) {
       const r = out[i]!
-      const idx = (r >>> 1) - 1
-      let line = 0
-      if (idx >= 0) {
-        let known = lines.get(idx)
-        if (known === undefined) lines.set(idx, (known = tableRule(this.#table, idx).line))
-        line = known
-      }
+      const line = r >>> 1 === 0 ? 0 : tableRuleLine(table, (r >>> 1) - 1)
       out[i] = r & 1 ? line : -line
     }
     return out

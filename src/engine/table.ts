@@ -21,9 +21,18 @@ export function tableRule(table: Uint8Array, i: number): { allow: boolean; line:
   return { allow: (flags & RULE_F_ALLOW) !== 0, line: view.getUint32(at + RULE_LINE, true), pattern }
 }
 
+/** The line of rule `i`, read bytewise: batch verdicts turn rule indexes into lines with no allocation. */
+export function tableRuleLine(table: Uint8Array, i: number): number {
+  const at = u32At(table, TABLE_RULES_OFF) + i * RULE_SIZE + RULE_LINE
+  return u32At(table, at)
+}
+
+function u32At(table: Uint8Array, at: number): number {
+  return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
+}
+
 /** Largest pattern length in a table (sizes the matcher's scratch). Read bytewise: it runs on every
  * table switch, where a DataView would be an allocation. */
 export function tableMaxPattern(table: Uint8Array): number {
-  const at = TABLE_MAX_PAT
-  return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
+  return u32At(table, TABLE_MAX_PAT)
 }

@@ -1,0 +1,245 @@
+// checkUrls: a mixed-host URL stream against real robots.txt servers on 127.0.0.0/8 (node:http).
+// Each origin fetched once, concurrency and maxPending bounds, order, bad inputs, 1M URLs.
+import type http from 'node:http'
+import v8 from 'node:v8'
+import vm from 'node:vm'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { checkUrls, parseRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
+import { closeAll, serve, type TestServer } from './helpers/server.js'
+
+// A full GC on demand, so the memory samples measure what is held, not when the GC last ran.
+v8.setFlagsFromString('--expose-gc')
+const gc = vm.runInNewContext('gc') as () => void
+
+const ROBOTS = 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: mybot\nDisallow: /mine\n'
+
+/** One server on 0.0.0.0 answers for every 127.a.b.c origin; the Host header says which was asked. */
+let server: TestServer
+let port = 0
+const fetched = new Map<string, number>()
+let inFlight = 0
+let maxInFlight = 0
+let delayMs = 0
+const held = new Map<string, () => void>()
+const holdHosts = new Set<string>()
+
+function origin(i: number): string {
+  return `http://127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}:${port}`
+}
+
+beforeAll(async () => {
+  server = await serve((req: http.IncomingMessage, res: http.ServerResponse) => {
+    const host = req.headers.host ?? ''
+    if (req.url === '/robots.txt') fetched.set(host, (fetched.get(host) ?? 0) + 1)
+    inFlight++
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    const answer = () => {
+      inFlight--
+      const ip = host.split(':')[0]!
+      if (ip.endsWith('.250')) res.writeHead(503).end()
+      else if (ip.endsWith('.249')) res.writeHead(404).end()
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS)
+    }
+    if (holdHosts.has(host)) held.set(host, answer)
+    else if (delayMs > 0) setTimeout(answer, delayMs)
+    else answer()
+  }, '0.0.0.0')
+  port = server.port
+})
+afterAll(closeAll)
+
+function reset(): void {
+  fetched.clear()
+  maxInFlight = 0
+  delayMs = 0
+  holdHosts.clear()
+  held.clear()
+}
+
+async function collect(it: AsyncIterable<UrlVerdict>): Promise<UrlVerdict[]> {
+  const out: UrlVerdict[] = []
+  for await (const v of it) out.push(v)
+  return out
+}
+
+describe('edge: checkUrls verdicts', () => {
+  test('mixed origins and outcomes, bad inputs, in input order; each origin fetched once', async () => {
+    reset()
+    const ok = origin(0)
+    const allowAll = `http://127.0.1.249:${port}` // 404
+    const disallowAll = `http://127.0.1.250:${port}` // 503
+    const inputs: unknown[] = [
+      `${ok}/private/x`, `${allowAll}/private/x`, 'not a url', `${ok}/private/ok/1`, new URL(`${ok}/mine`),
+      `${disallowAll}/a`, 'ftp://example.com/x', 42, `${ok}/`, `${ok.toUpperCase().replace('HTTP', 'http')}/private`,
+    ]
+    const got = await collect(checkUrls(inputs as string[], { agent: 'MyBot/2.0', cache: new RobotsCache({ retryMs: 60_000 }) }))
+    const rp = parseRobots(ROBOTS)
+    expect(got.map((v) => [v.url, v.allowed, v.line, v.outcome, v.error === undefined])).toEqual([
+      [`${ok}/private/x`, true, 0, 'ok', true], // MyBot's own group has no /private rule
+      [`${allowAll}/private/x`, true, 0, 'allow-all', true],
+      ['not a url', false, 0, null, false],
+      [`${ok}/private/ok/1`, true, 0, 'ok', true],
+      [`${ok}/mine`, false, 6, 'ok', true],
+      [`${disallowAll}/a`, false, 0, 'disallow-all', true],
+      ['ftp://example.com/x', false, 0, null, false],
+      ['42', false, 0, null, false],
+      [`${ok}/`, true, 0, 'ok', true],
+      [`${ok.toUpperCase().replace('HTTP', 'http')}/private`, true, 0, 'ok', true],
+    ])
+    expect(got[4]!.allowed).toBe(rp.isAllowed('/mine', 'MyBot/2.0'))
+    expect(got[2]!.error).toMatch(/expected an absolute http: or https: URL/)
+    expect(got[7]!.error).toBe('expected a URL string or a URL object')
+    expect(got[0]!.origin).toBe(ok)
+    expect([...fetched.values()].every((n) => n === 1)).toBe(true)
+    expect(fetched.size).toBe(3)
+  })
+
+  test('the agent picks the group: * for an unknown crawler', async () => {
+    reset()
+    const got = await collect(checkUrls([`${origin(1)}/private/x`, `${origin(1)}/mine`], { agent: 'Other' }))
+    expect(got.map((v) => [v.allowed, v.line])).toEqual([[false, 2], [true, 0]])
+  })
+
+  test('ordered: false hands out a fast origin before a slow one; ordered waits for it', async () => {
+    reset()
+    const slow = origin(2)
+    const fast = origin(3)
+    holdHosts.add(slow.slice(7))
+    const urls = [`${slow}/a`, `${fast}/b`, `${fast}/private/c`]
+    const unordered: string[] = []
+    const run = (async () => {
+      for await (const v of checkUrls(urls, { agent: 'x', ordered: false })) {
+        unordered.push(v.url)
+        if (unordered.length === 2) held.get(slow.slice(7))?.()
+      }
+    })()
+    for (let i = 0; i < 100 && !held.has(slow.slice(7)); i++) await new Promise((r) => setTimeout(r, 10))
+    await run
+    expect(unordered).toEqual([`${fast}/b`, `${fast}/private/c`, `${slow}/a`])
+    reset()
+    const ordered = await collect(checkUrls(urls, { agent: 'x', cache: new RobotsCache() }))
+    expect(ordered.map((v) => v.url)).toEqual(urls)
+  })
+
+  test('bad arguments are TypeErrors that say what was expected, before anything is read', () => {
+    expect(() => checkUrls('http://a/' as unknown as string[], { agent: 'x' })).toThrow(/urls.*Iterable/)
+    expect(() => checkUrls([], undefined as unknown as { agent: string })).toThrow(/options/)
+    expect(() => checkUrls([], { agent: '' })).toThrow(TypeError)
+    expect(() => checkUrls([], { agent: 'x', concurrency: 0 })).toThrow(/concurrency.*integer >= 1/)
+    expect(() => checkUrls([], { agent: 'x', maxPending: 1.5 })).toThrow(/maxPending/)
+    expect(() => checkUrls([], { agent: 'x', ordered: 'yes' as unknown as boolean })).toThrow(/ordered/)
+    expect(() => checkUrls([], { agent: 'x', cache: {} as RobotsCache })).toThrow(/cache.*RobotsCache/)
+  })
+})
+
+describe('edge: checkUrls bounds', () => {
+  test('at most `concurrency` robots.txt fetches at once', async () => {
+    reset()
+    delayMs = 30
+    const urls = Array.from({ length: 40 }, (_, i) => `${origin(10 + i)}/x`)
+    const got = await collect(checkUrls(urls, { agent: 'x', concurrency: 3 }))
+    expect(got).toHaveLength(40)
+    expect(maxInFlight).toBe(3)
+  })
+
+  test('reading pauses at maxPending while an origin is slow, then goes on', async () => {
+    reset()
+    const slow = origin(60)
+    holdHosts.add(slow.slice(7))
+    let pulled = 0
+    let handed = 0
+    let worst = 0
+    function* input() {
+      for (let i = 0; i < 5000; i++) {
+        pulled++
+        worst = Math.max(worst, pulled - handed)
+        yield i === 0 ? `${slow}/first` : `${origin(61 + (i % 5))}/p${i}`
+      }
+    }
+    const it = checkUrls(input(), { agent: 'x', maxPending: 100 })[Symbol.asyncIterator]()
+    const first = it.next()
+    for (let i = 0; i < 200 && !held.has(slow.slice(7)); i++) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(pulled).toBe(100) // input order: everything behind /first waits, and reading stopped
+    held.get(slow.slice(7))!()
+    expect((await first).value.url).toBe(`${slow}/first`)
+    handed = 1
+    for (;;) {
+      const r = await it.next()
+      if (r.done === true) break
+      handed++
+    }
+    expect(handed).toBe(5000)
+    expect(worst).toBeLessThanOrEqual(101)
+  })
+
+  test('an async input that trickles is answered as it comes, not a slab later', async () => {
+    reset()
+    let produced = 0
+    async function* trickle() {
+      for (let i = 0; i < 3; i++) {
+        produced++
+        yield `${origin(70)}/t${i}`
+        await new Promise((r) => setTimeout(r, 40))
+      }
+    }
+    const seenAt: number[] = []
+    for await (const v of checkUrls(trickle(), { agent: 'x' })) {
+      expect(v.allowed).toBe(true)
+      seenAt.push(produced)
+    }
+    expect(seenAt).toEqual([1, 2, 3])
+  })
+
+  test('breaking out of the loop closes the input', async () => {
+    reset()
+    let closed = false
+    function* input() {
+      try {
+        for (let i = 0; ; i++) yield `${origin(71)}/${i}`
+      } finally {
+        closed = true
+      }
+    }
+    for await (const v of checkUrls(input(), { agent: 'x' })) if (v.url.endsWith('/5')) break
+    expect(closed).toBe(true)
+  })
+})
+
+describe('corpus-scale: checkUrls over 1,000,000 URLs and 1,000 local origins', () => {
+  test('each origin fetched once, input order kept, memory flat', async () => {
+    reset()
+    const N = 1_000_000
+    const ORIGINS = 1000
+    const origins = Array.from({ length: ORIGINS }, (_, i) => origin(i))
+    function* input() {
+      for (let i = 0; i < N; i++) yield `${origins[(i * 7919) % ORIGINS]}/${i % 3 === 0 ? 'private/' : ''}p${i}`
+    }
+    const heap: number[] = []
+    let n = 0
+    let allowed = 0
+    let inOrder = true
+    const t0 = performance.now()
+    for await (const v of checkUrls(input(), { agent: 'x', concurrency: 32, cache: new RobotsCache({ maxEntries: 2000 }) })) {
+      if (!v.url.endsWith(`p${n}`)) inOrder = false
+      if (v.allowed) allowed++
+      n++
+      if (n % 100_000 === 0) {
+        gc()
+        heap.push(process.memoryUsage().heapUsed)
+      }
+    }
+    const ms = performance.now() - t0
+    expect(n).toBe(N)
+    expect(inOrder).toBe(true)
+    // Origins 249 and 250 of each /24 block answer 404 (allow-all) and 503 (disallow-all).
+    expect(fetched.size).toBe(ORIGINS)
+    expect([...fetched.values()].every((c) => c === 1)).toBe(true)
+    expect(allowed).toBeGreaterThan(N / 2)
+    // Flat: after a full GC, the heap at 1M URLs is within 16 MiB of the heap at 100,000 (holding
+    // the URLs or verdicts read so far would be about 100 MiB more).
+    const growth = (heap[heap.length - 1]! - heap[0]!) / 2 ** 20
+    console.log(`checkUrls: ${N.toLocaleString('en')} URLs, ${ORIGINS} origins in ${ms.toFixed(0)} ms (${((N / ms) * 1000 / 1e6).toFixed(2)}M URLs/s); heap ${heap.map((h) => (h / 2 ** 20).toFixed(0)).join(' ')} MiB`)
+    expect(growth).toBeLessThan(16)
+  }, 120_000)
+})
