@@ -4,6 +4,7 @@
 import { runCheck } from './cli/cmd-check.js'
 import { runDiff } from './cli/cmd-diff.js'
 import { runExplain } from './cli/cmd-explain.js'
+import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { errorCode, InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   check: runCheck,
   diff: runDiff,
   explain: runExplain,
+  filter: runFilter,
   lint: runLint,
 }
 

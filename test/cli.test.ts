@@ -111,7 +111,7 @@ describe('cli: help, version, usage errors', () => {
   })
 
   test.each([
-    [["frobnicate"], /unknown command "frobnicate"; commands: check, diff, explain, lint/],
+    [["frobnicate"], /unknown command "frobnicate"; commands: check, diff, explain, filter, lint/],
     [['--frob'], /unknown option "--frob"/],
     [['help', 'frob'], /no help for unknown command "frob"/],
     [['check', '--frob', 'x'], /robotstxt check: Unknown option '--frob'/],
@@ -707,5 +707,95 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     await new Promise((resolve) => closed.close(resolve))
     const r = await run(['check', `http://127.0.0.1:${port}/`, 'Googlebot', '/a', '--timeout', '5000'])
     expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: `robots.txt: no response disallow-all (http://127.0.0.1:${port}/robots.txt)\n` })
+  })
+})
+
+describe('cli: filter (mixed hosts, robots.txt from 127.0.0.0/8 servers)', () => {
+  let server: Server
+  let port = 0
+  const asked = new Map<string, number>()
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const host = req.headers.host ?? ''
+      asked.set(host, (asked.get(host) ?? 0) + 1)
+      if (host.startsWith('127.0.0.3:')) res.writeHead(503).end()
+      else if (host.startsWith('127.0.0.4:')) res.writeHead(404).end()
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nDisallow: /private\n\nUser-agent: ${host.startsWith('127.0.0.2:') ? 'filterbot' : 'other'}\nDisallow: /\n`)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
+    port = (server.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  const at = (n: number, path: string) => `http://127.0.0.${n}:${port}${path}`
+
+  test('prints the allowed URLs in input order; each origin fetched once; exit 1 when some are disallowed', async () => {
+    asked.clear()
+    const urls = [at(1, '/a'), at(2, '/a'), at(1, '/private/x'), at(3, '/a'), at(4, '/private'), at(1, '/b'), at(2, '/b')]
+    const r = await run(['filter', 'FilterBot/1.0'], urls.join('\n') + '\n')
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe([at(1, '/a'), at(4, '/private'), at(1, '/b'), ''].join('\n'))
+    expect([...asked.values()]).toEqual([1, 1, 1, 1])
+  })
+
+  test('--verdicts and --json print every URL with verdict, line and outcome; bad lines cost only themselves (exit 3)', async () => {
+    const input = [at(1, '/private/x'), 'not a url', at(3, '/x'), '', at(4, '/y')].join('\r\n')
+    const v = await run(['filter', 'x', '--verdicts', '--urls', '-'], input)
+    expect(v.code).toBe(3)
+    expect(v.stdout).toBe([
+      `disallowed\t2\tok\t${at(1, '/private/x')}`,
+      'error\t0\t-\tnot a url',
+      `disallowed\t0\tdisallow-all\t${at(3, '/x')}`,
+      'error\t0\t-\t',
+      `allowed\t0\tallow-all\t${at(4, '/y')}`,
+      '',
+    ].join('\n'))
+    expect(v.stderr).toMatch(/^robotstxt: --urls line 2: .*expected an absolute http: or https: URL.*\nrobotstxt: --urls line 4: .*\n$/)
+    const list = file('filter-urls.txt', input)
+    const j = await run(['filter', 'x', '--json', '--urls', list, '--concurrency', '2'])
+    expect(j.code).toBe(3)
+    const records = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(records.map((x) => [x.allowed, x.line, x.origin, x.outcome])).toEqual([
+      [false, 2, at(1, ''), 'ok'], [false, 0, null, null], [false, 0, at(3, ''), 'disallow-all'], [false, 0, null, null], [true, 0, at(4, ''), 'allow-all'],
+    ])
+    expect(typeof records[1]!.error).toBe('string')
+  })
+
+  test('a line longer than 1 MiB characters is an error line of its own', async () => {
+    const r = await run(['filter', 'x', '--verdicts'], `${at(1, '/a')}\n${at(1, '/' + 'z'.repeat(1_100_000))}\n${at(1, '/private')}`)
+    expect(r.code).toBe(3)
+    expect(r.stdout).toBe(`allowed\t0\tok\t${at(1, '/a')}\nerror\t0\t-\t\ndisallowed\t2\tok\t${at(1, '/private')}\n`)
+    expect(r.stderr).toBe('robotstxt: --urls line 2: longer than 1,048,576 characters; expected one URL per line\n')
+  })
+
+  test('on a terminal, stderr shows progress and a summary', async () => {
+    const list = file('filter-tty.txt', Array.from({ length: 3000 }, (_, i) => at(1 + (i % 4), `/p${i}`)).join('\n'))
+    const out = join(tmp, 'filter-tty.out')
+    // script(1) gives the command a pseudo-terminal; stdout goes to a file, stderr to the terminal.
+    // Spawned, not spawnSync: the robots.txt server runs in this process and must keep answering.
+    const child = spawn('script', ['-qec', `${process.execPath} ${CLI} filter x --urls ${list} > ${out}`, '/dev/null'])
+    let typescript = ''
+    child.stdout.on('data', (c: Buffer) => (typescript += c.toString()))
+    child.stdin.end()
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(status).toBe(1) // some URLs are disallowed
+    expect(typescript).toMatch(/3,000 URLs \([0-9,]+\/s\), 4 origins: 2 ok, 1 allow-all, 1 disallow-all/)
+    expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(2250)
+  })
+
+  test('usage errors exit 2', async () => {
+    for (const [args, message] of [
+      [['filter'], /missing AGENT/],
+      [['filter', 'x', '--verdicts', '--json'], /--verdicts or --json, not both/],
+      [['filter', 'x', '--concurrency', '0'], /--concurrency: expected a whole number/],
+      [['filter', 'x', 'http://a/'], /unexpected argument/],
+      [['filter', 'x', '--urls', join(tmp, 'missing.txt')], /cannot read/],
+    ] as [string[], RegExp][]) {
+      const r = await run(args)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(message)
+    }
   })
 })

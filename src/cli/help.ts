@@ -23,6 +23,7 @@ Usage:
   robotstxt explain ROBOTS AGENT URL         the group and rule that decide, and why
   robotstxt lint ROBOTS                      problems in a robots.txt, line by line
   robotstxt diff OLD NEW                     URLs whose verdict changes between two versions
+  robotstxt filter AGENT [--urls FILE]       the allowed URLs of a list of any hosts
   robotstxt help [COMMAND]                   help for a command
 
 ${ROBOTS_ARG}
@@ -49,7 +50,7 @@ Each URL is an absolute URL or a path starting with '/'. With --urls, FILE ('-' 
 one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
 input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
 are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
-same origin (a path is fine). A line that cannot be checked (longer than 1,048,576 characters, or
+same origin (a path is fine). A line that cannot be checked (longer than 1,048,576 bytes, or
 not on the fetched origin, a blank line included) prints "error  0  LINE" in its place and a
 message with its line number on stderr; the other lines are still checked, in order.
 
@@ -93,6 +94,34 @@ ${FETCH_OPTS}
 
 Exit status: 0 when no verdict changes, 1 when some does (a CI guard for robots.txt edits), 2 on
 a usage error or unreadable input.
+`,
+
+  filter: `Usage:
+  robotstxt filter AGENT [--urls FILE|-] [--verdicts | --json] [--concurrency N]
+
+Reads URLs of any hosts, one per line (from FILE, or stdin by default), fetches each origin's
+robots.txt once (as check does for a URL ROBOTS), and prints the URLs AGENT may fetch, in input
+order. With --verdicts every URL is printed, tab-separated:
+  allowed|disallowed|error  LINE  OUTCOME  URL
+where OUTCOME is that origin's robots.txt outcome (ok, allow-all or disallow-all). --json prints
+one JSON object per URL: {url, allowed, line, origin, outcome[, error]}. Memory stays flat for any
+number of URLs. On a terminal, stderr shows the progress and a summary.
+
+A line that is not an http(s) URL (or is longer than 1,048,576 characters) is an error: a message
+with its line number on stderr ("error" in --verdicts), and the other lines go on.
+
+${AGENT_ARG}
+
+Options:
+  --urls FILE         read the URLs from FILE ('-' = stdin, the default)
+  --verdicts          print every URL with its verdict, line and origin outcome
+  --json              print every verdict as a JSON line
+  --concurrency N     robots.txt fetches at once (default 16)
+${FETCH_OPTS.replaceAll('fetching ROBOTS', 'fetching each robots.txt').replace('(default robotstxt-wasm/' + VERSION + ')', '(default AGENT)')}
+  -h, --help          show this help
+
+Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
+unreadable input, 3 when some lines could not be checked.
 `,
 
   explain: `Usage:

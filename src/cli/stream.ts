@@ -152,6 +152,55 @@ export async function streamCheck(
   return result
 }
 
+/**
+ * The lines of `input` as strings, split as streamCheck splits them (LF; a CR before it dropped; a
+ * final line without LF; a BOM at the very start dropped; ill-formed UTF-8 as U+FFFD). A line over
+ * MAX_URL_LINE characters is not held: it comes out as '' and its number (from 1) goes to `tooLong`.
+ */
+export async function* textLines(input: AsyncIterable<Uint8Array>, tooLong: (lineNo: number) => void): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: false })
+  let carry = ''
+  let skipping = false
+  let lineNo = 0
+  const one = (line: string, endsWithLf: boolean): string => {
+    lineNo++
+    return endsWithLf && line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line
+  }
+  for await (const chunk of input) {
+    const text = decoder.decode(chunk, { stream: true })
+    let from = 0
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+      if (skipping) {
+        skipping = false
+        tooLong(++lineNo)
+        yield ''
+      } else {
+        const line = carry + text.slice(from, nl)
+        carry = ''
+        if (line.length > MAX_URL_LINE) {
+          tooLong(++lineNo)
+          yield ''
+        } else yield one(line, true)
+      }
+      from = nl + 1
+    }
+    if (!skipping) {
+      carry += text.slice(from)
+      if (carry.length > MAX_URL_LINE) {
+        carry = ''
+        skipping = true
+      }
+    }
+  }
+  const rest = carry + decoder.decode()
+  if (skipping) {
+    tooLong(++lineNo)
+    yield ''
+  } else if (rest !== '') {
+    yield one(rest, false)
+  }
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const c = new Uint8Array(a.length + b.length)
   c.set(a)
