@@ -9,4 +9,5 @@ export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } 
 export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'
 export { robotsOrigin } from './http/origin.js'
 export { checkUrls, type CheckUrlsOptions, type UrlVerdict } from './http/check-urls.js'
+export { redisStorage, type RedisStorageOptions } from './integrations/redis.js'
 export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './http/workers-cache.js'

@@ -15,16 +15,17 @@ const WASM_CEILING = 32 * KiB
 
 /** Budgets in bytes; the comment gives the size (raw) when the budget was set. */
 const BUDGETS: Record<string, number> = {
-  'robots.wasm': 18 * KiB, // 15,938: split by stage (15,736 as one module; 11,542 before the UTF-16 batch entry points, probe cache and grouped always-rules)
+  'robots.wasm': 20 * KiB, // 16,906: the line exports (isAllowedLines/checkLines, UTF-8 repair); 15,938 split by stage; 15,736 as one module
   // The JS budgets were raised with the engine redesign: the shared layout module (every binary
   // field named) and the scanner's TypeScript twin ship in every entry.
-  'index.js': 104 * KiB, // 84,653 (wasm embedded as base64)
-  'index.cjs': 105 * KiB, // 85,718
-  'workerd.js': 80 * KiB, // 63,413 (wasm beside it)
+  // Raised again for checkUrls and redisStorage (about 13 KB), which the main entries export.
+  'index.js': 132 * KiB, // 112,438 (wasm embedded as base64)
+  'index.cjs': 133 * KiB, // 113,558
+  'workerd.js': 106 * KiB, // 89,879 (wasm beside it)
   'compat.js': 80 * KiB, // 64,473
   'compat.cjs': 81 * KiB, // 65,429
   'compat-workerd.js': 54 * KiB, // 43,233
-  'cli.js': 146 * KiB, // 117,857
+  'cli.js': 194 * KiB, // 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
 }
 
 const sizes = new Map<string, { raw: number; gzip: number }>()

@@ -20,6 +20,7 @@ import { robotsOrigin } from './origin.js'
 export interface UrlVerdict {
   /** The URL as given (a `URL` as its `href`). */
   url: string
+  /** May the agent fetch it: false for an error record. */
   allowed: boolean
   /** The robots.txt line that decided, 0 when none did (or for allow-all / disallow-all). */
   line: number

@@ -1,0 +1,209 @@
+// redisStorage against a real redis-server (Debian's, started here on a free port): the clients
+// people use, fleet-wide single flight across processes, a dead lock holder, and Redis going away.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type http from 'node:http'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis as IoRedis } from 'ioredis'
+import { Redis as IoValkey } from 'iovalkey'
+import { createClient as createClient6 } from 'redis'
+import { createClient as createClient4 } from 'redis4'
+import { createClient as createClient5 } from 'redis5'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RobotsCache, redisStorage, type StoredRobots } from '../src/index.js'
+import { ensureDist, ROOT } from './helpers/dist.js'
+import { ensureRedis, startRedis, type RedisServer } from './helpers/redis.js'
+import { closeAll, serve, type TestServer } from './helpers/server.js'
+
+const redis = ensureRedis()
+const ROBOTS = 'User-agent: *\nDisallow: /private\n'
+
+interface Client {
+  quit(): Promise<unknown>
+  get(key: string): Promise<string | null>
+}
+
+/** Each client library, connected to `url`. */
+const CLIENTS: [string, (url: string) => Promise<Client & object>][] = [
+  ['node-redis 4', async (url) => { const c = createClient4({ url }); c.on('error', () => {}); await c.connect(); return c as unknown as Client }],
+  ['node-redis 5', async (url) => { const c = createClient5({ url }); c.on('error', () => {}); await c.connect(); return c as unknown as Client }],
+  ['node-redis 6', async (url) => { const c = createClient6({ url }); c.on('error', () => {}); await c.connect(); return c as unknown as Client }],
+  ['ioredis', async (url) => { const c = new IoRedis(url, { lazyConnect: true }); c.on('error', () => {}); await c.connect(); return c as unknown as Client }],
+  ['iovalkey', async (url) => { const c = new IoValkey(url, { lazyConnect: true }); c.on('error', () => {}); await c.connect(); return c as unknown as Client }],
+]
+
+/** Robots.txt for every 127.a.b.c origin of one port; the Host header tells them apart. */
+let web: TestServer
+let port = 0
+const fetches = new Map<string, number>()
+const hang = new Set<string>()
+let delayMs = 0
+
+function origin(i: number): string {
+  return `http://127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}:${port}`
+}
+
+let server: RedisServer | null = null
+let tmp = ''
+
+beforeAll(async () => {
+  web = await serve((req: http.IncomingMessage, res: http.ServerResponse) => {
+    const host = req.headers.host ?? ''
+    fetches.set(host, (fetches.get(host) ?? 0) + 1)
+    if (hang.has(host)) return // never answered: a fetch that a killed process leaves behind
+    setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS), delayMs)
+  }, '0.0.0.0')
+  port = web.port
+  tmp = mkdtempSync(join(tmpdir(), 'robotstxt-redis-'))
+  if (redis.path !== null) server = await startRedis(redis.path)
+  ensureDist()
+}, 120_000)
+
+afterAll(async () => {
+  await server?.stop()
+  await closeAll()
+  if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+})
+
+const record = (o: string, expiresAt: number): StoredRobots => ({
+  origin: o, status: 200, outcome: 'ok', body: new TextEncoder().encode(ROBOTS), fetchedAt: Date.now(), expiresAt, unreachableSince: null, good: true,
+})
+
+describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.path === null ? `SKIPPED: ${redis.reason}` : 'real redis-server'})`, () => {
+  for (const [name, connect] of CLIENTS) {
+    test(`${name}: a record round-trips; a miss takes the fleet lock; put releases it`, async () => {
+      const client = await connect(server!.url)
+      try {
+        const prefix = `rt:${name}:`
+        const storage = redisStorage(client, { prefix, lockMs: 5_000 })
+        const o = 'https://roundtrip.example'
+        expect(await storage.get(o)).toBeUndefined()
+        expect(await client.get(`${prefix}lock:${o}`)).toMatch(/./) // this process now refreshes it
+        const r = record(o, Date.now() + 60_000)
+        await storage.put(o, r)
+        expect(await client.get(`${prefix}lock:${o}`)).toBeNull()
+        const back = await storage.get(o)
+        expect({ ...back, body: Array.from(back!.body!) }).toEqual({ ...r, body: Array.from(r.body!) })
+        // A record for another origin under this key is not handed out.
+        expect(await redisStorage(client, { prefix: `${prefix}x` }).get('https://other.example')).toBeUndefined()
+      } finally {
+        await client.quit()
+      }
+    })
+  }
+
+  test('two caches on two connections, one origin asked at once by both: one fetch', async () => {
+    fetches.clear()
+    delayMs = 150
+    const [a, b] = [await CLIENTS[1]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const caches = [a, b].map((c) => new RobotsCache({ storage: redisStorage(c, { prefix: 'pair:' }) }))
+      const results = await Promise.all([caches[0]!.get(origin(900) + '/'), caches[1]!.get(origin(900) + '/')])
+      expect(results.map((r) => r.outcome)).toEqual(['ok', 'ok'])
+      expect(results[1]!.isAllowed(origin(900) + '/private/x', 'bot')).toBe(false)
+      expect(fetches.get(origin(900).slice(7))).toBe(1)
+    } finally {
+      delayMs = 0
+      await a.quit()
+      await b.quit()
+    }
+  })
+
+  test('a client without call or sendCommand is a TypeError; so are bad options', () => {
+    expect(() => redisStorage({})).toThrow(/client.*Redis or Valkey client/)
+    expect(() => redisStorage(null)).toThrow(TypeError)
+    const fake = { call: async () => null }
+    expect(() => redisStorage(fake, { lockMs: 0 })).toThrow(/lockMs/)
+    expect(() => redisStorage(fake, { ttlMs: 1.5 })).toThrow(/ttlMs/)
+    expect(() => redisStorage(fake, { prefix: 3 as unknown as string })).toThrow(/prefix/)
+  })
+})
+
+/** Starts a fleet process; resolves its summary line when it ends. */
+function fleetProcess(url: string, lockMs: number, originsFile: string, seed: number): { child: ChildProcessWithoutNullStreams; done: Promise<{ outcomes: Record<string, number> }> } {
+  const child = spawn(process.execPath, [join(ROOT, 'test', 'helpers', 'fleet-child.mjs'), url, String(lockMs), originsFile, String(seed)], { cwd: ROOT })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+  const done = new Promise<{ outcomes: Record<string, number> }>((resolve, reject) => {
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? ''
+      if (code === 0 && last.startsWith('{')) resolve(JSON.parse(last) as { outcomes: Record<string, number> })
+      else reject(new Error(`fleet process exited ${code}: ${err || out}`))
+    })
+  })
+  return { child, done }
+}
+
+describe.skipIf(redis.path === null)(`redis: a crawler fleet (${redis.path === null ? `SKIPPED: ${redis.reason}` : 'real redis-server, real processes'})`, () => {
+  test('4 processes x 1,000 origins: each origin fetched exactly once across the fleet', async () => {
+    fetches.clear()
+    delayMs = 20
+    const origins = Array.from({ length: 1000 }, (_, i) => origin(i))
+    const file = join(tmp, 'origins.json')
+    writeFileSync(file, JSON.stringify(origins))
+    const t0 = performance.now()
+    const fleet = [1, 2, 3, 4].map((seed) => fleetProcess(server!.url, 10_000, file, seed))
+    const summaries = await Promise.all(fleet.map((f) => f.done))
+    delayMs = 0
+    const ms = performance.now() - t0
+    for (const s of summaries) expect(s.outcomes).toEqual({ ok: 1000 })
+    expect(fetches.size).toBe(1000)
+    const twice = [...fetches].filter(([, n]) => n !== 1)
+    expect(twice).toEqual([])
+    console.log(`fleet: 4 processes x 1,000 origins in ${ms.toFixed(0)} ms, ${[...fetches.values()].reduce((a, b) => a + b, 0)} robots.txt fetches`)
+  }, 120_000)
+
+  test('the lock holder is killed mid-fetch: another process takes over within lockMs', async () => {
+    fetches.clear()
+    const lockMs = 1500
+    const o = origin(1100) // outside the fleet test's origins, so nothing is stored for it yet
+    hang.add(o.slice(7))
+    const file = join(tmp, 'one.json')
+    writeFileSync(file, JSON.stringify([o]))
+    const holder = fleetProcess(server!.url, lockMs, file, 7)
+    holder.done.catch(() => {})
+    const watcher = await CLIENTS[1]![1](server!.url)
+    try {
+      // Wait until the holder has taken the lock and its fetch has reached the server.
+      for (let i = 0; i < 200 && fetches.get(o.slice(7)) !== 1; i++) await new Promise((r) => setTimeout(r, 25))
+      expect(await watcher.get(`robotstxt:lock:${o}`)).toMatch(/./)
+      holder.child.kill('SIGKILL')
+      const killedAt = performance.now()
+      hang.delete(o.slice(7))
+      const other = new RobotsCache({ storage: redisStorage(watcher, { lockMs }) })
+      const result = await other.get(o + '/')
+      const waited = performance.now() - killedAt
+      expect(result.outcome).toBe('ok')
+      expect(fetches.get(o.slice(7))).toBe(2)
+      expect(waited).toBeGreaterThan(lockMs / 2) // the dead holder's lock was respected until it expired
+      expect(waited).toBeLessThan(lockMs + 1000)
+      console.log(`dead lock holder: the next process fetched ${waited.toFixed(0)} ms after the kill (lockMs ${lockMs})`)
+    } finally {
+      await watcher.quit()
+    }
+  }, 30_000)
+
+  test('Redis stopped mid-run: every lookup still succeeds, each through its own fetch', async () => {
+    fetches.clear()
+    const own = await startRedis(redis.path!)
+    const client = await CLIENTS[1]![1](own.url)
+    const cache = new RobotsCache({ storage: redisStorage(client), timeoutMs: 5_000 })
+    const outcomes: string[] = []
+    const t0 = performance.now()
+    for (let i = 0; i < 100; i++) {
+      if (i === 50) await own.stop(true)
+      outcomes.push((await cache.get(origin(400 + i) + '/')).outcome)
+    }
+    const ms = performance.now() - t0
+    expect(outcomes).toEqual(Array(100).fill('ok'))
+    expect(fetches.size).toBe(100)
+    // The circuit opens at the first failed command: the outage costs one bounded wait, not one per lookup.
+    expect(ms).toBeLessThan(8_000)
+    console.log(`redis outage: 100 lookups (50 after the kill) in ${ms.toFixed(0)} ms`)
+    // quit() would wait for a server that is gone: drop the connection instead.
+    ;(client as unknown as { destroy(): void }).destroy()
+  }, 60_000)
+})
