@@ -147,3 +147,35 @@ describe('examples/worker: GET /check inside workerd', () => {
     expect(later.robotsRequests).toBe(1)
   })
 })
+
+describe('examples/worker: POST /filter (checkUrls at the edge) inside workerd', () => {
+  let a: Site, b: Site
+  beforeAll(async () => {
+    ;[a, b] = await Promise.all([site(200, ROBOTS), site(404)])
+  })
+  afterAll(async () => {
+    for (const s of [a, b]) s?.server.closeAllConnections()
+    await Promise.all([a, b].map((s) => s && new Promise((r) => s.server.close(r))))
+  })
+
+  test('mixed sites in, one JSON verdict per line out, in order; each robots.txt fetched once', async () => {
+    const urls = [`${a.origin}/private/x`, `${b.origin}/private/x`, 'not a url', `${a.origin}/private/open/y`, `${a.origin}/z`, `${b.origin}/`]
+    const res = await worker.fetch('/filter?agent=ExampleBot', { method: 'POST', body: urls.join('\r\n') + '\n' })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson')
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines.map((v) => [v.url, v.allowed, v.line, v.outcome])).toEqual([
+      [urls[0], false, 2, 'ok'], [urls[1], true, 0, 'allow-all'], ['not a url', false, 0, null],
+      [urls[3], true, 3, 'ok'], [urls[4], true, 0, 'ok'], [urls[5], true, 0, 'allow-all'],
+    ])
+    expect(lines[2]!.error).toMatch(/http: or https: URL/)
+    expect([a.robotsRequests, b.robotsRequests]).toEqual([1, 1])
+  })
+
+  test('bad requests: no agent 400, GET 405, too many URLs 413', async () => {
+    expect((await worker.fetch('/filter', { method: 'POST', body: `${a.origin}/x` })).status).toBe(400)
+    expect((await worker.fetch('/filter?agent=x')).status).toBe(405)
+    const many = Array.from({ length: 10_001 }, (_, i) => `${a.origin}/${i}`).join('\n')
+    expect((await worker.fetch('/filter?agent=x', { method: 'POST', body: many })).status).toBe(413)
+  })
+})

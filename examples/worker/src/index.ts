@@ -4,10 +4,14 @@
 //   200 {"allowed":false,"line":2,"rule":{"kind":"disallow","pattern":"/private"},
 //        "origin":"https://example.com","status":200,"outcome":"ok"}
 //
+//   POST /filter?agent=<crawler user-agent>   body: URLs of any sites, one per line (at most 10,000)
+//   200 one JSON line per URL, in order: {"url":…,"allowed":…,"line":…,"origin":…,"outcome":…}
+//       (an input that is not an http(s) URL gets "allowed":false and an "error")
+//
 // `outcome` says how the site's robots.txt fetch decides: 'ok' (its rules apply; `line` and `rule`
 // name the deciding line), 'allow-all' (no robots.txt: 4xx) or 'disallow-all' (server error,
 // 429, unreachable). `status` is the HTTP status of that fetch, null after a network error.
-import { RobotsCache, workersCacheStorage, type RobotsFetch, type Verdict } from 'robotstxt-wasm'
+import { checkUrls, RobotsCache, workersCacheStorage, type RobotsFetch, type Verdict } from 'robotstxt-wasm'
 
 interface Env {
   /** User-Agent of the robots.txt fetches (wrangler.jsonc "vars"). */
@@ -37,9 +41,43 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   return Response.json(body, { status, headers: { 'cache-control': 'no-store', ...headers } })
 }
 
+/** URLs one POST /filter may carry: a request's CPU time is bounded, so a frontier comes in batches. */
+const MAX_FILTER_URLS = 10_000
+
+/**
+ * POST /filter: a batch of a mixed-host frontier checked at the edge. Each site's robots.txt is
+ * fetched once (through the same cache as /check), at most 6 at a time (the Workers limit on
+ * simultaneous open connections), and the verdicts stream back as JSON lines in input order.
+ */
+async function filter(request: Request, env: Env, agent: string | null): Promise<Response> {
+  if (agent === null || agent === '') return json({ error: 'the query parameter agent is required' }, 400)
+  const lines = (await request.text()).split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+  if (lines.at(-1) === '') lines.pop()
+  if (lines.length > MAX_FILTER_URLS) return json({ error: `at most ${MAX_FILTER_URLS} URLs per request` }, 413)
+  let verdicts: AsyncIterable<unknown>
+  try {
+    verdicts = checkUrls(lines, { agent, cache: robotsCache(env, request), concurrency: 6 })
+  } catch (err) {
+    if (err instanceof TypeError) return json({ error: err.message }, 400)
+    throw err
+  }
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for await (const v of verdicts) controller.enqueue(encoder.encode(JSON.stringify(v) + '\n'))
+      controller.close()
+    },
+  })
+  return new Response(body, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } })
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url)
+    if (pathname === '/filter') {
+      if (request.method !== 'POST') return json({ error: 'method not allowed' }, 405, { allow: 'POST' })
+      return filter(request, env, searchParams.get('agent'))
+    }
     if (pathname !== '/check') return json({ error: 'not found: use GET /check?url=...&agent=...' }, 404)
     if (request.method !== 'GET') return json({ error: 'method not allowed' }, 405, { allow: 'GET' })
     const url = searchParams.get('url')
