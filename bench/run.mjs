@@ -14,6 +14,7 @@ import robotsParser from 'robots-parser'
 import { parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
 import { accessors, hostileShapes } from './shapes.mjs'
+import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -146,6 +147,35 @@ function linesPhase(label, chunks, pairs) {
   }, () => {
     for (let k = 0; k < urlsPerRun; k++) { const p = pairs[j]; p.rp.isAllowed(p.url, p.agent); j = j + 1 === pairs.length ? 0 : j + 1 }
   }, urlsPerRun)
+}
+
+// ── the other npm libraries: throughput on the synthetic workload and exactness on the labels ──
+async function peersPhase() {
+  const body = syntheticRobots()
+  const urls = syntheticUrls()
+  const agent = 'Googlebot'
+  const matcher = parseRobots(body).matcher(agent)
+  const bodies = existsSync(CORPUS) ? labelledBodies(join(CORPUS, '..')) : null
+  const out = []
+  for (const peer of [oursPeer(parseRobots, 'robotstxt-wasm (this build)'), ...PEERS]) {
+    const check = await peer.make(body, new TextEncoder().encode(body))
+    let i = 0
+    let j = 0
+    const n = urls.length
+    const row = peer.exact
+      ? null
+      : compare(`synthetic (a): single Matcher.isAllowed vs ${peer.name}`, () => {
+        for (let k = 0; k < BATCH; k++) { matcher.isAllowed(urls[i]); i = i + 1 === n ? 0 : i + 1 }
+      }, () => {
+        for (let k = 0; k < BATCH; k++) { check(urls[j], agent); j = j + 1 === n ? 0 : j + 1 }
+      })
+    const e = bodies === null ? null : await exactness(peer, bodies)
+    out.push({ name: peer.name, ns: row?.theirs ?? null, ratio: row?.ratio ?? null, exact: e })
+    log(`peer ${peer.name}: exactness ${e ? `${e.right}/${e.total}` : 'skipped (no ../shared)'}`)
+  }
+  // The main table keeps robots-parser's rows; the peers table shows them all.
+  rows.splice(rows.length - PEERS.length, PEERS.length)
+  return out
 }
 
 function syntheticPhase() {
@@ -389,6 +419,7 @@ const scaling = scalingPhase()
 const floors = floorPhase()
 const memory = memoryPhase()
 const hostile = hostilePhase()
+const peers = await peersPhase()
 const sizeRows = sizes()
 
 const md = []
@@ -403,6 +434,11 @@ for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
 const accessorNames = Object.keys(hostile[0].ratios)
 md.push('', `| worst shape (~500 KiB) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
 for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)
+md.push('', '| library (synthetic workload, single checks) | time per check | robotstxt-wasm is | Google\'s verdict on the labelled cases |', '|---|---:|---:|---:|')
+for (const p of peers) {
+  const exact = p.exact === null ? 'n/a' : `${(100 * p.exact.right / p.exact.total).toFixed(2)}% (${p.exact.right.toLocaleString('en')} of ${p.exact.total.toLocaleString('en')})`
+  md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
+}
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
 md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
