@@ -1,6 +1,9 @@
 // Bundles src/ into dist/ (run after `asc` has written build/robots.wasm):
 //   dist/index.js, dist/index.cjs  Node and bundlers; the wasm bytes embedded as base64 (decoded at first use)
 //   dist/workerd.js + robots.wasm  Cloudflare Workers; the .wasm imported as a module
+//   dist/deno.js                   Deno; workerd.js with the .wasm imported in the source phase
+//                                  (`import source`, Deno 2.x: a WebAssembly.Module, compiled by
+//                                  the runtime as it loads the module graph)
 //   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
@@ -10,7 +13,7 @@
 //                                  one RobotsCache class and one wasm instance
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
-import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning' }
 
@@ -52,4 +55,11 @@ await Promise.all([
   }),
 ])
 chmodSync('dist/cli.js', 0o755)
+// Deno: the Workers build, importing the wasm in the source phase (esbuild cannot emit that syntax).
+for (const [from, to] of [['dist/workerd.js', 'dist/deno.js'], ['dist/compat-workerd.js', 'dist/compat-deno.js']]) {
+  const code = readFileSync(from, 'utf8')
+  const plain = 'import embedded from "./robots.wasm";'
+  if (code.split(plain).length !== 2) throw new Error(`build: expected one "${plain}" in ${from}`)
+  writeFileSync(to, code.replace(plain, 'import source embedded from "./robots.wasm";'))
+}
 copyFileSync('build/robots.wasm', 'dist/robots.wasm')

@@ -1,0 +1,139 @@
+// The conformance, API and CLI checks that run on every runtime the package supports (Node 20-26,
+// Bun, Deno), with no test framework: `<runtime> test/runtimes/check.mjs` (Deno: `deno run -A`).
+// The package is imported by its name, so each runtime resolves its own `exports` condition. Every
+// failed check is printed and the process exits 1; the last line is a summary.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { join } from 'node:path'
+import * as pkg from 'robotstxt-wasm'
+import compat from 'robotstxt-wasm/compat'
+
+const { parseRobots, checkUrls, RobotsCache } = pkg
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..')
+const runtime = typeof Deno !== 'undefined' ? `Deno ${Deno.version.deno}` : typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.versions.node}`
+const failures = []
+let checks = 0
+
+function check(what, ok, detail = '') {
+  checks++
+  if (!ok) failures.push(`${what}${detail ? `: ${detail}` : ''}`)
+}
+
+// ── conformance: every labelled case, four ways ────────────────────────────────────────────────
+function load(file, robotsDir) {
+  const out = []
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    const rec = JSON.parse(line)
+    const body = rec.robots_b64 !== undefined ? Uint8Array.from(atob(rec.robots_b64), (c) => c.charCodeAt(0)) : new Uint8Array(readFileSync(join(robotsDir, rec.file)))
+    out.push({ id: rec.id, body, cases: rec.cases })
+  }
+  return out
+}
+
+const suites = ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl'].map((f) => [f, load(join(root, 'test', 'fixtures', f), null)])
+const corpus = join(root, '..', 'shared', 'corpus')
+if (existsSync(join(corpus, 'cases.jsonl'))) suites.push(['corpus', load(join(corpus, 'cases.jsonl'), join(corpus, 'robots'))])
+else console.warn('corpus: ../shared/corpus not found, the 58,896 real-file cases are SKIPPED')
+
+const enc = new TextEncoder()
+let cases = 0
+for (const [name, bodies] of suites) {
+  let bad = 0
+  for (const b of bodies) {
+    const robots = parseRobots(b.body)
+    const byAgent = new Map()
+    for (const c of b.cases) {
+      cases++
+      const v = robots.check(c.url, c.agent)
+      if (v.allowed !== c.allowed || v.line !== c.line) bad++
+      const key = JSON.stringify(c.agent)
+      if (!byAgent.has(key)) byAgent.set(key, [])
+      byAgent.get(key).push(c)
+    }
+    for (const [key, cs] of byAgent) {
+      const m = robots.matcher(JSON.parse(key))
+      const urls = cs.map((c) => c.url)
+      const many = m.checkMany(urls)
+      const allowed = m.isAllowedMany(urls)
+      cs.forEach((c, i) => {
+        if (Math.abs(many[i]) !== c.line || (many[i] >= 0) !== c.allowed || (allowed[i] === 1) !== c.allowed) bad++
+      })
+      const lineable = cs.filter((c) => !/[\r\n]/.test(c.url))
+      const lines = m.checkLines(enc.encode(lineable.map((c) => c.url + '\n').join('')))
+      lineable.forEach((c, i) => {
+        if (Math.abs(lines[i]) !== c.line || (lines[i] >= 0) !== c.allowed) bad++
+      })
+    }
+  }
+  check(`conformance ${name}: every case through check, checkMany, isAllowedMany and checkLines`, bad === 0, `${bad} wrong`)
+}
+
+// ── API ─────────────────────────────────────────────────────────────────────────────────────────
+for (const name of ['parseRobots', 'Robots', 'Matcher', 'fetchRobots', 'RobotsCache', 'robotsOrigin', 'workersCacheStorage', 'diffRobots', 'checkUrls', 'redisStorage', 'DEFAULT_MAX_BYTES']) {
+  check(`export ${name}`, pkg[name] !== undefined)
+}
+{
+  const robots = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\nSitemap: https://x.example/s.xml\nCrawl-delay: 2\n')
+  check('sitemaps', JSON.stringify(robots.sitemaps) === '["https://x.example/s.xml"]')
+  check('crawlDelay', robots.crawlDelay('bot') === 2)
+  check('lines', robots.lines.length === 6 && robots.lines[1].type === 'disallow' && robots.lines[5].type === 'empty')
+  const m = robots.matcher('bot')
+  // A lone surrogate in a batch is U+FFFD, as a single check encodes it, whatever the runtime's batch path.
+  const urls = ['/private/\ud800', '\udc00/private', '/ok\ud83d', '\ude00x', '/private/ok']
+  check('lone surrogates: batch equals single checks', Array.from(m.isAllowedMany(urls)).join() === urls.map((u) => (m.isAllowed(u) ? 1 : 0)).join())
+  let typeError = false
+  try {
+    m.isAllowedMany('not an array')
+  } catch (e) {
+    typeError = e instanceof TypeError && /urls/.test(e.message)
+  }
+  check('a bad argument is a TypeError naming it', typeError)
+  check('diffRobots', pkg.diffRobots('User-agent: *\nDisallow: /a\n', 'User-agent: *\nDisallow: /b\n').changes.length > 0)
+  const rp = compat('https://x.example/robots.txt', 'User-agent: *\nDisallow: /private\n')
+  check('robotstxt-wasm/compat', rp.isAllowed('https://x.example/private/x', 'bot') === false && rp.isAllowed('https://x.example/a', 'bot') === true)
+}
+
+// fetch, the cache and checkUrls against a real server on 127.0.0.1.
+{
+  let fetches = 0
+  const server = createServer((req, res) => {
+    fetches++
+    if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n')
+    else res.writeHead(404).end()
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${server.address().port}`
+  try {
+    const got = []
+    for await (const v of checkUrls([`${origin}/a`, `${origin}/private/b`, 'not a url', `${origin}/c`], { agent: 'bot', cache: new RobotsCache() })) got.push(v)
+    check('checkUrls: verdicts in order, one fetch', got.map((v) => `${v.allowed}/${v.line}/${v.outcome}`).join() === 'true/0/ok,false/2/ok,false/0/,true/0/ok'.replace('/,', '/null,') && fetches === 1,
+      got.map((v) => `${v.allowed}/${v.line}/${v.outcome}`).join())
+  } finally {
+    server.close()
+  }
+}
+
+// ── CLI ─────────────────────────────────────────────────────────────────────────────────────────
+{
+  const cli = join(root, 'dist', 'cli.js')
+  const exe = typeof Deno !== 'undefined' ? Deno.execPath() : process.execPath
+  const pre = typeof Deno !== 'undefined' ? ['run', '-A', cli] : [cli]
+  const example = join(root, 'examples', 'robots.txt')
+  const run = (args, input) => spawnSync(exe, [...pre, ...args], { input: input ?? '', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const one = run(['check', example, 'Googlebot', 'https://example.com/private/report.pdf', 'https://example.com/drafts/'])
+  check('cli check: verdict lines and exit 1 when one is disallowed', one.status === 1 && one.stdout === 'disallowed\t17\thttps://example.com/private/report.pdf\nallowed\t21\thttps://example.com/drafts/\n', `${one.status} ${one.stdout}${one.stderr}`)
+  const stream = run(['check', example, 'Googlebot', '--urls', '-'], '/a\r\n/private/x\n/b')
+  check('cli check --urls: one line per input line', stream.status === 1 && stream.stdout === 'allowed\t0\t/a\ndisallowed\t17\t/private/x\nallowed\t0\t/b\n', `${stream.status} ${stream.stdout}${stream.stderr}`)
+  const explain = run(['explain', example, 'Googlebot', 'https://example.com/private/report.pdf'])
+  check('cli explain: exit 0 and the deciding line', explain.status === 0 && /disallowed by line 17/.test(explain.stdout), `${explain.status} ${explain.stderr}`)
+  const lint = run(['lint', example, '--json'])
+  check('cli lint --json: a report', (lint.status === 0 || lint.status === 1) && JSON.parse(lint.stdout).findings !== undefined, `${lint.status} ${lint.stderr}`)
+  const usage = run(['check'])
+  check('cli: a usage error exits 2', usage.status === 2 && /missing ROBOTS/.test(usage.stderr), `${usage.status}`)
+}
+
+for (const f of failures) console.error(`FAIL ${f}`)
+console.log(`${runtime}: ${checks - failures.length}/${checks} checks passed (${cases.toLocaleString('en')} labelled cases)`)
+if (failures.length > 0) process.exit(1)
