@@ -15,6 +15,7 @@ import { parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
 import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
+import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -25,6 +26,33 @@ const BATCH = 1000 // calls per task invocation
 
 const rows = []
 const realBreakdown = []
+
+// `npm run bench -- --runtime NAME[,NAME...]` (or `--runtime all`): the README "Runtimes" rows,
+// each measured by bench/runtime.mjs on that runtime; written to bench/RUNTIMES.md.
+const runtimeArg = process.argv.indexOf('--runtime')
+if (runtimeArg >= 0) {
+  const asked = process.argv[runtimeArg + 1] ?? 'all'
+  const names = asked === 'all' ? Object.keys(RUNTIMES) : asked.split(',')
+  const HOW = {
+    node: 'embedded bytes, compiled synchronously (`import`/`require`)', bun: 'embedded bytes, compiled synchronously (`bun` condition)',
+    deno: '`import source` of dist/robots.wasm (`deno` condition)',
+  }
+  const lines = ['| runtime | wasm loads as | single `isAllowed` | batch `isAllowedMany` | robots-parser | single | batch |', '|---|---|---:|---:|---:|---:|---:|']
+  let meta = ''
+  for (const name of names) {
+    const bin = ensureRuntime(name)
+    const args = name === 'deno' ? ['run', '-A', 'bench/runtime.mjs'] : ['bench/runtime.mjs']
+    const r = JSON.parse(execFileSync(bin, args, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1))
+    meta = `${r.date}, ${r.machine}`
+    const how = HOW[name.startsWith('node') ? 'node' : name]
+    lines.push(`| ${r.runtime} | ${how} | ${r.single.toFixed(0)} ns | ${r.batch.toFixed(0)} ns | ${(r.robotsParser / 1000).toFixed(2)} µs | **${(r.robotsParser / r.single).toFixed(1)}x** | **${(r.robotsParser / r.batch).toFixed(1)}x** |`)
+    process.stderr.write(lines.at(-1) + "\n")
+  }
+  const md = `Synthetic workload (bench/synthetic.mjs), per URL; robots-parser in the same process, interleaved; ${meta}.\n\n${lines.join('\n')}\n`
+  process.stdout.write('\n' + md)
+  writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
+  process.exit(0)
+}
 const targets = []
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`)
