@@ -29,20 +29,54 @@ const realBreakdown = []
 
 // `npm run bench -- --runtime NAME[,NAME...]` (or `--runtime all`): the README "Runtimes" rows,
 // each measured by bench/runtime.mjs on that runtime; written to bench/RUNTIMES.md.
+/** bench/runtime-core.mjs in a page of Debian's Chromium (headless, via playwright-core); null without one. */
+async function chromiumRow() {
+  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
+  if (executablePath === undefined) {
+    process.stderr.write('chromium: not installed (apt-get install chromium), row SKIPPED\n')
+    return null
+  }
+  const { build } = await import('esbuild')
+  const out = await build({
+    stdin: { contents: "import { measureRow } from './runtime-core.mjs'\nwindow.__row = measureRow(7)", resolveDir: here, loader: 'js' },
+    bundle: true, write: false, format: 'esm', platform: 'browser', conditions: ['browser'], logLevel: 'error',
+  })
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  try {
+    const page = await browser.newPage()
+    await page.setContent('<!doctype html><meta charset="utf-8">')
+    await page.addScriptTag({ content: out.outputFiles[0].text, type: 'module' })
+    await page.waitForFunction(() => window.__row !== undefined, undefined, { timeout: 300_000 })
+    const row = await page.evaluate(() => window.__row)
+    const version = browser.version()
+    return { runtime: `Chromium ${version}`, ...row, date: new Date().toISOString().slice(0, 10), machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores` }
+  } finally {
+    await browser.close()
+  }
+}
+
 const runtimeArg = process.argv.indexOf('--runtime')
 if (runtimeArg >= 0) {
   const asked = process.argv[runtimeArg + 1] ?? 'all'
-  const names = asked === 'all' ? Object.keys(RUNTIMES) : asked.split(',')
+  const names = asked === 'all' ? [...Object.keys(RUNTIMES), 'chromium'] : asked.split(',')
   const HOW = {
     node: 'embedded bytes, compiled synchronously (`import`/`require`)', bun: 'embedded bytes, compiled synchronously (`bun` condition)',
     deno: '`import source` of dist/robots.wasm (`deno` condition)',
+    chromium: 'embedded bytes, compiled synchronously (`browser` condition, bundled by esbuild)',
   }
   const lines = ['| runtime | wasm loads as | single `isAllowed` | batch `isAllowedMany` | robots-parser | single | batch |', '|---|---|---:|---:|---:|---:|---:|']
   let meta = ''
   for (const name of names) {
-    const bin = ensureRuntime(name)
-    const args = name === 'deno' ? ['run', '-A', 'bench/runtime.mjs'] : ['bench/runtime.mjs']
-    const r = JSON.parse(execFileSync(bin, args, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1))
+    let r
+    if (name === 'chromium') {
+      r = await chromiumRow()
+      if (r === null) continue
+    } else {
+      const bin = ensureRuntime(name)
+      const args = name === 'deno' ? ['run', '-A', 'bench/runtime.mjs'] : ['bench/runtime.mjs']
+      r = JSON.parse(execFileSync(bin, args, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1))
+    }
     meta = `${r.date}, ${r.machine}`
     const how = HOW[name.startsWith('node') ? 'node' : name]
     lines.push(`| ${r.runtime} | ${how} | ${r.single.toFixed(0)} ns | ${r.batch.toFixed(0)} ns | ${(r.robotsParser / 1000).toFixed(2)} µs | **${(r.robotsParser / r.single).toFixed(1)}x** | **${(r.robotsParser / r.batch).toFixed(1)}x** |`)
