@@ -11,8 +11,11 @@
 //                                  external (optional peers, imported lazily), and src/public.ts is the
 //                                  package's own main entry (`robotstxt-wasm`), so that both entries share
 //                                  one RobotsCache class and one wasm instance
+//   dist/playground/               the playground page (index.html, style.css, app.js with the wasm
+//                                  embedded), static files served by `robotstxt playground`
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
 import { build } from 'esbuild'
+import { join } from 'node:path'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning' }
@@ -31,7 +34,7 @@ const wasmAsModule = {
   },
 }
 
-mkdirSync('dist', { recursive: true })
+mkdirSync('dist/playground', { recursive: true })
 await Promise.all([
   build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'base64' } }),
   build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'base64' } }),
@@ -48,6 +51,7 @@ await Promise.all([
     external: ['crawlee', '@crawlee/*', 'undici'], plugins: [publicAsPackage],
   })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
+  build({ ...common, platform: 'browser', entryPoints: ['playground/app.ts'], format: 'esm', outfile: 'dist/playground/app.js', loader: { '.wasm': 'base64' }, minify: true }),
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
     banner: { js: '#!/usr/bin/env node' },
@@ -63,3 +67,4 @@ for (const [from, to] of [['dist/workerd.js', 'dist/deno.js'], ['dist/compat-wor
   writeFileSync(to, code.replace(plain, 'import source embedded from "./robots.wasm";'))
 }
 copyFileSync('build/robots.wasm', 'dist/robots.wasm')
+for (const f of ['index.html', 'style.css']) copyFileSync(join('playground', f), join('dist', 'playground', f))
