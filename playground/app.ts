@@ -173,7 +173,10 @@ function renderLint(findings: Finding[]): void {
   for (const f of findings) {
     counts[f.severity]++
     if (f.line !== null) {
-      gutter.append(el('span', { class: `mark ${f.severity}`, title: `${f.severity}: ${f.message}`, 'data-line': String(f.line), style: `top:${6 + (f.line - 1) * lh}px` }))
+      // Positioned through the CSSOM: the page's CSP allows no inline style attributes.
+      const mark = el('span', { class: `mark ${f.severity}`, title: `${f.severity}: ${f.message}`, 'data-line': String(f.line) })
+      mark.style.top = `${6 + (f.line - 1) * lh}px`
+      gutter.append(mark)
     }
     const go = el('button', { type: 'button' }, f.line === null ? 'file' : `line ${f.line}`)
     go.addEventListener('click', () => f.line !== null && goToLine(robotsArea, f.line))
@@ -423,11 +426,12 @@ $('copy-link').addEventListener('click', async () => {
 })
 
 // Live fetch exists only when the example Worker serves the page (a browser alone cannot read
-// another site's robots.txt: CORS). Its /api/live answers 400 without a site.
+// another site's robots.txt: CORS). Without a site, /api/live says whether it can: {"live": true}
+// from the Worker, {"live": false} from `robotstxt playground`.
 async function offerLiveFetch(): Promise<void> {
   try {
     const probe = await fetch('api/live')
-    if (probe.status !== 400 || !(probe.headers.get('content-type') ?? '').includes('json')) return
+    if (!probe.ok || ((await probe.json()) as { live?: unknown }).live !== true) return
   } catch {
     return
   }

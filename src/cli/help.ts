@@ -24,6 +24,7 @@ Usage:
   robotstxt lint ROBOTS                      problems in a robots.txt, line by line
   robotstxt diff OLD NEW                     URLs whose verdict changes between two versions
   robotstxt filter AGENT [--urls FILE]       the allowed URLs of a list of any hosts
+  robotstxt playground                       a page to try robots.txt files, on localhost
   robotstxt help [COMMAND]                   help for a command
 
 ${ROBOTS_ARG}
@@ -147,6 +148,23 @@ ${FETCH_OPTS}
 
 Exit status: 0 when explained (whatever the verdict: use check for a verdict status), 2 on a
 usage error or unreadable input.
+`,
+
+  playground: `Usage:
+  robotstxt playground [--port N] [--host H]
+
+Serves the robots.txt playground on http://127.0.0.1 (a free port unless --port is given) and
+prints its address; it opens nothing. The page runs in your browser on the same engine as this
+command: paste or drop a robots.txt, pick crawlers, list URLs, and see each verdict, the deciding
+line, the explain trace, lint markers, a crawlers × URLs matrix and a diff of two versions. The
+whole state is kept in the page's address (#...), so a link reproduces it; nothing is sent.
+
+Options:
+  --port N            port to listen on (default: any free one)
+  --host H            address to listen on (default 127.0.0.1)
+  -h, --help          show this help
+
+Stops on Ctrl-C. Exit status: 0, or 2 on a usage error or when the port is taken.
 `,
 
   lint: `Usage:
