@@ -179,3 +179,22 @@ describe('examples/worker: POST /filter (checkUrls at the edge) inside workerd',
     expect((await worker.fetch('/filter?agent=x', { method: 'POST', body: many })).status).toBe(413)
   })
 })
+
+describe('examples/worker: the playground and its live fetch inside workerd', () => {
+  test('the page is served as static assets', async () => {
+    const page = await worker.fetch('/')
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('robots.txt playground')
+    expect((await worker.fetch('/app.js')).headers.get('content-type')).toMatch(/javascript/)
+  })
+
+  test('/api/live: offered, then a site\'s robots.txt with its outcome, as the crawler fetch sees it', async () => {
+    expect(await (await worker.fetch('/api/live')).json()).toEqual({ live: true })
+    const ok = await (await worker.fetch(`/api/live?site=${encodeURIComponent(rules.origin + '/any/page')}`)).json()
+    expect(ok).toEqual({ origin: rules.origin, status: 200, outcome: 'ok', body: ROBOTS })
+    const down = await (await worker.fetch(`/api/live?site=${encodeURIComponent(failing.origin)}`)).json()
+    expect(down).toEqual({ origin: failing.origin, status: 503, outcome: 'disallow-all', body: '' })
+    const bad = await worker.fetch('/api/live?site=ftp%3A%2F%2Fx')
+    expect(bad.status).toBe(400)
+  })
+})

@@ -8,10 +8,14 @@
 //   200 one JSON line per URL, in order: {"url":…,"allowed":…,"line":…,"origin":…,"outcome":…}
 //       (an input that is not an http(s) URL gets "allowed":false and an "error")
 //
+//   GET /  (and /app.js, /style.css)   the robots.txt playground (static assets: wrangler.jsonc)
+//   GET /api/live?site=<site URL>     for the playground: that site's robots.txt as fetched here
+//   200 {"origin":…,"status":200,"outcome":"ok","body":"User-agent: …"}; without site: {"live":true}
+//
 // `outcome` says how the site's robots.txt fetch decides: 'ok' (its rules apply; `line` and `rule`
 // name the deciding line), 'allow-all' (no robots.txt: 4xx) or 'disallow-all' (server error,
 // 429, unreachable). `status` is the HTTP status of that fetch, null after a network error.
-import { checkUrls, RobotsCache, workersCacheStorage, type RobotsFetch, type Verdict } from 'robotstxt-wasm'
+import { checkUrls, fetchRobots, RobotsCache, workersCacheStorage, type RobotsFetch, type Verdict } from 'robotstxt-wasm'
 
 interface Env {
   /** User-Agent of the robots.txt fetches (wrangler.jsonc "vars"). */
@@ -71,9 +75,47 @@ async function filter(request: Request, env: Env, agent: string | null): Promise
   return new Response(body, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } })
 }
 
+/** The most of a robots.txt the playground is sent: what Google reads (500 KiB). */
+const LIVE_MAX_BYTES = 512_000
+
+/**
+ * GET /api/live: the playground's live fetch. A browser cannot read another site's robots.txt
+ * (CORS), so the Worker fetches it as a crawler would (fetchRobots: redirects, status codes, the
+ * size limit) and hands back the outcome and the text, read from the last response, at most
+ * LIVE_MAX_BYTES.
+ */
+async function live(env: Env, site: string | null): Promise<Response> {
+  if (site === null || site === '') return json({ live: true })
+  let text = ''
+  const capture: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init)
+    text = ''
+    const copy = res.clone().body?.getReader()
+    if (copy !== undefined) {
+      const decoder = new TextDecoder()
+      let bytes = 0
+      for (let r = await copy.read(); !r.done && bytes < LIVE_MAX_BYTES; r = await copy.read()) {
+        const chunk = r.value.subarray(0, LIVE_MAX_BYTES - bytes)
+        bytes += chunk.length
+        text += decoder.decode(chunk, { stream: true })
+      }
+      void copy.cancel()
+    }
+    return res
+  }
+  try {
+    const r = await fetchRobots(site, { fetch: capture, userAgent: env.FETCH_USER_AGENT ?? 'robots-check-worker/1.0' })
+    return json({ origin: r.origin, status: r.status, outcome: r.outcome, body: r.outcome === 'ok' ? text : '' })
+  } catch (err) {
+    if (err instanceof TypeError) return json({ error: err.message }, 400)
+    throw err
+  }
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url)
+    if (pathname === '/api/live') return live(env, searchParams.get('site'))
     if (pathname === '/filter') {
       if (request.method !== 'POST') return json({ error: 'method not allowed' }, 405, { allow: 'POST' })
       return filter(request, env, searchParams.get('agent'))
