@@ -95,6 +95,25 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     area.dispatchEvent(new Event('input'))
   }, [selector, text])
 
+  test('a phone-sized screen: nothing wider than the screen, every control labelled', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    try {
+      await phone.goto(base)
+      await phone.waitForFunction(() => (window as unknown as { __playgroundTiming?: unknown }).__playgroundTiming !== undefined)
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      const unlabelled = await phone.evaluate(() => [...document.querySelectorAll('input, textarea, select')]
+        .filter((e) => (e as HTMLInputElement).labels?.length === 0 && !e.getAttribute('aria-label')).map((e) => e.outerHTML))
+      expect(unlabelled).toEqual([])
+    } finally {
+      await phone.close()
+    }
+  })
+
+  test('served by the CLI, the page offers no live fetch (only the example Worker can fetch a site)', async () => {
+    expect(await page.isVisible('#live')).toBe(false)
+    expect(await page.isVisible('[data-testid=robots]')).toBe(true)
+  })
+
   test('type a file and URLs: the verdict, the highlighted deciding line and the explain trace', async () => {
     await page.fill('[data-testid=robots]', '')
     await page.locator('[data-testid=robots]').pressSequentially('User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nAllow: /private/open\nDisallow: /private\n')
