@@ -18,6 +18,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/workers/**', 'node_modules/**'],
+    globalSetup: ['test/helpers/system-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -6,6 +6,7 @@ import { runDiff } from './cli/cmd-diff.js'
 import { runExplain } from './cli/cmd-explain.js'
 import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
+import { runPlayground } from './cli/cmd-playground.js'
 import { errorCode, InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
 import { VERSION } from './cli/version.js'
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   explain: runExplain,
   filter: runFilter,
   lint: runLint,
+  playground: runPlayground,
 }
 
 /** Runs the command line `argv` (without node and script); resolves to the exit status. */

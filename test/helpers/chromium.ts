@@ -1,7 +1,7 @@
 // Purpose: find (or install with apt-get) Debian's Chromium for the browser tests, and launch it through
 // playwright-core. A test may skip only when the install itself fails; then it says so loudly.
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { aptInstall } from './apt.js'
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
 
@@ -19,13 +19,9 @@ export function ensureChromium(): ChromiumFound {
   if (found) return found
   let path = present()
   if (path === null) {
-    try {
-      execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000 })
-      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
-        stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      })
-    } catch (error) {
-      found = { path: null, reason: `apt-get install chromium failed: ${(error as Error).message}` }
+    const failed = aptInstall('chromium')
+    if (failed !== null) {
+      found = { path: null, reason: failed }
       console.error(`\n*** BROWSER TESTS SKIPPED: ${found.reason} ***\n`)
       return found
     }

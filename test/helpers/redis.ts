@@ -3,6 +3,7 @@
 // tests skip and say so loudly; nothing else skips them.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { aptInstall } from './apt.js'
 import { createServer } from 'node:net'
 
 export interface RedisServer {
@@ -22,15 +23,9 @@ export function ensureRedis(): { path: string | null; reason: string } {
   const present = () => PATHS.find((p) => existsSync(p)) ?? null
   let path = present()
   if (path === null) {
-    try {
-      execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000 })
-      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], {
-        stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-      })
-      path = present()
-    } catch (error) {
-      found = { path: null, reason: `apt-get install redis-server failed: ${(error as Error).message}` }
-    }
+    const failed = aptInstall('redis-server')
+    if (failed !== null) found = { path: null, reason: failed }
+    else path = present()
   }
   found ??= path === null ? { path: null, reason: 'redis-server is not on this machine after apt-get install' } : { path, reason: '' }
   if (found.path === null) console.error(`\n*** REDIS TESTS SKIPPED: ${found.reason} ***\n`)
