@@ -1,11 +1,9 @@
 // `robotstxt check ROBOTS AGENT URL...` and `robotstxt check ROBOTS AGENT --urls FILE`.
 
-import { createReadStream } from 'node:fs'
-import type { Readable } from 'node:stream'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, timeoutOption, urlArgument } from './options.js'
-import { loadRobots, type LoadedRobots } from './source.js'
+import { loadRobots, openInput, type LoadedRobots } from './source.js'
 import { streamCheck, type LineFilter, type LinesCheck, type StreamResult } from './stream.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
@@ -107,15 +105,6 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
   }
 }
 
-async function openInput(path: string): Promise<Readable> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
-  // Surface "no such file" before any output, as a clean input error.
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve())
-    stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))
-  })
-  return stream
-}
 
 /** Progress on stderr, at most a few times a second, only when stderr is a terminal. */
 function progressReporter(): ((r: StreamResult) => void) | undefined {

@@ -1,13 +1,12 @@
 // `robotstxt filter AGENT [--urls FILE|-] [--verdicts | --json] [--concurrency N]`: a mixed-host URL
 // list in, the allowed URLs out (or every verdict), each origin's robots.txt fetched once.
 
-import { createReadStream } from 'node:fs'
-import type { Readable } from 'node:stream'
 import { checkUrls, type UrlVerdict } from '../http/check-urls.js'
 import { RobotsCache } from '../http/cache.js'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
+import { openInput } from './source.js'
 import { MAX_URL_LINE, textLines } from './stream.js'
 
 const OPTIONS = {
@@ -82,14 +81,6 @@ function concurrencyOption(value: string | boolean | undefined): number {
   return n
 }
 
-async function openInput(path: string): Promise<Readable> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve())
-    stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))
-  })
-  return stream
-}
 
 /** The progress line on a terminal (URLs/s, origins and their outcomes), and the summary at the end. */
 class Progress {

@@ -3,6 +3,7 @@
 // a trailing group without rules). Findings never depend on a crawler: they say what Google's
 // parser does with each line and where other crawlers may disagree.
 
+import { firstInvalidUtf8 } from '../engine/bytes.js'
 import { MAX_LINE_BYTES } from '../engine/layout.js'
 import { readPreference } from '../engine/directives.js'
 import { valueAgentToken, type LineReport } from '../engine/parse.js'
@@ -248,36 +249,6 @@ function lineAt(body: Uint8Array, at: number): number {
   return line
 }
 
-/** Index of the first byte of an ill-formed sequence in body[s, e), or -1 (RFC 3629 table). */
-function firstInvalidUtf8(b: Uint8Array, s: number, e: number): number {
-  let i = s
-  while (i < e) {
-    const c = b[i]!
-    if (c < 0x80) {
-      i++
-      continue
-    }
-    let n: number
-    let lo = 0x80
-    let hi = 0xbf
-    if (c >= 0xc2 && c <= 0xdf) n = 1
-    else if (c >= 0xe0 && c <= 0xef) {
-      n = 2
-      if (c === 0xe0) lo = 0xa0
-      else if (c === 0xed) hi = 0x9f
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 3
-      if (c === 0xf0) lo = 0x90
-      else if (c === 0xf4) hi = 0x8f
-    } else return i
-    if (i + n >= e) return i
-    const c1 = b[i + 1]!
-    if (c1 < lo || c1 > hi) return i
-    for (let k = 2; k <= n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i
-    i += n + 1
-  }
-  return -1
-}
 
 /** body[at, e) is the start of a valid multi-byte sequence that merely runs past `e`. */
 function incompleteTail(b: Uint8Array, at: number, e: number): boolean {

@@ -2,7 +2,9 @@
 // fetchRobots (RFC 9309 2.3-2.4 and Google's documented handling). Files are read only up to the 500 KiB limit the parser applies anyway, so
 // a huge file costs no memory; its full size is still known for lint.
 
+import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
@@ -138,4 +140,15 @@ async function readStreamCapped(stream: AsyncIterable<Uint8Array> & { destroy():
     }
   }
   return { bytes: concatBytes(chunks, kept), size: truncated ? null : kept, truncated }
+}
+
+/** A list file opened for streaming; "no such file" surfaces here, before any output, as an input error. */
+export async function openInput(path: string): Promise<Readable> {
+  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
+  // Surface "no such file" before any output, as a clean input error.
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve())
+    stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))
+  })
+  return stream
 }

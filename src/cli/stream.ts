@@ -10,6 +10,7 @@
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
+import { firstInvalidUtf8 } from '../engine/bytes.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
@@ -91,7 +92,7 @@ export async function streamCheck(
         end--
         o--
       }
-      if (high >= 0x80 && !wellFormed(block, p, end)) o = put(out, urlAt, enc.encode(dec.decode(block.subarray(p, end))))
+      if (high >= 0x80 && firstInvalidUtf8(block, p, end) >= 0) o = put(out, urlAt, enc.encode(dec.decode(block.subarray(p, end))))
       const reason = (i === 0 && tooLongFirst) || end - p > MAX_URL_LINE
         ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
         : filter === null ? null : filter(block, p, end)
@@ -227,38 +228,6 @@ function putInt(out: Uint8Array, o: number, v: number): number {
   return o + digits
 }
 
-/** True when block[start, end) is well-formed UTF-8 (then TextDecoder would return it unchanged). */
-function wellFormed(block: Uint8Array, start: number, end: number): boolean {
-  for (let k = start; k < end;) {
-    const c = block[k]!
-    if (c < 0x80) {
-      k++
-      continue
-    }
-    let need: number
-    let lo = 0x80
-    let hi = 0xbf
-    if (c >= 0xc2 && c <= 0xdf) need = 1
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2
-      if (c === 0xe0) lo = 0xa0
-      else if (c === 0xed) hi = 0x9f
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3
-      if (c === 0xf0) lo = 0x90
-      else if (c === 0xf4) hi = 0x8f
-    } else return false
-    if (k + need >= end) return false
-    for (let j = 1; j <= need; j++) {
-      const d = block[k + j]!
-      if (d < lo || d > hi) return false
-      lo = 0x80
-      hi = 0xbf
-    }
-    k += need + 1
-  }
-  return true
-}
 
 /** Resolves on 'drain'; rejects if the stream fails or closes first (a reader that went away). */
 async function drained(output: Writable): Promise<void> {

@@ -120,3 +120,34 @@ export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8
   }
   return out
 }
+
+/** Index of the first byte of an ill-formed sequence in body[s, e), or -1 (RFC 3629 table). */
+export function firstInvalidUtf8(b: Uint8Array, s: number, e: number): number {
+  let i = s
+  while (i < e) {
+    const c = b[i]!
+    if (c < 0x80) {
+      i++
+      continue
+    }
+    let n: number
+    let lo = 0x80
+    let hi = 0xbf
+    if (c >= 0xc2 && c <= 0xdf) n = 1
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2
+      if (c === 0xe0) lo = 0xa0
+      else if (c === 0xed) hi = 0x9f
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3
+      if (c === 0xf0) lo = 0x90
+      else if (c === 0xf4) hi = 0x8f
+    } else return i
+    if (i + n >= e) return i
+    const c1 = b[i + 1]!
+    if (c1 < lo || c1 > hi) return i
+    for (let k = 2; k <= n; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i
+    i += n + 1
+  }
+  return -1
+}

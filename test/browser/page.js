@@ -2,6 +2,7 @@
 // labelled cases through every way of asking, the batch paths (no Buffer here: TextEncoder) and
 // lone surrogates. Results go to window.__results for the test to read.
 import { parseRobots } from 'robotstxt-wasm'
+import { checkEveryWay } from '../runtimes/every-way.mjs'
 
 function fromBase64(s) {
   return Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
@@ -9,36 +10,8 @@ function fromBase64(s) {
 
 async function run() {
   const bodies = await (await fetch('/cases.json')).json()
-  const enc = new TextEncoder()
-  const wrong = []
-  let cases = 0
   const t0 = performance.now()
-  for (const b of bodies) {
-    const robots = parseRobots(fromBase64(b.robots_b64))
-    const byAgent = new Map()
-    for (const c of b.cases) {
-      cases++
-      const v = robots.check(c.url, c.agent)
-      if (v.allowed !== c.allowed || v.line !== c.line) wrong.push(`${b.id} check ${c.url}`)
-      const key = JSON.stringify(c.agent)
-      if (!byAgent.has(key)) byAgent.set(key, [])
-      byAgent.get(key).push(c)
-    }
-    for (const [key, cs] of byAgent) {
-      const m = robots.matcher(JSON.parse(key))
-      const urls = cs.map((c) => c.url)
-      const many = m.checkMany(urls)
-      const allowed = m.isAllowedMany(urls)
-      cs.forEach((c, i) => {
-        if (Math.abs(many[i]) !== c.line || (many[i] >= 0) !== c.allowed || (allowed[i] === 1) !== c.allowed) wrong.push(`${b.id} batch ${c.url}`)
-      })
-      const lineable = cs.filter((c) => !/[\r\n]/.test(c.url))
-      const lines = m.checkLines(enc.encode(lineable.map((c) => c.url + '\n').join('')))
-      lineable.forEach((c, i) => {
-        if (Math.abs(lines[i]) !== c.line || (lines[i] >= 0) !== c.allowed) wrong.push(`${b.id} lines ${c.url}`)
-      })
-    }
-  }
+  const { cases, wrong } = checkEveryWay(parseRobots, bodies.map((b) => ({ id: b.id, body: fromBase64(b.robots_b64), cases: b.cases })))
   const ms = performance.now() - t0
   // Lone surrogates, alone and split across neighbouring URLs of one batch: each is U+FFFD.
   const m = parseRobots('User-agent: *\nDisallow: /%EF%BF%BD\nDisallow: /x%F0%9F%98%80\n').matcher('bot')

@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import { join } from 'node:path'
 import * as pkg from 'robotstxt-wasm'
 import compat from 'robotstxt-wasm/compat'
+import { checkEveryWay } from './every-way.mjs'
 
 const { parseRobots, checkUrls, RobotsCache } = pkg
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..')
@@ -37,37 +38,11 @@ const corpus = join(root, '..', 'shared', 'corpus')
 if (existsSync(join(corpus, 'cases.jsonl'))) suites.push(['corpus', load(join(corpus, 'cases.jsonl'), join(corpus, 'robots'))])
 else console.warn('corpus: ../shared/corpus not found, the 58,896 real-file cases are SKIPPED')
 
-const enc = new TextEncoder()
 let cases = 0
 for (const [name, bodies] of suites) {
-  let bad = 0
-  for (const b of bodies) {
-    const robots = parseRobots(b.body)
-    const byAgent = new Map()
-    for (const c of b.cases) {
-      cases++
-      const v = robots.check(c.url, c.agent)
-      if (v.allowed !== c.allowed || v.line !== c.line) bad++
-      const key = JSON.stringify(c.agent)
-      if (!byAgent.has(key)) byAgent.set(key, [])
-      byAgent.get(key).push(c)
-    }
-    for (const [key, cs] of byAgent) {
-      const m = robots.matcher(JSON.parse(key))
-      const urls = cs.map((c) => c.url)
-      const many = m.checkMany(urls)
-      const allowed = m.isAllowedMany(urls)
-      cs.forEach((c, i) => {
-        if (Math.abs(many[i]) !== c.line || (many[i] >= 0) !== c.allowed || (allowed[i] === 1) !== c.allowed) bad++
-      })
-      const lineable = cs.filter((c) => !/[\r\n]/.test(c.url))
-      const lines = m.checkLines(enc.encode(lineable.map((c) => c.url + '\n').join('')))
-      lineable.forEach((c, i) => {
-        if (Math.abs(lines[i]) !== c.line || (lines[i] >= 0) !== c.allowed) bad++
-      })
-    }
-  }
-  check(`conformance ${name}: every case through check, checkMany, isAllowedMany and checkLines`, bad === 0, `${bad} wrong`)
+  const r = checkEveryWay(parseRobots, bodies)
+  cases += r.cases
+  check(`conformance ${name}: every case through check, checkMany, isAllowedMany and checkLines`, r.wrong.length === 0, `${r.wrong.length} wrong, first ${r.wrong[0]}`)
 }
 
 // ── API ─────────────────────────────────────────────────────────────────────────────────────────
