@@ -261,21 +261,20 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
     const room = Math.min(SLAB, c.maxPending - (read - handedOut))
     // An async input that has to wait on I/O lets the event loop reach setImmediate: the slab read
     // so far is matched then, instead of waiting for a full slab.
-    let stalled = false
-    const stall = isAsync ? new Promise<void>((r) => later(() => { stalled = true; r() })) : null
+    const stall = isAsync ? new Promise<void>((r) => later(r)) : null
     while (slab.length < room) {
       let step: IteratorResult<unknown>
       if (isAsync) {
         const next = (input as AsyncIterator<unknown>).next()
-        const first = await Promise.race([next, slab.length > 0 ? stall! : next, slab.length > 0 ? woken : next])
-        if (first === undefined && (stalled || failure !== null || fifo.length > fifoHead || done.has(nextOut))) {
-          // Something to hand out, or the input is slow: match what was read, then keep waiting on
-          // this same `next` (never call next() twice).
+        const first = await Promise.race(slab.length > 0 ? [next, stall!, woken] : [next, woken])
+        if (first === undefined) {
+          // The input is slow, or a lookup settled: match what was read, and let the caller hand
+          // out results while it keeps waiting on this same `next` (never call next() twice).
           classify(slab, firstSeq)
           pendingNext = next
           return
         }
-        step = (first ?? (await next)) as IteratorResult<unknown>
+        step = first as IteratorResult<unknown>
       } else {
         step = (input as Iterator<unknown>).next()
       }
