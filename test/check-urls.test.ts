@@ -191,6 +191,32 @@ describe('edge: checkUrls bounds', () => {
     expect(seenAt).toEqual([1, 2, 3])
   })
 
+  test('a verdict is handed out when its lookup settles, while the input waits for its next line', async () => {
+    reset()
+    delayMs = 150
+    let release: () => void = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    let releasedBy = ''
+    async function* waiting() {
+      yield `${origin(72)}/first`
+      await new Promise((r) => setTimeout(r, 30))
+      yield `${origin(73)}/second`
+      // The input now waits (a socket with nothing to read): the verdicts must not.
+      await Promise.race([held, new Promise((r) => setTimeout(r, 3000)).then(() => (releasedBy ||= 'timeout'))])
+    }
+    const got: string[] = []
+    for await (const v of checkUrls(waiting(), { agent: 'x' })) {
+      got.push(v.url)
+      if (got.length === 2) {
+        releasedBy ||= 'verdicts'
+        release()
+      }
+    }
+    delayMs = 0
+    expect(got).toEqual([`${origin(72)}/first`, `${origin(73)}/second`])
+    expect(releasedBy).toBe('verdicts')
+  })
+
   test('breaking out of the loop closes the input', async () => {
     reset()
     let closed = false
