@@ -197,4 +197,17 @@ describe('examples/worker: the playground and its live fetch inside workerd', ()
     const bad = await worker.fetch('/api/live?site=ftp%3A%2F%2Fx')
     expect(bad.status).toBe(400)
   })
+
+  test('/api/live hands the page at most the 500 KiB that Google reads of a huge robots.txt', async () => {
+    const huge = await site(200, 'User-agent: *\n' + 'Disallow: /x\n'.repeat(100_000)) // 1.3 MB
+    try {
+      const r = await (await worker.fetch(`/api/live?site=${encodeURIComponent(huge.origin)}`)).json() as { outcome: string; body: string }
+      expect(r.outcome).toBe('ok')
+      expect(r.body.length).toBe(512_000)
+      expect(r.body.startsWith('User-agent: *\nDisallow: /x\n')).toBe(true)
+    } finally {
+      huge.server.closeAllConnections()
+      await new Promise((resolve) => huge.server.close(resolve))
+    }
+  })
 })
