@@ -84,7 +84,8 @@ if (runtimeArg >= 0) {
   }
   const md = `Synthetic workload (bench/synthetic.mjs), per URL; robots-parser in the same process, interleaved; ${meta}.\n\n${lines.join('\n')}\n`
   process.stdout.write('\n' + md)
-  writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
+  // Only the full run replaces the file: a single runtime's row is printed, not saved.
+  if (asked === 'all') writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
   process.exit(0)
 }
 const targets = []
