@@ -110,6 +110,28 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
     }
   })
 
+  test('an expired record: one process refreshes it for the fleet, and the new record replaces it', async () => {
+    fetches.clear()
+    delayMs = 150
+    const o = origin(910)
+    const [a, b] = [await CLIENTS[1]![1](server!.url), await CLIENTS[4]![1](server!.url)]
+    try {
+      const stale = { ...record(o, Date.now() - 1000), fetchedAt: Date.now() - 90_000_000 }
+      await redisStorage(a, { prefix: 'exp:' }).put(o, stale)
+      const caches = [a, b].map((c) => new RobotsCache({ storage: redisStorage(c, { prefix: 'exp:' }) }))
+      const results = await Promise.all(caches.map((c) => c.get(o + '/')))
+      expect(results.map((r) => r.outcome)).toEqual(['ok', 'ok'])
+      expect(fetches.get(o.slice(7))).toBe(1)
+      const stored = JSON.parse((await a.get(`exp:${o}`))!) as { fetchedAt: number; expiresAt: number }
+      expect(stored.expiresAt).toBeGreaterThan(Date.now())
+      expect(stored.fetchedAt).toBeGreaterThan(stale.fetchedAt)
+    } finally {
+      delayMs = 0
+      await a.quit()
+      await b.quit()
+    }
+  })
+
   test('a client without call or sendCommand is a TypeError; so are bad options', () => {
     expect(() => redisStorage({})).toThrow(/client.*Redis or Valkey client/)
     expect(() => redisStorage(null)).toThrow(TypeError)
