@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/engine/bytes.js'
 import '../src/index.js'
-import { parseBody, reportLines, scanBodyTs, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
+import { parseBody, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { parseBytes } from '../src/engine/robots.js'
@@ -32,6 +32,8 @@ function same(body: Uint8Array): void {
   expect(records(body, wasmScan)).toEqual(records(body, scanBodyTs))
   expect(structure(parseBytes(body))).toEqual(structure(parseBody(body)))
   expect(reportLines(body, wasmScan)).toEqual(reportLines(body, scanBodyTs))
+  // Robots.sitemaps' own scan (no parsed form) gives the parsed form's list.
+  expect(scanSitemaps(body, wasmScan)).toEqual(parseBody(body).sitemaps)
 }
 
 describe('scanner: wasm line scanner equals the TS parser', () => {

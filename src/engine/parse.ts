@@ -155,15 +155,42 @@ export class GroupTracker {
  * (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a user-agent line after a rule starts a new group; rules before any user-agent
  * line apply to nobody).
  */
+/** Sitemap URLs in file order, exact duplicates dropped: what `Robots.sitemaps` returns. */
+export class SitemapCollector {
+  readonly urls: string[] = []
+  readonly #seen = new Set<string>()
+
+  add(url: string): void {
+    if (this.#seen.has(url)) return
+    this.#seen.add(url)
+    this.urls.push(url)
+  }
+}
+
+/**
+ * The sitemaps of a body from one scan that reads nothing else: no groups, rules or indexes are
+ * built, so `Robots.sitemaps` costs the scan alone (the parsed form has them too, when it exists).
+ */
+export function scanSitemaps(body: Uint8Array, scan: Scanner): string[] {
+  const sitemaps = new SitemapCollector()
+  const text = textReader(body)
+  scan(body, {
+    line(_line, kindFlags, _lineStart, _lineEnd, _keyStart, _keyEnd, valStart, valEnd) {
+      if ((kindFlags & KIND_MASK) === KIND_SITEMAP) sitemaps.add(text(valStart, valEnd))
+    },
+  })
+  return sitemaps.urls
+}
+
 export class Builder implements LineSink {
   readonly groups: Group[] = []
   readonly rules: number[] = []
   readonly escaped: Uint8Array[] = []
-  readonly sitemaps: string[] = []
+  private readonly sitemapList = new SitemapCollector()
+  readonly sitemaps: string[] = this.sitemapList.urls
   readonly agentGroups = new Map<string, number[]>()
   readonly globalGroups: number[] = []
   readonly crawlDelays: number[] = []
-  private readonly seenSitemaps = new Set<string>()
   private readonly text: (start: number, end: number) => string
   private readonly tracker = new GroupTracker()
   private group: Group | null = null
@@ -220,11 +247,7 @@ export class Builder implements LineSink {
       this.rules.push(kind === KIND_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
       group.ruleEnd = this.rules.length / RULE_STRIDE
     } else if (kind === KIND_SITEMAP) {
-      const url = this.text(valStart, valEnd)
-      if (!this.seenSitemaps.has(url)) {
-        this.seenSitemaps.add(url)
-        this.sitemaps.push(url)
-      }
+      this.sitemapList.add(this.text(valStart, valEnd))
     } else if (kind === KIND_OTHER && this.group !== null) {
       const g = this.groups.length - 1
       if (this.crawlDelays[g]! < 0 && isCrawlDelayKey(body, keyStart, keyEnd)) {

@@ -5,7 +5,7 @@ import { encoder } from './bytes.js'
 import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { getEngine } from './wasm.js'
-import { namedGroups, parseWith, reportLines, scanBodyTs, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
+import { namedGroups, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
 export const DEFAULT_MAX_BYTES = 512_000
@@ -30,6 +30,7 @@ export class Robots {
   #parsed: ParsedRobots | null = null
   readonly #matchers = new Map<string, Matcher>()
   #lines: readonly LineReport[] | null = null
+  #sitemaps: readonly string[] | null = null
   #directives: readonly Directive[] | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
@@ -78,7 +79,9 @@ export class Robots {
 
   /** Sitemap URLs in file order, exact duplicates dropped. */
   get sitemaps(): readonly string[] {
-    return this.parsed.sitemaps
+    if (this.#parsed !== null) return this.#parsed.sitemaps
+    this.#sitemaps ??= scanSitemaps(this.#body, scannerFor(this.#body))
+    return this.#sitemaps
   }
 
   /**
