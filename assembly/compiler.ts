@@ -22,7 +22,7 @@ import {
   SCAN_F_ESCAPE, SCAN_F_GLOBAL,
 } from '../src/engine/layout';
 import { escapedLength, escapeInto } from './bytes';
-import { currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
+import { currentKeyEnd, currentKeyStart, currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
 import { buildTable, builtTable, workNeed } from './table';
 
 let cAgents: usize = 0;
@@ -59,9 +59,7 @@ export function compileNeeded(): u32 {
 }
 
 export function compile(body: usize, len: u32, agents: usize, agentsLen: u32, work: usize, cap: u32): u32 {
-  cAgents = agents;
-  cAgentsLen = agentsLen;
-  gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
+  startGroups(agents, agentsLen);
   refsTop = align(work);
   escBottom = (work + <usize>cap) & ~(7 as usize);
   overflow = false;
@@ -94,17 +92,121 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
   return size;
 }
 
-// RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent, one directive at a time (the reference's state machine over groups).
-function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
+// RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: the state machine over groups, one
+// directive at a time. The one place that decides which group a line stands in and whether that
+// group names the caller's agents or is global; both selections below follow it. Returns true when
+// the line starts a new group.
+// A user-agent line begins a new group unless it continues the user-agent run of a group with no rules yet.
+@inline function startsGroup(kind: u32): bool {
+  return kind == KIND_USER_AGENT && (!gIn || gHasRules);
+}
+
+function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): bool {
   if (kind == KIND_USER_AGENT) {
-    if (!gIn || gHasRules) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
-    if (flags & SCAN_F_GLOBAL) { gGlobal = true; return; }
-    if (tokenNamesAgent(scanBody() + vs, ve - vs)) { gNamed = true; anyNamed = true; }
-    return;
+    const starts = startsGroup(kind);
+    if (starts) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
+    if (flags & SCAN_F_GLOBAL) gGlobal = true;
+    else if (tokenNamesAgent(scanBody() + vs, ve - vs)) { gNamed = true; anyNamed = true; }
+    return starts;
   }
+  if ((kind == KIND_ALLOW || kind == KIND_DISALLOW) && gIn) gHasRules = true;
+  return false;
+}
+
+function startGroups(agents: usize, agentsLen: u32): void {
+  cAgents = agents;
+  cAgentsLen = agentsLen;
+  gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
+}
+
+// ─── Crawl-delay ─────────────────────────────────────────────────────────────────────────────────
+// Not part of RFC 9309 and ignored by Google; Bing and Yandex honour it. The value that counts is
+// the first valid one (digits, optionally a '.' and more digits) in the groups naming the agents,
+// or, when no group names them, in the global groups. A group's names are only all known at its
+// end (a user-agent line may follow a Crawl-delay line in the same run), so each group's first
+// valid value is held until the group ends.
+
+let delayPending: i32 = -1;
+let delayPendingEnd: u32 = 0;
+let delayNamed: i32 = -1;
+let delayNamedEnd: u32 = 0;
+let delayGlobal: i32 = -1;
+let delayGlobalEnd: u32 = 0;
+let delayEnd: u32 = 0;
+
+/** The end of the value the last crawlDelay() call found. */
+export function crawlDelayEnd(): u32 {
+  return delayEnd;
+}
+
+// The group being read ends: its first valid value counts for its kind when none has before.
+function endDelayGroup(): void {
+  if (delayPending < 0) return;
+  if (gNamed && delayNamed < 0) { delayNamed = delayPending; delayNamedEnd = delayPendingEnd; }
+  if (gGlobal && delayGlobal < 0) { delayGlobal = delayPending; delayGlobalEnd = delayPendingEnd; }
+  delayPending = -1;
+}
+
+// Digits, optionally followed by '.' and digits: the values the host reads as a number of seconds.
+function isDelayValue(v: usize, n: u32): bool {
+  let i: u32 = 0;
+  while (i < n && <u32>load<u8>(v + i) - 0x30 < 10) i++;
+  if (i == 0) return false;
+  if (i == n) return true;
+  if (load<u8>(v + i) != 0x2e) return false;
+  const frac = ++i;
+  while (i < n && <u32>load<u8>(v + i) - 0x30 < 10) i++;
+  return i == n && i > frac;
+}
+
+// The key at [k, k + n) is "crawl-delay", ignoring ASCII case.
+function isDelayKey(k: usize, n: u32): bool {
+  const word = 'crawl-delay';
+  if (n != <u32>word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    let c = <u32>load<u8>(k + i);
+    if (c - 0x41 < 26) c += 0x20;
+    if (c != <u32>word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * The Crawl-delay value of `agents` in the body: its start (the end from crawlDelayEnd()), or -1
+ * when there is none. One pass, nothing written.
+ */
+export function crawlDelay(body: usize, len: u32, agents: usize, agentsLen: u32): i32 {
+  startGroups(agents, agentsLen);
+  delayPending = -1; delayNamed = -1; delayGlobal = -1;
+  scanStart(body, len);
+  while (nextLine()) {
+    const kf = currentKindFlags();
+    const kind = kf & KIND_MASK;
+    if (kind > <u32>KIND_OTHER) continue;
+    if (startsGroup(kind)) {
+      endDelayGroup();
+      // The first named group with a value decides; nothing later can come before it.
+      if (delayNamed >= 0) break;
+    }
+    const vs = currentValueStart();
+    const ve = currentValueEnd();
+    groupLine(kind, kf, vs, ve);
+    if (kind == KIND_OTHER && gIn && delayPending < 0 && isDelayKey(scanBody() + currentKeyStart(), currentKeyEnd() - currentKeyStart())
+      && isDelayValue(scanBody() + vs, ve - vs)) {
+      delayPending = <i32>vs;
+      delayPendingEnd = ve;
+    }
+  }
+  if (gIn) endDelayGroup();
+  if (anyNamed) { delayEnd = delayNamedEnd; return delayNamed; }
+  delayEnd = delayGlobalEnd;
+  return delayGlobal;
+}
+
+function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
+  groupLine(kind, flags, vs, ve);
   if (kind != KIND_ALLOW && kind != KIND_DISALLOW) return;
   if (!gIn) return; // before any user-agent line: applies to nobody
-  gHasRules = true;
   if (!gNamed && !gGlobal) return;
   const v = scanBody() + vs;
   const n = ve - vs;

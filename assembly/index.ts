@@ -62,11 +62,12 @@
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
+//   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { countLines, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
-export { compile, compiledTable, compileList, compileNeeded } from './compiler';
+export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';
 
 export function heapBase(): usize {
   return (__heap_base + 15) & ~(15 as usize);

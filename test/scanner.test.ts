@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/engine/bytes.js'
 import '../src/index.js'
-import { parseBody, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
+import { parseBody, parsedCrawlDelay, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { parseBytes } from '../src/engine/robots.js'
@@ -87,5 +87,47 @@ describe('compiler: wasm selection from the body equals the TS parser\'s selecti
   })
   test(`grammar-generated bodies and agents (${fuzzOptions(20_000).numRuns} runs)`, () => {
     fc.assert(fc.property(bodyArb, callerArb, (body, agent) => sameTable(utf8(body), agent)), fuzzOptions(20_000, 0x7ab1e))
+  })
+})
+
+// Crawl-delay has two ways too: a wasm pass with the compiler's group logic, and the parsed form's
+// per-group index (bodies too large for wasm memory). They must agree on every body and agent.
+function sameDelay(body: Uint8Array, agent: string | string[]): void {
+  const tokens = agentTokens(agent)
+  expect(getEngine().crawlDelay(body, tokens)).toBe(parsedCrawlDelay(parseBody(body), tokens))
+}
+
+describe('crawl-delay: the wasm pass equals the parsed form', () => {
+  const agents: (string | string[])[] = ['Googlebot', 'bingbot', 'yandex', '*', ['a', 'b'], 'a']
+  test('every body of the conformance fixtures, several agents', () => {
+    for (const name of ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl']) {
+      for (const b of loadFixture(name)) for (const a of agents) sameDelay(b.body.subarray(0, 512_000), a)
+    }
+  })
+  test.skipIf(!corpusAvailable())('corpus: every real file, several agents', () => {
+    let found = 0
+    for (const b of loadCorpus()) {
+      for (const a of agents) sameDelay(b.body.subarray(0, 512_000), a)
+      if (getEngine().crawlDelay(b.body.subarray(0, 512_000), ['bingbot']) !== undefined) found++
+    }
+    // Hundreds of real files set a delay: the comparison above is not all `undefined`.
+    expect(found).toBeGreaterThan(100)
+  })
+  // Groups that name an agent after their Crawl-delay line, values valid and not, keys in any case.
+  const line = fc.oneof(
+    fc.constantFrom('User-agent: a', 'User-agent: b', 'User-agent: *', 'useragent: a', 'User-agent: *a'),
+    fc.tuple(fc.constantFrom('Crawl-delay', 'crawl-DELAY', 'Crawl-delay ', 'Crawldelay'), fc.constantFrom(': ', ' ', ':'),
+      fc.constantFrom('1', '2.5', '10', '.5', '1.', 'x', '', '3 # c', '0.25', '1e3')).map(([k, s, v]) => k + s + v),
+    fc.constantFrom('Disallow: /x', 'Allow: /', '', '# c', 'Sitemap: /s'),
+  )
+  test(`generated groups (${fuzzOptions(20_000).numRuns} runs)`, () => {
+    fc.assert(fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom(...agents), fc.constantFrom('\n', '\r\n', '\r'), (lines, agent, eol) => {
+      sameDelay(utf8(lines.join(eol)), agent)
+    }), fuzzOptions(20_000, 0xde1a))
+  })
+  test('a user-agent line after the Crawl-delay line still names the group', () => {
+    expect(getEngine().crawlDelay(utf8('User-agent: *\nCrawl-delay: 5\nUser-agent: a\nDisallow: /\nUser-agent: b\nCrawl-delay: 7'), ['a'])).toBe(5)
+    expect(getEngine().crawlDelay(utf8('User-agent: x\nCrawl-delay: 5\nUser-agent: *\nDisallow: /'), ['a'])).toBe(5)
+    expect(getEngine().crawlDelay(utf8('User-agent: x\nCrawl-delay: 5\nDisallow: /\nUser-agent: *\nDisallow: /'), ['a'])).toBeUndefined()
   })
 })

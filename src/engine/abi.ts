@@ -46,6 +46,13 @@ export interface WasmExports {
   compileNeeded(): number
   /** Where the last compiled table starts. */
   compiledTable(): number
+  /**
+   * The Crawl-delay value of `agents` (as for compile): its start in the body, or -1 when none
+   * applies; its end from crawlDelayEnd().
+   */
+  crawlDelay(body: number, len: number, agents: number, agentsLen: number): number
+  /** The end of the value the last crawlDelay call found. */
+  crawlDelayEnd(): number
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
   /** Up to `cap` line records (SCAN_* in layout.ts) at `out`; 0 when the body is done. */

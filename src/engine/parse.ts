@@ -475,6 +475,20 @@ export function namedGroups(p: ParsedRobots, tokens: readonly string[]): number[
 }
 
 /**
+ * The Crawl-delay of `tokens` from the parsed form: the first valid value in the groups naming
+ * them, else in the global groups. The twin of the wasm pass (assembly/compiler.ts, crawlDelay),
+ * used for bodies too large for wasm memory.
+ */
+export function parsedCrawlDelay(p: ParsedRobots, tokens: readonly string[]): number | undefined {
+  const named = namedGroups(p, tokens)
+  for (const g of named.length > 0 ? named : p.globalGroups) {
+    const delay = p.crawlDelays[g]!
+    if (delay >= 0) return delay
+  }
+  return undefined
+}
+
+/**
  * RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher: the one rule set that decides for these agents, in file order: the rules of the
  * groups naming them when any does (the global groups are then ignored), else of the global groups.
  */

@@ -5,7 +5,7 @@ import { encoder } from './bytes.js'
 import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { getEngine } from './wasm.js'
-import { namedGroups, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
+import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
 export const DEFAULT_MAX_BYTES = 512_000
@@ -49,6 +49,12 @@ export class Robots {
     return this.#bytes
   }
 
+  /** The body is small enough (every body under the default limit is) for the wasm passes. */
+  get #inWasm(): boolean {
+    const src = this.#source
+    return (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
+  }
+
   /** True when `agent` may fetch `url`. Caches the compiled matcher of the last few agents. */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     return this.#cachedMatcher(agent).isAllowed(url)
@@ -72,8 +78,7 @@ export class Robots {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
-    const src = this.#source
-    if ((typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX) return engine.compile(src, tokens)
+    if (this.#inWasm) return engine.compile(this.#source, tokens)
     return engine.compileList(this.parsed, selectRules(this.parsed, tokens).rules)
   }
 
@@ -87,17 +92,14 @@ export class Robots {
   /**
    * Crawl-delay in seconds for `agent`: the first valid value in the groups that name it, or, when
    * none does, in the global groups; `undefined` if there is none. Google ignores it; Bing and
-   * Yandex honour it. Each group's first valid value is indexed when the file is parsed, so a call
-   * costs one lookup per group that names the agent.
+   * Yandex honour it. A call costs one wasm pass over the body, as compiling a matcher does; the
+   * groups are decided by the compiler's group logic, so both always agree on which groups apply.
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
-    const p = this.parsed
-    const named = namedGroups(p, agentTokens(agent))
-    for (const g of named.length > 0 ? named : p.globalGroups) {
-      const delay = p.crawlDelays[g]!
-      if (delay >= 0) return delay
-    }
-    return undefined
+    const tokens = agentTokens(agent)
+    // The parsed form is the wasm pass's twin for bodies too large to place in wasm memory.
+    if (this.#inWasm) return getEngine().crawlDelay(this.#source, tokens)
+    return parsedCrawlDelay(this.parsed, tokens)
   }
 
   /** The per-line report: for each line, its kind, key, value and group; computed on first access. */

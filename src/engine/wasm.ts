@@ -230,6 +230,28 @@ export class Engine {
    * group selection and compilation in one pass over the body. Returns a JS-owned copy.
    */
   compile(body: Uint8Array | string, tokens: readonly string[]): Uint8Array {
+    const { len, agents, agentsLen } = this.loadBodyAndAgents(body, tokens)
+    return this.runCompiler(() => this.w.compile(this.input, len, agents, agentsLen, this.scratch, this.scratchCap))
+  }
+
+  /**
+   * The Crawl-delay of `tokens` in `body`, in seconds, or undefined: the wasm compiler's group
+   * selection finds the value (assembly/compiler.ts, crawlDelay), in one pass that writes nothing.
+   */
+  crawlDelay(body: Uint8Array | string, tokens: readonly string[]): number | undefined {
+    const { len, agents, agentsLen } = this.loadBodyAndAgents(body, tokens)
+    const start = this.w.crawlDelay(this.input, len, agents, agentsLen)
+    if (start < 0) return undefined
+    // The value is ASCII digits and at most one '.', as the compiler checked.
+    const at = this.input + start
+    return Number(String.fromCharCode(...this.u8.subarray(at, this.input + this.w.crawlDelayEnd())))
+  }
+
+  /**
+   * Puts `body` in the input area (unless it is there already) followed by the agent tokens that
+   * can name a group, '\n'-separated, as the compiler's entry points read them.
+   */
+  private loadBodyAndAgents(body: Uint8Array | string, tokens: readonly string[]): { len: number; agents: number; agentsLen: number } {
     // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
     let agentsLen = 0
     for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
@@ -237,16 +259,15 @@ export class Engine {
     const cap = typeof body === 'string' ? body.length * 3 : body.length
     this.reserveInput(cap + 64 + agentsLen + 64)
     const len = this.loadBody(body)
-    const agentsAt = this.input + align16(cap + 64)
+    const agents = this.input + align16(cap + 64)
     const u8 = this.u8
-    let o = agentsAt
+    let o = agents
     for (const t of tokens) {
       if (!AGENT_TOKEN.test(t)) continue
-      if (o > agentsAt) u8[o++] = 0x0a
+      if (o > agents) u8[o++] = 0x0a
       for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
     }
-    const written = o - agentsAt
-    return this.runCompiler(() => this.w.compile(this.input, len, agentsAt, written, this.scratch, this.scratchCap))
+    return { len, agents, agentsLen: o - agents }
   }
 
   /**
