@@ -6,6 +6,7 @@
 //   table.ts     rules -> the compiled table (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches and HandleAllow)
 //   url.ts       URL -> normalized path; UTF-16 -> UTF-8 (our URL normalization, then Google's GetPathParamsQuery)
 //   matcher.ts   path + table -> verdict (RFC 9309 2.2.2-2.2.3; Google's RobotsMatcher)
+//   verdicts.ts  URL lines + verdicts -> the CLI's output lines
 //   bytes.ts     byte helpers shared by the stages
 //
 // Every binary layout that crosses the boundary (table, rule record, scan record, compileList's
@@ -59,6 +60,8 @@
 //                                     `stage`: 3 bytes per byte of the longest line, plus slack,
 //                                     for lines that are not ASCII (repaired as TextDecoder would).
 //   countLines(data, len): u32        the lines the line exports would see in data[0, len).
+//   verdictLines(data, len, codes, marks, out): u32   see verdicts.ts.
+//   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
@@ -67,6 +70,7 @@
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { countLines, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
+export { checkVerdictLines, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';
 
 export function heapBase(): usize {

@@ -357,6 +357,11 @@ function decide(): i32 {
   return ((allowIdx + 1) << 1) | 1;
 }
 
+// The line number of rule i of the current table (what the host's tableRuleLine reads).
+@inline export function ruleLine(i: u32): u32 {
+  return load<u32>(rulesBase + <usize>i * RULE_SIZE, RULE_LINE);
+}
+
 export function check(url: usize, len: u32): i32 {
   locatePath(url, len);
   return decide();

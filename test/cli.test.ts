@@ -556,17 +556,13 @@ describe('cli: lint', () => {
 describe('cli: streamCheck (the byte path of check --urls)', () => {
   const enc = new TextEncoder()
   const matcher = parseRobots('User-agent: *\nDisallow: /private\n').matcher('x')
-  const codes = (block: Uint8Array) => {
-    const out = matcher.checkLines(block)
-    for (let i = 0; i < out.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
-    return out
-  }
+  const report = (block: Uint8Array, marks: Uint8Array | null) => matcher.verdictLines(block, marks)
   async function streamOf(chunks: (string | Uint8Array)[], filter: LineFilter | null = null) {
     let stdout = ''
     let stderr = ''
     const sink = (add: (s: string) => void) => new Writable({ write(c: Buffer, _e, done) { add(c.toString()); done() } })
     async function* input() { for (const c of chunks) yield typeof c === 'string' ? enc.encode(c) : c }
-    const result = await streamCheck(input(), sink((t) => (stdout += t)), sink((t) => (stderr += t)), codes, filter)
+    const result = await streamCheck(input(), sink((t) => (stdout += t)), sink((t) => (stderr += t)), report, filter)
     return { stdout, stderr, result }
   }
 

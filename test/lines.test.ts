@@ -3,6 +3,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Matcher } from '../src/index.js'
+import { VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../src/engine/layout.js'
+import { getEngine } from '../src/engine/wasm.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
 
@@ -143,5 +145,61 @@ describe('edge: arguments', () => {
     expect(() => MATCHER.isAllowedLines(enc.encode('/a\n/b\n'), new Uint8Array(1))).toThrow(TypeError)
     expect(MATCHER.isAllowed('/private')).toBe(false)
     expect(parseRobots('User-agent: *\nDisallow: /b').matcher('x').isAllowedMany(['/a', '/b'])).toEqual(Uint8Array.from([1, 0]))
+  })
+})
+
+// The CLI's output lines (assembly/verdicts.ts through Engine.verdictLines) against an oracle made
+// of strings: the prefix of each code or mark, the line decoded as TextDecoder decodes it, '\n'.
+describe('verdict lines: the output of check --urls', () => {
+  function oracle(bytes: Uint8Array, codes: Int32Array, marks: Uint8Array | null): string {
+    return splitLines(bytes).map((line, i) => {
+      const mark = marks === null ? VERDICT_CODE : marks[i]!
+      if (mark !== VERDICT_CODE) return `error\t0\t${mark === VERDICT_ERROR_SILENT ? '' : line}\n`
+      const c = codes[i]!
+      return c < 0 ? `disallowed\t${~c}\t${line}\n` : `allowed\t${c}\t${line}\n`
+    }).join('')
+  }
+  const byte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constantFrom(0x0a, 0x0d, 0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0xf0, 0xff, 0x00))
+  test(`random lines, codes across the i32 range and marks (${fuzzOptions(5_000).numRuns} runs)`, () => {
+    const code = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.constantFrom(0, -1, 2 ** 31 - 1, -(2 ** 31), 9, 10, 99, 100, 999_999_999, 1_000_000_000))
+    fc.assert(fc.property(fc.array(byte, { maxLength: 120 }), fc.array(code, { minLength: 130, maxLength: 130 }), fc.option(fc.array(fc.constantFrom(VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT), { minLength: 130, maxLength: 130 })), (raw, codeList, markList) => {
+      const bytes = Uint8Array.from(raw)
+      const n = splitLines(bytes).length
+      const codes = Int32Array.from(codeList.slice(0, n))
+      const marks = markList === null ? null : Uint8Array.from(markList.slice(0, n))
+      expect(dec.decode(getEngine().verdictLines(bytes, codes, marks).out)).toBe(oracle(bytes, codes, marks))
+    }), fuzzOptions(5_000, 0x0e7a))
+  })
+  test(`checked in the same pass: equal to checkLines' verdicts written out (${fuzzOptions(5_000).numRuns} runs)`, () => {
+    const lineArb = fc.oneof(urlArb, fc.array(byte, { maxLength: 40 }).map((b) => dec.decode(Uint8Array.from(b.filter((x) => x !== 0x0a)))))
+    fc.assert(fc.property(bodyArb, callerArb, fc.array(lineArb, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.array(fc.constantFrom(VERDICT_CODE, VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT), { minLength: 13, maxLength: 13 }),
+      (body, agent, urls, eol, open, markList) => {
+        const matcher = parseRobots(body).matcher(agent)
+        const raw = enc.encode(urls.join(eol) + (open ? '' : eol))
+        // Some lines made ill-formed after encoding, as a stream can hold them.
+        const bytes = raw.map((b, k) => (k % 17 === 5 && b >= 0x80 ? 0xff : b))
+        const codes = matcher.checkLines(bytes).map((v) => (v < 0 ? v - 1 : v))
+        const marks = markList.length > 0 && markList[0] === VERDICT_ERROR_SILENT ? null : Uint8Array.from(markList)
+        const got = matcher.verdictLines(bytes, marks)
+        expect(dec.decode(got.out)).toBe(oracle(bytes, codes, marks))
+        expect(got.lines).toBe(codes.length)
+        expect(got.disallowed).toBe(codes.filter((c, i) => c < 0 && (marks === null || marks[i] === VERDICT_CODE)).length)
+      }), fuzzOptions(5_000, 0x5a11))
+  })
+  test('input of several chunks (3 MB, lines of every length up to 300 bytes, some not UTF-8)', () => {
+    const lines: string[] = []
+    for (let i = 0, total = 0; total < 3_000_000; i++) {
+      const line = `/p${i}/${'ab\u00e9'.repeat(i % 100)}`
+      lines.push(line)
+      total += line.length + 1
+    }
+    const bytes = enc.encode(lines.join('\n'))
+    // Some lines made ill-formed: one byte of é replaced by 0xff.
+    for (let k = 1000; k < bytes.length; k += 70_001) if (bytes[k] === 0xc3) bytes[k] = 0xff
+    const n = lines.length
+    const codes = Int32Array.from({ length: n }, (_, i) => (i % 3 === 0 ? ~i : i))
+    const marks = Uint8Array.from({ length: n }, (_, i) => (i % 1000 === 7 ? VERDICT_ERROR : VERDICT_CODE))
+    expect(dec.decode(getEngine().verdictLines(bytes, codes, marks).out)).toBe(oracle(bytes, codes, marks))
+    expect(dec.decode(getEngine().verdictLines(bytes, codes, null).out)).toBe(oracle(bytes, codes, null))
   })
 })

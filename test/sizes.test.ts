@@ -15,16 +15,17 @@ const WASM_CEILING = 32 * KiB
 
 /** Budgets in bytes; the comment gives the size (raw) when the budget was set. */
 const BUDGETS: Record<string, number> = {
-  'robots.wasm': 20 * KiB, // 16,906: the line exports (isAllowedLines/checkLines, UTF-8 repair); 15,938 split by stage; 15,736 as one module
+  'robots.wasm': 22 * KiB, // 18,954: the CLI's verdict lines and the Crawl-delay pass; 16,906: the line exports (isAllowedLines/checkLines, UTF-8 repair); 15,938 split by stage; 15,736 as one module
   // The JS budgets were raised with the engine redesign: the shared layout module (every binary
   // field named) and the scanner's TypeScript twin ship in every entry.
   // Raised again for checkUrls and redisStorage (about 13 KB), which the main entries export.
+  // compat* raised for the Engine's verdict-line and Crawl-delay methods (the class ships whole).
   'index.js': 132 * KiB, // 112,438 (wasm embedded as base64)
   'index.cjs': 133 * KiB, // 113,558
   'workerd.js': 106 * KiB, // 89,879 (wasm beside it)
-  'compat.js': 80 * KiB, // 64,473
-  'compat.cjs': 81 * KiB, // 65,429
-  'compat-workerd.js': 54 * KiB, // 43,233
+  'compat.js': 88 * KiB, // 82,534 now; 64,473 when first set
+  'compat.cjs': 89 * KiB, // 83,490 now; 65,429 when first set
+  'compat-workerd.js': 62 * KiB, // 57,247 now; 43,233 when first set
   'cli.js': 194 * KiB, // 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
 }
 

@@ -4,7 +4,8 @@ import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, openInput, type LoadedRobots } from './source.js'
-import { streamCheck, type LineFilter, type LinesCheck, type StreamResult } from './stream.js'
+import { streamCheck, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
+import { getEngine } from '../engine/wasm.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
 
@@ -78,7 +79,7 @@ export function reportFetch(loaded: LoadedRobots): void {
  */
 function cliVerdicts(loaded: LoadedRobots, agent: string): {
   strings(urls: readonly string[]): Int32Array
-  lines: LinesCheck
+  lines: LinesReport
   filter: LineFilter | null
   reject(url: string): string | null
 } {
@@ -98,8 +99,11 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
       if (constant === null) matcher.checkMany(urls, out)
       return toCodes(out)
     },
-    // With a constant verdict the lines are still counted by the matcher (one wasm pass).
-    lines: (block) => toCodes(matcher.checkLines(block)),
+    // The matcher checks and writes each line in one wasm pass; a constant verdict only needs the
+    // lines counted (by the matcher's line pass) and written.
+    lines: constant === null
+      ? (block, marks) => matcher.verdictLines(block, marks)
+      : (block, marks) => getEngine().verdictLines(block, toCodes(matcher.checkLines(block)), marks),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
   }

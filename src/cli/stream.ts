@@ -5,22 +5,25 @@
 //
 // Memory stays flat whatever the input size: the input is consumed one stream chunk at a time, only
 // the unfinished last line is carried over (at most MAX_URL_LINE bytes), the verdicts of a block of
-// whole lines come from one Matcher.checkLines call into a reused Int32Array, and each block's
-// output is one buffer written once; when the output reports a full buffer, reading waits for 'drain'.
+// whole lines come from one Matcher.checkLines call, and each block's output lines are written by
+// the wasm engine (assembly/verdicts.ts) into one buffer, written once; when the output reports a
+// full buffer, reading waits for 'drain'. JavaScript looks at single lines only when some may be
+// rejected (a fetched robots.txt's origin filter, or an overlong line).
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
-import { firstInvalidUtf8 } from '../engine/bytes.js'
+import { VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
+import type { VerdictLines } from '../engine/wasm.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
 
 /**
- * One code per line of `block` (whole lines, each ending in '\n' except perhaps the last): the
- * matching line when allowed, ~line (= -line - 1) when disallowed, which unlike checkLines' -line
- * also encodes "disallowed, line 0" (disallow-all).
+ * The output lines of `block` (whole lines, each ending in '\n' except perhaps the last): for each
+ * line, `allowed<TAB>LINE<TAB>URL` or `disallowed<TAB>LINE<TAB>URL`, or `error<TAB>0<TAB>URL` when
+ * `marks` (VERDICT_* per line, or null) rejects it; with the number of lines and of disallowed ones.
  */
-export type LinesCheck = (block: Uint8Array) => Int32Array
+export type LinesReport = (block: Uint8Array, marks: Uint8Array | null) => VerdictLines
 
 /** Why the line block[start, end) cannot be checked, or null when it can. */
 export type LineFilter = (block: Uint8Array, start: number, end: number) => string | null
@@ -33,14 +36,6 @@ export interface StreamResult {
   bad: number
 }
 
-const enc = new TextEncoder()
-// ignoreBOM: a BOM is echoed as read, not swallowed at the start of each line.
-const dec = new TextDecoder('utf-8', { ignoreBOM: true })
-const ALLOWED = enc.encode('allowed\t')
-const DISALLOWED = enc.encode('disallowed\t')
-const BAD_LINE = enc.encode('error\t0\t')
-/** The most bytes an output line adds to its URL: "disallowed\t" + 10 digits + "\t" + "\n". */
-const LINE_OVERHEAD = 23
 
 /**
  * Checks every line of `input` and writes `allowed|disallowed<TAB>LINE<TAB>URL` lines to `output`.
@@ -51,7 +46,7 @@ const LINE_OVERHEAD = 23
  */
 export async function streamCheck(
   input: AsyncIterable<Uint8Array>, output: Writable, errors: Writable,
-  check: LinesCheck, filter: LineFilter | null, onProgress?: (r: StreamResult) => void,
+  check: LinesReport, filter: LineFilter | null, onProgress?: (r: StreamResult) => void,
 ): Promise<StreamResult> {
   const result: StreamResult = { total: 0, disallowed: 0, bad: 0 }
   /** The start of the unfinished last line, across chunks. */
@@ -63,53 +58,34 @@ export async function streamCheck(
   const emit = async (given: Uint8Array, tooLongFirst: boolean) => {
     if (given.length === 0) return
     // Plain Uint8Arrays only: a Buffer here and a Uint8Array there make every byte access in the
-    // loops below polymorphic, which costs more than the whole check.
+    // filter loop below polymorphic.
     const block = given.constructor === Uint8Array ? given : new Uint8Array(given.buffer, given.byteOffset, given.length)
-    const verdicts = check(block)
-    const n = verdicts.length
-    // An echoed line grows only when ill-formed UTF-8 is repaired: at most 3 bytes per byte.
-    const out = new Uint8Array(3 * block.length + n * LINE_OVERHEAD)
-    let o = 0
+    // Lines are only looked at here when some may be rejected: by the filter, or for their length.
+    let marks: Uint8Array | null = null
     let report = ''
-    for (let i = 0, p = 0; i < n; i++) {
-      // One pass per line: the verdict's prefix is written first, then the URL is copied up to its
-      // LF; a line found to be rejected afterwards is rewritten from its start.
-      const lineStart = o
-      const v = verdicts[i]!
-      o = v < 0 ? putInt(out, put(out, o, DISALLOWED), ~v) : putInt(out, put(out, o, ALLOWED), v)
-      out[o++] = 0x09
-      const urlAt = o
-      let high = 0
-      let k = p
-      for (; k < block.length; k++) {
-        const b = block[k]!
-        if (b === 0x0a) break
-        high |= b
-        out[o++] = b
+    if (filter !== null || tooLongFirst || block.length > MAX_URL_LINE) {
+      // At most one line per byte, plus a last one without '\n'.
+      marks = new Uint8Array(block.length + 1)
+      for (let p = 0, n = 0; p < block.length; n++) {
+        let k = block.indexOf(0x0a, p)
+        if (k < 0) k = block.length
+        const end = k < block.length && k > p && block[k - 1] === 0x0d ? k - 1 : k
+        const reason = (n === 0 && tooLongFirst) || end - p > MAX_URL_LINE
+          ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
+          : filter === null ? null : filter(block, p, end)
+        if (reason !== null) {
+          report += `robotstxt: --urls line ${result.total + n + 1}: ${reason}\n`
+          result.bad++
+          marks[n] = end - p <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
+        }
+        p = k + 1
       }
-      let end = k
-      if (k < block.length && end > p && block[end - 1] === 0x0d) {
-        end--
-        o--
-      }
-      if (high >= 0x80 && firstInvalidUtf8(block, p, end) >= 0) o = put(out, urlAt, enc.encode(dec.decode(block.subarray(p, end))))
-      const reason = (i === 0 && tooLongFirst) || end - p > MAX_URL_LINE
-        ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
-        : filter === null ? null : filter(block, p, end)
-      if (reason !== null) {
-        report += `robotstxt: --urls line ${result.total + i + 1}: ${reason}\n`
-        result.bad++
-        o = put(out, lineStart, BAD_LINE)
-        if (end - p <= MAX_URL_LINE) o = put(out, o, enc.encode(dec.decode(block.subarray(p, end))))
-      } else if (v < 0) {
-        result.disallowed++
-      }
-      out[o++] = 0x0a
-      p = k + 1
     }
-    result.total += n
+    const { out, lines, disallowed } = check(block, marks)
+    result.disallowed += disallowed
+    result.total += lines
     if (report !== '') errors.write(report)
-    if (!output.write(out.subarray(0, o))) await drained(output)
+    if (!output.write(out)) await drained(output)
     onProgress?.(result)
   }
 
@@ -137,8 +113,14 @@ export async function streamCheck(
       block = chunk.subarray(chunk.indexOf(0x0a), nl + 1)
       tooLongFirst = true
       skipping = false
+    } else if (carry.length === 0) {
+      block = chunk.subarray(0, nl + 1)
     } else {
-      block = carry.length === 0 ? chunk.subarray(0, nl + 1) : concat(carry, chunk.subarray(0, nl + 1))
+      // The carried line is finished on its own: copying only it keeps each block a chunk that
+      // the engine takes in one piece, with no copy of the whole.
+      const first = chunk.indexOf(0x0a)
+      await emit(concat(carry, chunk.subarray(0, first + 1)), false)
+      block = chunk.subarray(first + 1, nl + 1)
     }
     // The chunk's buffer may be reused by its producer: the carried tail is copied.
     carry = chunk.slice(nl + 1)
@@ -208,26 +190,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   c.set(b, a.length)
   return c
 }
-
-function put(out: Uint8Array, o: number, bytes: Uint8Array): number {
-  for (let k = 0; k < bytes.length; k++) out[o + k] = bytes[k]!
-  return o + bytes.length
-}
-
-/** Writes a non-negative integer in decimal. */
-function putInt(out: Uint8Array, o: number, v: number): number {
-  if (v < 10) {
-    out[o] = 0x30 + v
-    return o + 1
-  }
-  const digits = v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : String(v).length
-  for (let k = o + digits - 1; k >= o; k--) {
-    out[k] = 0x30 + (v % 10)
-    v = Math.floor(v / 10)
-  }
-  return o + digits
-}
-
 
 /** Resolves on 'drain'; rejects if the stream fails or closes first (a reader that went away). */
 async function drained(output: Writable): Promise<void> {

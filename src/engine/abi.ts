@@ -33,6 +33,21 @@ export interface WasmExports {
   allowedLines(data: number, len: number, out: number, stage: number): number
   /** The number of lines the line exports see in data[0, len). */
   countLines(data: number, len: number): number
+  /**
+   * The CLI's output for URL lines data[0, len): per line a code (i32 at codes + 4i: the line when
+   * allowed, ~line when disallowed) and a mark (u8 at marks + i, VERDICT_* in layout.ts; marks 0:
+   * none); writes the text lines at `out` and returns their byte count.
+   */
+  verdictLines(data: number, len: number, codes: number, marks: number, out: number): number
+  /**
+   * verdictLines with each line's code computed against the current table; `stage`: 3 bytes per
+   * byte of data, plus slack, for lines repaired from ill-formed UTF-8.
+   */
+  checkVerdictLines(data: number, len: number, marks: number, out: number, stage: number): number
+  /** Lines the last verdictLines/checkVerdictLines call wrote. */
+  verdictLinesSeen(): number
+  /** How many of them were disallowed (lines marked rejected not counted). */
+  verdictDisallowed(): number
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /**

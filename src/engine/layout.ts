@@ -122,3 +122,14 @@ export const REF_F_HAS_ORIG = 2
 /** Compiler-internal: the rule stands in a group naming the agent / in a global group. */
 export const REF_F_SPECIFIC = 4
 export const REF_F_GLOBAL = 8
+
+// ─── Verdict lines (assembly/verdicts.ts writes them for the CLI's `check --urls`): per input line,
+// a code (i32: the matching line when allowed, ~line when disallowed) and a mark (u8, VERDICT_*).
+/** The line's code stands. */
+export const VERDICT_CODE = 0
+/** The host rejected the line: `error<TAB>0<TAB>` and the URL echoed. */
+export const VERDICT_ERROR = 1
+/** The host rejected the line and its text is not echoed (longer than the CLI accepts). */
+export const VERDICT_ERROR_SILENT = 2
+/** The most bytes an output line adds to its URL: "disallowed\t" + 10 digits + "\t" + "\n". */
+export const VERDICT_LINE_OVERHEAD = 23

@@ -3,7 +3,7 @@
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleLine } from './table.js'
-import { getEngine } from './wasm.js'
+import { getEngine, type VerdictLines } from './wasm.js'
 
 /** The answer for one URL. */
 export interface Verdict {
@@ -97,6 +97,17 @@ export class Matcher {
       engine.forgetInput()
     }
     return out
+  }
+
+  /**
+   * @internal The output lines of `robotstxt check --urls` for the URL lines of `bytes`, checked
+   * against this matcher in the pass that writes them (Engine.checkVerdictLines); `marks` flags
+   * lines the caller rejected (VERDICT_* in layout.ts).
+   */
+  verdictLines(bytes: Uint8Array, marks: Uint8Array | null): VerdictLines {
+    const engine = getEngine()
+    engine.use(this.#table)
+    return engine.checkVerdictLines(bytes, marks)
   }
 
   /**

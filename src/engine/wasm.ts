@@ -20,7 +20,7 @@ import { base64Bytes, encoder } from './bytes.js'
 import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
-  SCAN_VAL_START,
+  SCAN_VAL_START, VERDICT_LINE_OVERHEAD,
 } from './layout.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
 
@@ -63,6 +63,40 @@ const BATCH_URLS = 1024
 const SMALL_BATCH = 8
 /** Bytes of URL lines per wasm call (about 1,600 typical URLs); a longer line makes its own chunk. */
 const LINES_CHUNK = 65536
+/** Bytes after a chunk of `len` bytes of lines that the line exports use: verdicts, then the stage. */
+function linesRoom(len: number): number {
+  return align16(4 * (len + 1) + 64) + 3 * len + 64
+}
+
+/** Bytes verdictLines uses after a chunk of `len` bytes of lines and its marks: codes, then the output. */
+function verdictsRoom(len: number): number {
+  return align16(4 * (len + 1) + 16) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
+}
+
+/** Bytes checkVerdictLines uses after a chunk of `len` bytes of lines and its marks: stage, then output. */
+function checkVerdictsRoom(len: number): number {
+  return align16(3 * len + 64) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
+}
+
+/** Output lines of `robotstxt check --urls`, with their count and how many were disallowed. */
+export interface VerdictLines {
+  out: Uint8Array
+  lines: number
+  disallowed: number
+}
+
+/** The buffers of `parts` as one (the one itself when there is only one). */
+function joinParts(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!
+  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0))
+  let o = 0
+  for (const p of parts) {
+    out.set(p, o)
+    o += p.length
+  }
+  return out
+}
+
 /** inputBodyFrom of a body put in whole by loadBody, never equal to a chunk's start. */
 const WHOLE_BODY = -1
 
@@ -440,7 +474,7 @@ export class Engine {
    */
   countLines(data: Uint8Array): number {
     let n = 0
-    this.eachChunk(data, (at, len) => {
+    this.eachChunk(data, linesRoom, (at, len) => {
       n += this.w.countLines(at, len)
     })
     return n
@@ -452,7 +486,10 @@ export class Engine {
    */
   lines(data: Uint8Array, results: Int32Array | null, bytes: Uint8Array | null): void {
     let k = 0
-    this.eachChunk(data, (at, len, stage, out) => {
+    this.eachChunk(data, linesRoom, (at, len, free) => {
+      // Verdicts first (4 bytes per line), then the stage for repaired lines (3 bytes per byte).
+      const out = free
+      const stage = free + align16(4 * (len + 1) + 64)
       if (bytes !== null) {
         const n = this.w.allowedLines(at, len, out, stage)
         bytes.set(this.u8.subarray(out, out + n), k)
@@ -466,13 +503,69 @@ export class Engine {
   }
 
   /**
-   * Hands `data` to `step` in chunks of whole lines, each copied into the input area with room for
-   * its verdicts (`out`, 4 bytes per line) and a stage (3 bytes per byte). A chunk ends after a
-   * '\n' (or at the end of data), so a line is never split; a line longer than LINES_CHUNK is a
-   * chunk of its own. The chunk that is already in place (the one countLines copied last, when
-   * `lines` follows at once on the same data) is not copied again.
+   * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts):
+   * `codes` has one code per line (the matching line when allowed, ~line when disallowed), `marks`
+   * one VERDICT_* per line or is null. Returns the output, as a new buffer of exactly its size,
+   * the number of lines and how many were disallowed (lines marked rejected not counted).
    */
-  private eachChunk(data: Uint8Array, step: (at: number, len: number, stage: number, out: number) => void): void {
+  verdictLines(data: Uint8Array, codes: Int32Array, marks: Uint8Array | null): VerdictLines {
+    return this.verdictChunks(data, marks, verdictsRoom, (at, len, marksAt, free, k) => {
+      const n = this.w.countLines(at, len)
+      const codesAt = free
+      this.i32.set(codes.subarray(k, k + n), codesAt >> 2)
+      const outAt = codesAt + align16(4 * n + 16)
+      return [outAt, this.w.verdictLines(at, len, codesAt, marksAt, outAt)]
+    })
+  }
+
+  /**
+   * verdictLines with the codes computed against the current table (use() it first), in the pass
+   * that writes the output (assembly/verdicts.ts, checkVerdictLines).
+   */
+  checkVerdictLines(data: Uint8Array, marks: Uint8Array | null): VerdictLines {
+    return this.verdictChunks(data, marks, checkVerdictsRoom, (at, len, marksAt, free) => {
+      const stage = free
+      const outAt = stage + align16(3 * len + 64)
+      return [outAt, this.w.checkVerdictLines(at, len, marksAt, outAt, stage)]
+    })
+  }
+
+  /**
+   * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
+   * lets `write` run the wasm export over it ([output start, bytes written] back) and collects the
+   * output and counts. `room` is the bytes `write` needs after the marks.
+   */
+  private verdictChunks(
+    data: Uint8Array, marks: Uint8Array | null, room: (len: number) => number,
+    write: (at: number, len: number, marksAt: number, free: number, firstLine: number) => [number, number],
+  ): VerdictLines {
+    const parts: Uint8Array[] = []
+    let lines = 0
+    let disallowed = 0
+    // Caller-owned bytes may change before the next call: what the input area holds is forgotten.
+    try {
+      this.eachChunk(data, (len) => align16(len + 1 + 16) + room(len), (at, len, free) => {
+        // A chunk holds at most one line per byte, plus a last one without '\n'.
+        if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
+        const [outAt, written] = write(at, len, marks === null ? 0 : free, free + align16(len + 1 + 16), lines)
+        parts.push(this.u8.slice(outAt, outAt + written))
+        lines += this.w.verdictLinesSeen()
+        disallowed += this.w.verdictDisallowed()
+      })
+    } finally {
+      this.forgetInput()
+    }
+    return { out: joinParts(parts), lines, disallowed }
+  }
+
+  /**
+   * Hands `data` to `step` in chunks of whole lines, each copied into the input area; `free` is
+   * where, after the chunk and its slack, the `room(len)` bytes the step needs begin. A chunk ends
+   * after a '\n' (or at the end of data), so a line is never split; a line longer than LINES_CHUNK
+   * is a chunk of its own. The chunk that is already in place (the one the previous call copied
+   * last, when `lines` follows countLines on the same data) is not copied again.
+   */
+  private eachChunk(data: Uint8Array, room: (len: number) => number, step: (at: number, len: number, free: number) => void): void {
     const total = data.length
     for (let p = 0; p < total || (p === 0 && total === 0);) {
       let q = Math.min(p + LINES_CHUNK, total)
@@ -485,16 +578,15 @@ export class Engine {
         }
       }
       const len = q - p
-      const outOff = align16(len + 64)
-      const stageOff = align16(outOff + 4 * (len + 1) + 64)
-      this.reserveInput(stageOff + 3 * len + 64)
+      const freeOff = align16(len + 64)
+      this.reserveInput(freeOff + room(len))
       if (this.inputBody !== data || this.inputBodyFrom !== p || this.inputBodyLen !== len) {
         this.u8.set(data.subarray(p, q), this.input)
         this.inputBody = data
         this.inputBodyFrom = p
         this.inputBodyLen = len
       }
-      step(this.input, len, this.input + stageOff, this.input + outOff)
+      step(this.input, len, this.input + freeOff)
       if (total === 0) break
       p = q
     }
