@@ -3,8 +3,8 @@
 //
 //   BENCH_ROUNDS (default 5) rounds per comparison, alternating which library runs first; the
 //   median of the rounds is reported. BENCH_TIME (default 250) ms per task per round.
-import { execFileSync } from 'node:child_process'
-import { readFileSync, readdirSync, existsSync, statSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { cpus, totalmem, platform, arch } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -484,6 +484,52 @@ function hostilePhase() {
   return out
 }
 
+// ── the CLI on the byte path: `robotstxt check ROBOTS AGENT --urls FILE`, output to a file ──────
+// 10M URLs (the synthetic 100,000, 100 times over) end to end, a fresh process each run, best of 3;
+// the peak RSS of a 1M-URL run beside the 10M one shows whether memory stays flat.
+function cliStreamPhase() {
+  const dir = join(root, 'build', 'bench-cli')
+  mkdirSync(dir, { recursive: true })
+  const robots = join(dir, 'robots.txt')
+  writeFileSync(robots, syntheticRobots())
+  const block = syntheticUrls().join('\n') + '\n'
+  const lists = {}
+  for (const times of [10, 100]) {
+    const file = join(dir, `urls-${times}.txt`)
+    const fd = openSync(file, 'w')
+    for (let k = 0; k < times; k++) writeSync(fd, block)
+    closeSync(fd)
+    lists[times] = file
+  }
+  // The child reports its own peak RSS as it exits.
+  const rss = join(dir, 'rss.cjs')
+  writeFileSync(rss, "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`))\n")
+  const run = (file) => {
+    let best = Infinity
+    let peak = 0
+    for (let k = 0; k < 3; k++) {
+      const out = openSync(join(dir, 'out.txt'), 'w')
+      const t = performance.now()
+      const r = spawnSync(process.execPath, ['--require', rss, join(root, 'dist', 'cli.js'), 'check', robots, 'Googlebot', '--urls', file], {
+        stdio: ['ignore', out, 'pipe'], encoding: 'utf8',
+      })
+      best = Math.min(best, performance.now() - t)
+      closeSync(out)
+      if (r.status !== 0 && r.status !== 1) throw new Error(`cli check --urls failed: ${r.stderr}`)
+      peak = Math.max(peak, Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? 0) / 1024)
+    }
+    return { ms: best, peak }
+  }
+  const small = run(lists[10])
+  const large = run(lists[100])
+  rmSync(dir, { recursive: true, force: true })
+  const perSecond = 10_000_000 / (large.ms / 1000)
+  const row = { urls: 10_000_000, ms: large.ms, perSecond, peakMiB: large.peak, peakMiB1M: small.peak }
+  log(`cli check --urls: 10M URLs in ${(large.ms / 1000).toFixed(2)} s, ${(perSecond / 1e6).toFixed(2)}M URLs/s; peak RSS ${large.peak.toFixed(0)} MiB (1M URLs: ${small.peak.toFixed(0)} MiB)`)
+  target('CLI check --urls, 10M URLs file to file, M URLs/s', perSecond / 1e6, 5, perSecond >= 5e6)
+  return row
+}
+
 // ── main ────────────────────────────────────────────────────────────────────────────────────────
 const date = new Date().toISOString().slice(0, 10)
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
@@ -508,6 +554,7 @@ const floors = floorPhase()
   }
 }
 const memory = memoryPhase()
+const cli = cliStreamPhase()
 const hostile = hostilePhase()
 const peers = await peersPhase()
 const sizeRows = sizes()
@@ -521,6 +568,8 @@ md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|-
 for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
 md.push('', '| where the time goes: host work alone, wasm work alone, and real-file checks taken apart | time |', '|---|---:|')
 for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
+md.push('', '| CLI `check ROBOTS AGENT --urls FILE > FILE` (synthetic robots.txt and URLs, a fresh process) | time | URLs/s | peak RSS |', '|---|---:|---:|---:|')
+md.push(`| ${cli.urls.toLocaleString('en')} URLs (${'1,000,000'} URLs: peak RSS ${cli.peakMiB1M.toFixed(0)} MiB) | ${(cli.ms / 1000).toFixed(2)} s | ${(cli.perSecond / 1e6).toFixed(2)}M | ${cli.peakMiB.toFixed(0)} MiB |`)
 const accessorNames = Object.keys(hostile[0].ratios)
 md.push('', `| worst shape (~500 KiB) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
 for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)
