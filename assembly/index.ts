@@ -60,7 +60,7 @@
 //                                     `stage`: 3 bytes per byte of the longest line, plus slack,
 //                                     for lines that are not ASCII (repaired as TextDecoder would).
 //   countLines(data, len): u32        the lines the line exports would see in data[0, len).
-//   verdictLines(data, len, codes, marks, out): u32   see verdicts.ts.
+//   verdictLines(data, len, codes, marks, out, stage): u32   see verdicts.ts.
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.

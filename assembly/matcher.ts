@@ -14,7 +14,7 @@ import {
   TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
-import { lineEnd, lineHasHigh, locatePath, repairUtf8, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
+import { lineHasHigh, lineNext, locatePath, repairUtf8, urlLine, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
 
 // Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
 // binary search.
@@ -409,16 +409,14 @@ export function allowedMany16(ends: usize, units: usize, count: u32, out: usize,
   let start: u32 = 0;
   let i: u32 = 0;
   while (start < len) {
-    const nl = lineEnd(data, start, len);
-    let end = nl;
-    if (nl < len && end > start && load<u8>(data + end - 1) == 0x0d) end--;
+    const end = urlLine(data, start, len);
     if (lineHasHigh) locatePath(stage, repairUtf8(data + start, end - start, stage));
     else locatePath(data + start, end - start);
     const r = decide();
     if (bytesOut) store<u8>(out + i, <u8>(r & 1));
     else store<i32>(out + (<usize>i << 2), r);
     i++;
-    start = nl + 1;
+    start = lineNext;
   }
   return i;
 }

@@ -231,6 +231,16 @@ export function lineEnd(data: usize, start: u32, len: u32): u32 {
   return len;
 }
 
+// The URL line that starts at `start` in data[0, len), as every line export reads it: returns the
+// end of its text (a '\r' before its '\n' dropped); lineNext is where the next line starts, and
+// lineHasHigh is set as lineEnd sets it.
+export let lineNext: u32 = 0;
+@inline export function urlLine(data: usize, start: u32, len: u32): u32 {
+  const nl = lineEnd(data, start, len);
+  lineNext = nl + 1;
+  return nl < len && nl > start && load<u8>(data + nl - 1) == 0x0d ? nl - 1 : nl;
+}
+
 // The number of lines in data[0, len), as the line exports count them: one per '\n', plus a last
 // line without one.
 export function countLines(data: usize, len: u32): u32 {

@@ -3,10 +3,12 @@
 // per URL: `allowed<TAB>LINE<TAB>URL`, `disallowed<TAB>LINE<TAB>URL`, or `error<TAB>0<TAB>URL` for a
 // line the host rejected (VERDICT_* in src/engine/layout.ts).
 //
-//   verdictLines(data, len, codes, marks, out): u32
+//   verdictLines(data, len, codes, marks, out, stage): u32
 //       data[0, len): URL lines ('\n'; a '\r' before it dropped; a last line without '\n' counts).
 //       codes: i32 per line, the matching line when allowed, ~line when disallowed.
-//       marks: u8 per line (VERDICT_*), or 0 when every code stands. Returns the bytes written.
+//       marks: u8 per line (VERDICT_*), or 0 when every code stands. stage: 3 bytes per byte of
+//       the longest line, plus slack, for lines repaired from ill-formed UTF-8. Returns the bytes
+//       written.
 //   checkVerdictLines(data, len, marks, out, stage): u32
 //       the same with each code computed against the current table, as checkLines computes it, in
 //       the one pass.
@@ -21,7 +23,7 @@
 import { VERDICT_CODE, VERDICT_ERROR_SILENT } from '../src/engine/layout';
 import { copyRun } from './bytes';
 import { check, ruleLine } from './matcher';
-import { lineEnd, lineHasHigh, repairUtf8 } from './url';
+import { lineHasHigh, lineNext, repairUtf8, urlLine } from './url';
 
 // The prefixes, as static bytes and their lengths (copyRun reads 16 bytes: the rest is never kept).
 const ALLOWED = memory.data<u8>([0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x65, 0x64, 0x09]); // "allowed\t"
@@ -30,8 +32,6 @@ const DISALLOWED = memory.data<u8>([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x
 const DISALLOWED_LEN: u32 = 11;
 const ERROR = memory.data<u8>([0x65, 0x72, 0x72, 0x6f, 0x72, 0x09, 0x30, 0x09]); // "error\t0\t"
 const ERROR_LEN: u32 = 8;
-// The longest prefix: "disallowed\t", 10 digits, '\t'.
-const VERDICT_PREFIX_MAX: usize = 22;
 
 // Writes v (0 <= v < 2^32) in decimal at o; returns the end.
 @inline function putDecimal(o: usize, v: u32): usize {
@@ -70,32 +70,6 @@ const VERDICT_PREFIX_MAX: usize = 22;
   return o + 1;
 }
 
-export function verdictLines(data: usize, len: u32, codes: usize, marks: usize, out: usize): u32 {
-  let o = out;
-  let start: u32 = 0;
-  let i: usize = 0;
-  let disallowed: u32 = 0;
-  while (start < len) {
-    const nl = lineEnd(data, start, len);
-    let end = nl;
-    if (nl < len && end > start && load<u8>(data + end - 1) == 0x0d) end--;
-    const mark = marks != 0 ? <u32>load<u8>(marks + i) : VERDICT_CODE;
-    const code = load<i32>(codes + (i << 2));
-    if (mark == VERDICT_CODE && code < 0) disallowed++;
-    if (lineHasHigh && mark != VERDICT_ERROR_SILENT) {
-      // Repaired in place at the output's end, past where the prefix goes, then moved down.
-      const at = o + VERDICT_PREFIX_MAX;
-      const n = repairUtf8(data + start, end - start, at);
-      o = writeLine(o, mark, code, at, n);
-    } else o = writeLine(o, mark, code, data + start, end - start);
-    i++;
-    start = nl + 1;
-  }
-  linesSeen = <u32>i;
-  disallowedSeen = disallowed;
-  return <u32>(o - out);
-}
-
 let linesSeen: u32 = 0;
 let disallowedSeen: u32 = 0;
 
@@ -109,21 +83,16 @@ export function verdictDisallowed(): u32 {
   return disallowedSeen;
 }
 
-/**
- * verdictLines with the codes computed here, against the current table, as checkLines computes
- * them: one pass per line finds its end, checks it and writes its output line. `stage` holds a
- * line repaired from ill-formed UTF-8 (3 bytes per byte of the longest line, plus slack); the
- * repaired text is both what is checked and what is echoed.
- */
-export function checkVerdictLines(data: usize, len: u32, marks: usize, out: usize, stage: usize): u32 {
+// The loop of the two exports: each line's end is found once; a line with a byte >= 0x80 is
+// repaired into `stage` (what is checked and what is echoed); its code is read from `codes`, or,
+// when `computed` (a constant at both call sites), checked against the current table here.
+@inline function verdictLoop(data: usize, len: u32, codes: usize, marks: usize, out: usize, stage: usize, computed: bool): u32 {
   let o = out;
   let start: u32 = 0;
   let i: usize = 0;
   let disallowed: u32 = 0;
   while (start < len) {
-    const nl = lineEnd(data, start, len);
-    let end = nl;
-    if (nl < len && end > start && load<u8>(data + end - 1) == 0x0d) end--;
+    const end = urlLine(data, start, len);
     const mark = marks != 0 ? <u32>load<u8>(marks + i) : VERDICT_CODE;
     let url = data + start;
     let n = end - start;
@@ -132,20 +101,27 @@ export function checkVerdictLines(data: usize, len: u32, marks: usize, out: usiz
       url = stage;
     }
     let code: i32 = 0;
-    if (mark == VERDICT_CODE) {
-      const r = check(url, n);
-      const line = r >>> 1 == 0 ? 0 : ruleLine((r >>> 1) - 1);
-      if (r & 1) code = <i32>line;
-      else {
-        code = ~(<i32>line);
-        disallowed++;
+    if (computed) {
+      if (mark == VERDICT_CODE) {
+        const r = check(url, n);
+        const line = r >>> 1 == 0 ? 0 : ruleLine((r >>> 1) - 1);
+        code = r & 1 ? <i32>line : ~(<i32>line);
       }
-    }
+    } else code = load<i32>(codes + (i << 2));
+    if (mark == VERDICT_CODE && code < 0) disallowed++;
     o = writeLine(o, mark, code, url, n);
     i++;
-    start = nl + 1;
+    start = lineNext;
   }
   linesSeen = <u32>i;
   disallowedSeen = disallowed;
   return <u32>(o - out);
+}
+
+export function verdictLines(data: usize, len: u32, codes: usize, marks: usize, out: usize, stage: usize): u32 {
+  return verdictLoop(data, len, codes, marks, out, stage, false);
+}
+
+export function checkVerdictLines(data: usize, len: u32, marks: usize, out: usize, stage: usize): u32 {
+  return verdictLoop(data, len, 0, marks, out, stage, true);
 }

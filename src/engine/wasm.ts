@@ -68,9 +68,9 @@ function linesRoom(len: number): number {
   return align16(4 * (len + 1) + 64) + 3 * len + 64
 }
 
-/** Bytes verdictLines uses after a chunk of `len` bytes of lines and its marks: codes, then the output. */
+/** Bytes verdictLines uses after a chunk of `len` bytes of lines and its marks: codes, then as checkVerdictLines. */
 function verdictsRoom(len: number): number {
-  return align16(4 * (len + 1) + 16) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
+  return align16(4 * (len + 1) + 16) + checkVerdictsRoom(len)
 }
 
 /** Bytes checkVerdictLines uses after a chunk of `len` bytes of lines and its marks: stage, then output. */
@@ -513,8 +513,9 @@ export class Engine {
       const n = this.w.countLines(at, len)
       const codesAt = free
       this.i32.set(codes.subarray(k, k + n), codesAt >> 2)
-      const outAt = codesAt + align16(4 * n + 16)
-      return [outAt, this.w.verdictLines(at, len, codesAt, marksAt, outAt)]
+      const stage = codesAt + align16(4 * n + 16)
+      const outAt = stage + align16(3 * len + 64)
+      return [outAt, this.w.verdictLines(at, len, codesAt, marksAt, outAt, stage)]
     })
   }
 
