@@ -22,7 +22,7 @@ import {
   SCAN_F_ESCAPE, SCAN_F_GLOBAL,
 } from '../src/engine/layout';
 import { escapedLength, escapeInto } from './bytes';
-import { currentKeyEnd, currentKeyStart, currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
+import { currentKeyEnd, currentKeyStart, currentKindFlags, currentLine, currentValueEnd, currentValueStart, keyIs, nextLine, scanBody, scanStart } from './scanner';
 import { buildTable, builtTable, workNeed } from './table';
 
 let cAgents: usize = 0;
@@ -92,25 +92,20 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
   return size;
 }
 
-// RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: the state machine over groups, one
-// directive at a time. The one place that decides which group a line stands in and whether that
-// group names the caller's agents or is global; both selections below follow it. Returns true when
-// the line starts a new group.
 // A user-agent line begins a new group unless it continues the user-agent run of a group with no rules yet.
 @inline function startsGroup(kind: u32): bool {
   return kind == KIND_USER_AGENT && (!gIn || gHasRules);
 }
 
-function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): bool {
+// RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: the state machine over groups, one
+// directive at a time. The one place that decides which group a line stands in and whether that
+// group names the caller's agents or is global; both selections (rules, Crawl-delay) follow it.
+function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): void {
   if (kind == KIND_USER_AGENT) {
-    const starts = startsGroup(kind);
-    if (starts) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
+    if (startsGroup(kind)) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
     if (flags & SCAN_F_GLOBAL) gGlobal = true;
     else if (tokenNamesAgent(scanBody() + vs, ve - vs)) { gNamed = true; anyNamed = true; }
-    return starts;
-  }
-  if ((kind == KIND_ALLOW || kind == KIND_DISALLOW) && gIn) gHasRules = true;
-  return false;
+  } else if ((kind == KIND_ALLOW || kind == KIND_DISALLOW) && gIn) gHasRules = true;
 }
 
 function startGroups(agents: usize, agentsLen: u32): void {
@@ -159,16 +154,11 @@ function isDelayValue(v: usize, n: u32): bool {
   return i == n && i > frac;
 }
 
-// The key at [k, k + n) is "crawl-delay", ignoring ASCII case.
-function isDelayKey(k: usize, n: u32): bool {
-  const word = 'crawl-delay';
-  if (n != <u32>word.length) return false;
-  for (let i = 0; i < word.length; i++) {
-    let c = <u32>load<u8>(k + i);
-    if (c - 0x41 < 26) c += 0x20;
-    if (c != <u32>word.charCodeAt(i)) return false;
-  }
-  return true;
+// The key at [k, k + n) is "crawl-delay", ignoring ASCII case (as the scanner compares keys; a
+// key holds no line break, the one other byte that folds to '-').
+const DELAY_KEY = 'crawl-delay';
+@inline function isDelayKey(k: usize, n: u32): bool {
+  return n == <u32>DELAY_KEY.length && keyIs(k, n, DELAY_KEY);
 }
 
 /**

@@ -61,7 +61,7 @@ export function scanLineCount(): u32 { return lineNo; }
 @inline export function currentValueEnd(): u32 { return valEnd; }
 
 // ASCII case-insensitive: does [k, k+n) start with the lower-case word at `word`?
-@inline function keyIs(k: usize, n: u32, word: string): bool {
+@inline export function keyIs(k: usize, n: u32, word: string): bool {
   const w = word.length;
   if (n < <u32>w) return false;
   for (let i = 0; i < w; i++) {

@@ -150,11 +150,6 @@ export class GroupTracker {
   }
 }
 
-/**
- * Builds groups, rules, sitemaps and the indexes from a scan's records, in file order
- * (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a user-agent line after a rule starts a new group; rules before any user-agent
- * line apply to nobody).
- */
 /** Sitemap URLs in file order, exact duplicates dropped: what `Robots.sitemaps` returns. */
 export class SitemapCollector {
   readonly urls: string[] = []
@@ -182,6 +177,11 @@ export function scanSitemaps(body: Uint8Array, scan: Scanner): string[] {
   return sitemaps.urls
 }
 
+/**
+ * Builds groups, rules, sitemaps and the indexes from a scan's records, in file order
+ * (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a user-agent line after a rule starts a new group; rules before any user-agent
+ * line apply to nobody).
+ */
 export class Builder implements LineSink {
   readonly groups: Group[] = []
   readonly rules: number[] = []
