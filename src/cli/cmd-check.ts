@@ -100,15 +100,14 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
       return toCodes(out)
     },
     // The matcher checks and writes each line in one wasm pass; a constant verdict only needs the
-    // lines counted (by the matcher's line pass) and written.
+    // lines counted and written.
     lines: constant === null
       ? (block, marks) => matcher.verdictLines(block, marks)
-      : (block, marks) => getEngine().verdictLines(block, toCodes(matcher.checkLines(block)), marks),
+      : (block, marks) => getEngine().verdictLines(block, toCodes(new Int32Array(getEngine().countLines(block))), marks),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
   }
 }
-
 
 /** Progress on stderr, at most a few times a second, only when stderr is a terminal. */
 function progressReporter(): ((r: StreamResult) => void) | undefined {

@@ -81,7 +81,6 @@ function concurrencyOption(value: string | boolean | undefined): number {
   return n
 }
 
-
 /** The progress line on a terminal (URLs/s, origins and their outcomes), and the summary at the end. */
 class Progress {
   readonly #tty: boolean

@@ -249,7 +249,6 @@ function lineAt(body: Uint8Array, at: number): number {
   return line
 }
 
-
 /** body[at, e) is the start of a valid multi-byte sequence that merely runs past `e`. */
 function incompleteTail(b: Uint8Array, at: number, e: number): boolean {
   const c = b[at]!

@@ -145,7 +145,6 @@ async function readStreamCapped(stream: AsyncIterable<Uint8Array> & { destroy():
 /** A list file opened for streaming; "no such file" surfaces here, before any output, as an input error. */
 export async function openInput(path: string): Promise<Readable> {
   const stream = createReadStream(path, { highWaterMark: 1 << 16 })
-  // Surface "no such file" before any output, as a clean input error.
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve())
     stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))

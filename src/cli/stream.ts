@@ -4,10 +4,9 @@
 // message on stderr, and the stream goes on.
 //
 // Memory stays flat whatever the input size: the input is consumed one stream chunk at a time, only
-// the unfinished last line is carried over (at most MAX_URL_LINE bytes), the verdicts of a block of
-// whole lines come from one Matcher.checkLines call, and each block's output lines are written by
-// the wasm engine (assembly/verdicts.ts) into one buffer, written once; when the output reports a
-// full buffer, reading waits for 'drain'. JavaScript looks at single lines only when some may be
+// the unfinished last line is carried over (at most MAX_URL_LINE bytes), each block of whole lines
+// is checked and its output lines written in one wasm pass (assembly/verdicts.ts) into one
+// buffer, written once; when the output reports a full buffer, reading waits for 'drain'. JavaScript looks at single lines only when some may be
 // rejected (a fetched robots.txt's origin filter, or an overlong line).
 
 import { once } from 'node:events'
@@ -35,7 +34,6 @@ export interface StreamResult {
   /** Lines that could not be checked (each reported on the error stream with its number). */
   bad: number
 }
-
 
 /**
  * Checks every line of `input` and writes `allowed|disallowed<TAB>LINE<TAB>URL` lines to `output`.

@@ -68,6 +68,11 @@ function linesRoom(len: number): number {
   return align16(4 * (len + 1) + 64) + 3 * len + 64
 }
 
+/** Bytes for a chunk's marks: a chunk of `len` bytes holds at most len + 1 lines (one per byte, plus a last one without '\n'). */
+function marksRoom(len: number): number {
+  return align16(len + 1 + 16)
+}
+
 /** Bytes verdictLines uses after a chunk of `len` bytes of lines and its marks: codes, then as checkVerdictLines. */
 function verdictsRoom(len: number): number {
   return align16(4 * (len + 1) + 16) + checkVerdictsRoom(len)
@@ -545,10 +550,9 @@ export class Engine {
     let disallowed = 0
     // Caller-owned bytes may change before the next call: what the input area holds is forgotten.
     try {
-      this.eachChunk(data, (len) => align16(len + 1 + 16) + room(len), (at, len, free) => {
-        // A chunk holds at most one line per byte, plus a last one without '\n'.
+      this.eachChunk(data, (len) => marksRoom(len) + room(len), (at, len, free) => {
         if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
-        const [outAt, written] = write(at, len, marks === null ? 0 : free, free + align16(len + 1 + 16), lines)
+        const [outAt, written] = write(at, len, marks === null ? 0 : free, free + marksRoom(len), lines)
         parts.push(this.u8.slice(outAt, outAt + written))
         lines += this.w.verdictLinesSeen()
         disallowed += this.w.verdictDisallowed()
