@@ -24,7 +24,8 @@
 //   input    URL bytes (UTF-8) written by the host before each `check`/`checkMany` call; for a batch
 //            also the `ends` array (u32) and the `out` array, written here.
 //   scratch  owned by this module during a call; the host only guarantees its size: at least
-//            3 * (longest URL in the call) + 8 bytes for the normalized path, followed by
+//            3 * (longest URL in the call) + 8 bytes for the normalized path (9 * for a URL
+//            line, which may be ill-formed UTF-8: a lone byte becomes %EF%BF%BD), followed by
 //            4 * maxPatLen (table header) + 4 bytes for the string-search fallback table.
 //            Slack: 16-byte vector loads may read up to 15 bytes past the end of a URL, a path or a
 //            pattern in the table, and stores may write up to 15 bytes past the normalized path
@@ -53,12 +54,11 @@
 //                                     each URL transcoded to UTF-8 as TextEncoder would (a lone
 //                                     surrogate -> U+FFFD) into `stage`: 3 bytes per unit of the
 //                                     longest URL, plus slack.
-//   checkLines / allowedLines(data, len, out, stage): u32
+//   checkLines / allowedLines(data, len, out): u32
 //                                     URLs as UTF-8 lines of data[0, len) ('\n'; a '\r' before it
 //                                     dropped; a last line without '\n' counts); the verdicts as
-//                                     checkMany / allowedMany write them; returns the line count.
-//                                     `stage`: 3 bytes per byte of the longest line, plus slack,
-//                                     for lines that are not ASCII (repaired as TextDecoder would).
+//                                     checkMany / allowedMany write them, each that of the line
+//                                     decoded as TextDecoder would; returns the line count.
 //   countLines(data, len): u32        the lines the line exports would see in data[0, len).
 //   verdictLines(data, len, codes, marks, out, stage): u32   see verdicts.ts.
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.

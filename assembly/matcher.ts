@@ -14,7 +14,9 @@ import {
   TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
-import { lineHasHigh, lineNext, locatePath, repairUtf8, urlLine, path as currentPath, pathLength, scratchAfterPath, utf16ToUtf8 } from './url';
+import {
+  lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
+} from './url';
 
 // Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
 // binary search.
@@ -241,6 +243,13 @@ function decide(): i32 {
     memory.fill(PROBES, 0, 256 * PROBE_SIZE);
     probeGen = 1;
   }
+  // Locating a path it left in place, url.ts found its '?'s: the probe of '?' needs no scan.
+  if (queryFirst != QUERY_UNKNOWN) {
+    const slot = PROBES + <usize>0x3f * PROBE_SIZE;
+    store<u32>(slot, probeGen, PROBE_GEN);
+    store<i32>(slot, queryFirst, PROBE_FIRST);
+    store<i32>(slot, queryLast, PROBE_LAST);
+  }
   let allowRank: u64 = 0;
   let allowIdx: i32 = -1;
   let disRank: u64 = 0;
@@ -402,16 +411,14 @@ export function allowedMany16(ends: usize, units: usize, count: u32, out: usize,
 
 // The loop of the two line exports. URL i is the i-th line of data[0, len): lines end with '\n', a
 // '\r' before it is dropped, and a last line without '\n' counts (so "" has no line and "\n" one
-// empty line). A line with a byte >= 0x80 is repaired into `stage` (3 bytes per byte of the longest
-// line, plus slack) as TextDecoder would decode it, so each verdict equals check() on the decoded
-// line encoded again. Returns the number of lines; their verdicts go to `out` as in `batch`.
-@inline function lines(data: usize, len: u32, out: usize, stage: usize, bytesOut: bool): u32 {
+// empty line). Each verdict equals check() on the line decoded as TextDecoder would and encoded
+// again (locateLine repairs ill-formed UTF-8 in the path it normalizes). Returns the number of
+// lines; their verdicts go to `out` as in `batch`.
+@inline function lines(data: usize, len: u32, out: usize, bytesOut: bool): u32 {
   let start: u32 = 0;
   let i: u32 = 0;
   while (start < len) {
-    const end = urlLine(data, start, len);
-    if (lineHasHigh) locatePath(stage, repairUtf8(data + start, end - start, stage));
-    else locatePath(data + start, end - start);
+    locateLine(data, start, len);
     const r = decide();
     if (bytesOut) store<u8>(out + i, <u8>(r & 1));
     else store<i32>(out + (<usize>i << 2), r);
@@ -421,10 +428,10 @@ export function allowedMany16(ends: usize, units: usize, count: u32, out: usize,
   return i;
 }
 
-export function checkLines(data: usize, len: u32, out: usize, stage: usize): u32 {
-  return lines(data, len, out, stage, false);
+export function checkLines(data: usize, len: u32, out: usize): u32 {
+  return lines(data, len, out, false);
 }
 
-export function allowedLines(data: usize, len: u32, out: usize, stage: usize): u32 {
-  return lines(data, len, out, stage, true);
+export function allowedLines(data: usize, len: u32, out: usize): u32 {
+  return lines(data, len, out, true);
 }

@@ -3,8 +3,10 @@
 // the current path: after `locatePath`, path()/pathLength() name the normalized path, either inside
 // the URL itself (nothing to change) or in scratch.
 //
-// Invariants: scratch holds at least 3 * (URL length) + 8 bytes for a normalized path, then room for
-// the matcher's KMP table (see index.ts); vector stores may write up to 15 bytes past the path.
+// Invariants: scratch holds at least 3 * (URL length) + 8 bytes for a normalized path (9 * for a
+// URL line, which may be ill-formed UTF-8), then room for the matcher's KMP table (see index.ts);
+// vector stores may write up to 15 bytes past the path. queryFirst/queryLast describe the current
+// path whenever it lies inside the URL.
 
 import { copyRun, hexDigit, isHex, nextSpecial, PERCENT, SLASH, upperHex } from './bytes';
 
@@ -37,6 +39,23 @@ export function useScratch(scratch: usize): void {
 // pathPtr/pathLen. The path points into the URL itself when no byte needs changing, else into
 // scratch. Normalizing only the path is equivalent to normalizing the whole URL first: the
 // delimiters `/ ? ; # :` are never part of a `%hh` triple and escaping never produces them.
+export function locatePath(url: usize, len: u32): void {
+  locate(url, len, false);
+}
+
+// locatePath for the URL line that starts at data + start in data[0, len), as every line export
+// reads it: the line ends at its '\n' (a '\r' before it dropped) or at len. The path is found
+// and the line's end in the same sweep, which stops at the first '\n' wherever it falls; only a
+// path cut short by '#' or NUL leaves the rest of the line to scan. Sets lineNext.
+export function locateLine(data: usize, start: u32, len: u32): void {
+  lineNext = start + locate(data + start, len - start, true) + 1;
+}
+
+// The sweep of both. With `line` (a constant at each call site) `len` is the rest of the data and
+// a '\n' ends the URL; returns where (len when none), else 0. Every test below reads bytes before
+// that '\n' or compares a byte with one that is not '\n', so a URL line is located exactly as the
+// line's text alone would be. Ill-formed UTF-8 needs no pass of its own: only path bytes can
+// change the verdict, and normalize() repairs them as it escapes them.
 //
 // One pass instead of the spec's separate searches: the first of '/', '?', ';', '#' from s decides.
 // A '#' first means the path is "/". A '/' that ends a "://" (the ':' at index >= s) is the
@@ -45,55 +64,92 @@ export function useScratch(scratch: usize): void {
 //
 // "https://" and "http://" are read as one word: neither scheme holds a delimiter, so the general
 // path would find the same "://" (slack makes the 8-byte read safe for a 7-byte URL).
-export function locatePath(url: usize, len: u32): void {
+@inline function locate(url: usize, len: u32, line: bool): u32 {
   let i: u32 = 0;
   const head = load<u64>(url);
-  if (len >= 8 && head == HTTPS) {
-    i = findDelimiter(url, 8, len);
-    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
-  } else if (len >= 7 && (head & 0x00ffffffffffffff) == HTTP) {
-    i = findDelimiter(url, 7, len);
-    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
-  } else {
+  if (len >= 8 && head == HTTPS) i = findDelimiter(url, 8, len, line);
+  else if (len >= 7 && (head & 0x00ffffffffffffff) == HTTP) i = findDelimiter(url, 7, len, line);
+  else {
     if (len >= 2 && load<u8>(url) == SLASH && load<u8>(url, 1) == SLASH) i = 2;
     const s = i;
-    i = findDelimiter(url, i, len);
-    if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
-    if (load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
-      i = findDelimiter(url, i + 2, len);
-      if (i >= len || load<u8>(url + i) == 0x23) { setRootPath(); return; }
+    i = findDelimiter(url, i, len, line);
+    if (i < len && load<u8>(url + i) == SLASH && i > s && i + 1 < len && load<u8>(url + i - 1) == 0x3a && load<u8>(url + i + 1) == SLASH) {
+      i = findDelimiter(url, i + 2, len, line);
     }
   }
+  if (i >= len || load<u8>(url + i) != SLASH && load<u8>(url + i) != 0x3f && load<u8>(url + i) != 0x3b) {
+    // No path before '#' or the line's end.
+    setRootPath();
+    return line ? newlineFrom(url, i, len) : 0;
+  }
   const p = i;
-  // Path end: '#' or NUL (the reference reads the path as a C string); note whether any byte
-  // needs normalizing (>= 0x80 or '%'), 16 bytes at a time.
+  // Path end: '#' or NUL (the reference reads the path as a C string), or the line's '\n'; note
+  // whether any byte needs normalizing (>= 0x80 or '%') and where the '?'s are, 16 bytes at a time.
   let end = len;
   let dirty = false;
+  let qFirst: i32 = -1;
+  let qLast: i32 = -1;
   const vHash = i8x16.splat(0x23);
   const vZero = i8x16.splat(0);
+  const vNl = i8x16.splat(0x0a);
+  const vQuery = i8x16.splat(0x3f);
   const vPct = i8x16.splat(<i8>PERCENT);
   for (; i < len; i += 16) {
     const v = v128.load(url + i);
-    const live = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
-    const stop = i8x16.bitmask(v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero))) & live;
-    const odd = (i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v)) & live;
+    let live: u32 = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
+    let stops = v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero));
+    if (line) stops = v128.or(stops, i8x16.eq(v, vNl));
+    const stop = i8x16.bitmask(stops) & live;
+    if (stop != 0) live = (1 << ctz<u32>(stop)) - 1;
+    if (((i8x16.bitmask(i8x16.eq(v, vPct)) | i8x16.bitmask(v)) & live) != 0) dirty = true;
+    const q = i8x16.bitmask(i8x16.eq(v, vQuery)) & live;
+    if (q != 0) {
+      if (qFirst < 0) qFirst = <i32>(i + ctz<u32>(q) - p);
+      qLast = <i32>(i + 31 - clz<u32>(q) - p);
+    }
     if (stop != 0) {
-      const k = ctz<u32>(stop);
-      if ((odd & ((1 << k) - 1)) != 0) dirty = true;
-      end = i + k;
+      end = i + ctz<u32>(stop);
       break;
     }
-    if (odd != 0) dirty = true;
   }
-  const needSlash = load<u8>(url + p) != SLASH;
-  if (!dirty && !needSlash) {
+  let next: u32 = 0;
+  if (line) {
+    next = newlineFrom(url, end, len);
+    // url[p] is a delimiter, so a dropped '\r' is never the path's first byte.
+    if (next == end && end < len && load<u8>(url + end - 1) == 0x0d) end--;
+  }
+  if (!dirty && load<u8>(url + p) == SLASH) {
     pathPtr = url + p;
     pathLen = end - p;
-    return;
+    queryFirst = qFirst;
+    queryLast = qLast;
+  } else {
+    normalize(url, p, end);
+    queryFirst = QUERY_UNKNOWN;
   }
+  return next;
+}
+
+// The index of the first '\n' at or after i in url[0, len), or len.
+@inline function newlineFrom(url: usize, i: u32, len: u32): u32 {
+  return i < len && load<u8>(url + i) == 0x0a ? i : lineEnd(url, i, len);
+}
+
+// Where '?' first and last occurs in the current path (-1 when it has none), or QUERY_UNKNOWN in
+// queryFirst when the path was rewritten into scratch: the matcher's probe of '?' needs no scan
+// of its own for a path that stayed in place.
+export const QUERY_UNKNOWN: i32 = -2;
+export let queryFirst: i32 = -1;
+export let queryLast: i32 = -1;
+
+// url[p, end) normalized into scratch as the path: a leading '/' added when it starts with '?' or
+// ';', bytes >= 0x80 escaped as %HH and %hh triples upper-cased (RFC 9309 2.2.2), and an ill-formed
+// UTF-8 sequence first replaced by U+FFFD as TextDecoder would, so raw bytes get the verdict of
+// the string they decode to. Writes at most 9 bytes per byte (a lone byte becomes %EF%BF%BD).
+function normalize(url: usize, p: u32, end: u32): void {
   let o = scratchBase;
-  if (needSlash) { store<u8>(o, SLASH); o++; }
-  i = p;
+  if (load<u8>(url + p) != SLASH) { store<u8>(o, SLASH); o++; }
+  let i = p;
   while (true) {
     const k = nextSpecial(url, i, end);
     copyRun(o, url + i, k - i);
@@ -101,11 +157,23 @@ export function locatePath(url: usize, len: u32): void {
     if (k >= end) break;
     const c = <u32>load<u8>(url + k);
     if (c >= 0x80) {
-      store<u8>(o, PERCENT);
-      store<u8>(o, hexDigit(c >> 4), 1);
-      store<u8>(o, hexDigit(c & 15), 2);
-      o += 3;
-      i = k + 1;
+      const n = utf8Sequence(url + k, end - k);
+      if (n > 0) {
+        for (let j: u32 = 0; j < <u32>n; j++) {
+          const b = <u32>load<u8>(url + k + j);
+          store<u8>(o, PERCENT);
+          store<u8>(o, hexDigit(b >> 4), 1);
+          store<u8>(o, hexDigit(b & 15), 2);
+          o += 3;
+        }
+        i = k + <u32>n;
+      } else {
+        // U+FFFD, EF BF BD, escaped.
+        store<u64>(o, 0x4225464225464525); // "%EF%BF%B", little-endian
+        store<u8>(o + 8, 0x44); // "D"
+        o += 9;
+        i = k + <u32>(-n);
+      }
     } else if (k + 2 < end && isHex(load<u8>(url + k + 1)) && isHex(load<u8>(url + k + 2))) {
       store<u8>(o, PERCENT);
       store<u8>(o, upperHex(load<u8>(url + k + 1)), 1);
@@ -122,15 +190,17 @@ export function locatePath(url: usize, len: u32): void {
   pathLen = <u32>(o - scratchBase);
 }
 
-// First index >= i of '/', '?', ';' or '#', or len.
-function findDelimiter(url: usize, i: u32, len: u32): u32 {
+// First index >= i of '/', '?', ';' or '#' (or '\n' with `line`, a constant at each call site), or len.
+@inline function findDelimiter(url: usize, i: u32, len: u32, line: bool): u32 {
   const vSlash = i8x16.splat(<i8>SLASH);
   const vQuery = i8x16.splat(0x3f);
   const vSemi = i8x16.splat(0x3b);
   const vHash = i8x16.splat(0x23);
+  const vNl = i8x16.splat(0x0a);
   for (; i < len; i += 16) {
     const v = v128.load(url + i);
-    const m = v128.or(v128.or(i8x16.eq(v, vSlash), i8x16.eq(v, vQuery)), v128.or(i8x16.eq(v, vSemi), i8x16.eq(v, vHash)));
+    let m = v128.or(v128.or(i8x16.eq(v, vSlash), i8x16.eq(v, vQuery)), v128.or(i8x16.eq(v, vSemi), i8x16.eq(v, vHash)));
+    if (line) m = v128.or(m, i8x16.eq(v, vNl));
     let bits = i8x16.bitmask(m);
     if (len - i < 16) bits &= (1 << (len - i)) - 1;
     if (bits != 0) return i + ctz<u32>(bits);
@@ -142,6 +212,8 @@ function setRootPath(): void {
   store<u8>(scratchBase, SLASH);
   pathPtr = scratchBase;
   pathLen = 1;
+  queryFirst = -1;
+  queryLast = -1;
 }
 
 // UTF-16 code units [from, to) at `units` as UTF-8 at `dst`, byte for byte what TextEncoder
@@ -254,10 +326,40 @@ export function countLines(data: usize, len: u32): u32 {
   return len != 0 && load<u8>(data + len - 1) != 0x0a ? n + 1 : n;
 }
 
+// The UTF-8 sequence that starts at src[0] (a byte >= 0x80) within src[0, n), as the WHATWG
+// decoder reads it: its length when well-formed, else the negated length of its maximal ill-formed
+// subpart (at least 1), which decodes to one U+FFFD; the byte after that subpart is not consumed.
+@inline function utf8Sequence(src: usize, n: u32): i32 {
+  const c = <u32>load<u8>(src);
+  let need: u32 = 0;
+  let lo: u32 = 0x80;
+  let hi: u32 = 0xbf;
+  if (c - 0xc2 <= 0xdf - 0xc2) need = 1;
+  else if (c - 0xe0 <= 0xef - 0xe0) {
+    need = 2;
+    if (c == 0xe0) lo = 0xa0;
+    else if (c == 0xed) hi = 0x9f;
+  } else if (c - 0xf0 <= 0xf4 - 0xf0) {
+    need = 3;
+    if (c == 0xf0) lo = 0x90;
+    else if (c == 0xf4) hi = 0x8f;
+  }
+  // j counts the lead and the continuation bytes accepted so far.
+  let j: u32 = 1;
+  while (j <= need && j < n) {
+    const d = <u32>load<u8>(src + j);
+    if (d < lo || d > hi) break;
+    lo = 0x80;
+    hi = 0xbf;
+    j++;
+  }
+  return need != 0 && j > need ? <i32>j : -<i32>j;
+}
+
 // src[0, len) as TextDecoder decodes it and TextEncoder encodes the result (the WHATWG UTF-8
 // decoder): well-formed sequences are copied, and each maximal subpart of an ill-formed one
-// becomes U+FFFD (EF BF BD). Writes at most 3 * len bytes at dst; returns the count. A URL given as
-// bytes then gets exactly the verdict of the same bytes decoded to a string.
+// becomes U+FFFD (EF BF BD). Writes at most 3 * len bytes at dst; returns the count. The CLI
+// echoes a line it checked in this form.
 export function repairUtf8(src: usize, len: u32, dst: usize): u32 {
   let o = dst;
   let i: u32 = 0;
@@ -269,41 +371,18 @@ export function repairUtf8(src: usize, len: u32, dst: usize): u32 {
       i++;
       continue;
     }
-    let need: u32 = 0;
-    let lo: u32 = 0x80;
-    let hi: u32 = 0xbf;
-    if (c - 0xc2 <= 0xdf - 0xc2) need = 1;
-    else if (c - 0xe0 <= 0xef - 0xe0) {
-      need = 2;
-      if (c == 0xe0) lo = 0xa0;
-      else if (c == 0xed) hi = 0x9f;
-    } else if (c - 0xf0 <= 0xf4 - 0xf0) {
-      need = 3;
-      if (c == 0xf0) lo = 0x90;
-      else if (c == 0xf4) hi = 0x8f;
-    }
-    // j counts the lead and the continuation bytes accepted so far.
-    let j: u32 = 1;
-    if (need != 0) {
-      while (j <= need && i + j < len) {
-        const d = <u32>load<u8>(src + i + j);
-        if (d < lo || d > hi) break;
-        lo = 0x80;
-        hi = 0xbf;
-        j++;
-      }
-    }
-    if (need != 0 && j > need) {
-      for (let k: u32 = 0; k < j; k++) store<u8>(o + k, load<u8>(src + i + k));
-      o += j;
+    const n = utf8Sequence(src + i, len - i);
+    if (n > 0) {
+      for (let k: u32 = 0; k < <u32>n; k++) store<u8>(o + k, load<u8>(src + i + k));
+      o += <u32>n;
+      i += <u32>n;
     } else {
-      // The offending byte (if any) is not consumed: it starts the next sequence.
       store<u8>(o, 0xef);
       store<u8>(o, 0xbf, 1);
       store<u8>(o, 0xbd, 2);
       o += 3;
+      i += <u32>(-n);
     }
-    i += j;
   }
   return <u32>(o - dst);
 }

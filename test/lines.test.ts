@@ -5,6 +5,8 @@ import { describe, expect, test } from 'vitest'
 import { parseRobots, type Matcher } from '../src/index.js'
 import { VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../src/engine/layout.js'
 import { getEngine } from '../src/engine/wasm.js'
+import { parseBody } from '../src/engine/parse.js'
+import { referenceCheck } from '../src/engine/reference.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
 
@@ -64,6 +66,34 @@ describe('property: isAllowedLines and checkLines equal isAllowed on each decode
         expectSameAsSingle(MATCHER, Uint8Array.from(bytes))
       }),
       fuzzOptions(20_000, 0xb17e),
+    )
+  })
+})
+
+describe('property: a URL line is located as its text alone would be', () => {
+  // locateLine finds the path and the line's end in one sweep and repairs ill-formed UTF-8 only in
+  // the path it normalizes; the '?'s it finds stand in for the matcher's own scan. Lines built from
+  // schemes, delimiters, CR, NUL and broken sequences reach every branch of that sweep.
+  const QUERY_BODY = 'User-agent: *\nDisallow: /*?q=\nAllow: /*?q=1$\nDisallow: /a?\nDisallow: /*?*?\nAllow: /*;\nDisallow: /*%EF%BF%BD\nDisallow: /*.pdf$\nDisallow: /h\n'
+  const QUERY_MATCHER = parseRobots(QUERY_BODY).matcher('bot')
+  const QUERY_PARSED = parseBody(enc.encode(QUERY_BODY))
+  const clean = fc.constantFrom('https://', 'http://', '//', 'host', 'h:', ':', '/', '?', ';', 'q=1', 'q=', 'a', '.pdf').map((p) => enc.encode(p))
+  const special = fc.constantFrom('#', '\r', '\r\n', '\n', '\0', '%', '%c3%a9', '%zz', 'é', '\u00df', '\ud83d\ude00').map((p) => enc.encode(p))
+  const broken = fc.constantFrom(0xc3, 0xe2, 0x82, 0xed, 0xa0, 0xf0, 0x9f, 0xff).map((b) => Uint8Array.of(b))
+  const piece = fc.oneof({ arbitrary: clean, weight: 8 }, { arbitrary: special, weight: 1 }, { arbitrary: broken, weight: 1 })
+  test(`lines of schemes, delimiters, CR, NUL and ill-formed bytes (${fuzzOptions(20_000).numRuns} runs)`, () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+        const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+        let o = 0
+        for (const p of parts) { bytes.set(p, o); o += p.length }
+        expectSameAsSingle(QUERY_MATCHER, bytes)
+        // The single check shares locatePath's sweep: the pure-TS reference is the independent oracle.
+        const checked = QUERY_MATCHER.checkLines(bytes)
+        const want = splitLines(bytes).map((l) => referenceCheck(QUERY_PARSED, ['bot'], enc.encode(l)))
+        expect(Array.from(checked)).toEqual(want.map((v) => (v.allowed ? v.line : -v.line)))
+      }),
+      fuzzOptions(20_000, 0x1ace),
     )
   })
 })

@@ -25,12 +25,11 @@ export interface WasmExports {
   allowedMany16(ends: number, units: number, count: number, out: number, stage: number): void
   /**
    * URLs as UTF-8 lines of data[0, len) ('\n', a '\r' before it dropped, a last line without '\n'
-   * counted); check()'s number per line as i32 at out + 4i. `stage`: 3 bytes per byte of the
-   * longest line, plus slack. Returns the number of lines.
+   * counted); check()'s number per line as i32 at out + 4i. Returns the number of lines.
    */
-  checkLines(data: number, len: number, out: number, stage: number): number
+  checkLines(data: number, len: number, out: number): number
   /** checkLines with one byte per line at out + i: 1 allowed, 0 disallowed. */
-  allowedLines(data: number, len: number, out: number, stage: number): number
+  allowedLines(data: number, len: number, out: number): number
   /** The number of lines the line exports see in data[0, len). */
   countLines(data: number, len: number): number
   /**

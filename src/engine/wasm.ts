@@ -63,9 +63,13 @@ const BATCH_URLS = 1024
 const SMALL_BATCH = 8
 /** Bytes of URL lines per wasm call (about 1,600 typical URLs); a longer line makes its own chunk. */
 const LINES_CHUNK = 65536
-/** Bytes after a chunk of `len` bytes of lines that the line exports use: verdicts, then the stage. */
+/**
+ * Bytes after a chunk of `len` bytes of lines that the line exports use: the verdicts. Scratch,
+ * three times the input area and so over 15 bytes per byte of the chunk, holds a path normalized
+ * from ill-formed UTF-8 (at most 9 bytes per byte).
+ */
 function linesRoom(len: number): number {
-  return align16(4 * (len + 1) + 64) + 3 * len + 64
+  return align16(4 * (len + 1) + 64)
 }
 
 /** Bytes for a chunk's marks: a chunk of `len` bytes holds at most len + 1 lines (one per byte, plus a last one without '\n'). */
@@ -492,15 +496,13 @@ export class Engine {
   lines(data: Uint8Array, results: Int32Array | null, bytes: Uint8Array | null): void {
     let k = 0
     this.eachChunk(data, linesRoom, (at, len, free) => {
-      // Verdicts first (4 bytes per line), then the stage for repaired lines (3 bytes per byte).
       const out = free
-      const stage = free + align16(4 * (len + 1) + 64)
       if (bytes !== null) {
-        const n = this.w.allowedLines(at, len, out, stage)
+        const n = this.w.allowedLines(at, len, out)
         bytes.set(this.u8.subarray(out, out + n), k)
         k += n
       } else {
-        const n = this.w.checkLines(at, len, out, stage)
+        const n = this.w.checkLines(at, len, out)
         results!.set(this.i32.subarray(out >> 2, (out >> 2) + n), k)
         k += n
       }
