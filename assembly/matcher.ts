@@ -18,8 +18,8 @@ import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
 } from './url';
 
-// Sorted parts up to this many rules are located by a vector scan of their keys, larger ones by
-// binary search.
+// Sorted parts up to this many rules are filtered whole by a vector pass over their keys (one bit
+// per rule in a u64); larger ones are searched and walked by their links.
 const SCAN_KEYS: u32 = 64;
 
 let rulesBase: usize = 0;
@@ -237,6 +237,20 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return ((<u64>load<u16>(rule, RULE_PAT_LEN) + 1) << 32) | <u64>lineRank;
 }
 
+// The best matching allow and disallow of the current decide(): rank and rule index (-1: none).
+let allowRank: u64 = 0;
+let allowIdx: i32 = -1;
+let disRank: u64 = 0;
+let disIdx: i32 = -1;
+
+// Rule `index` (at `rule`) matches the path: it becomes the best allow or disallow if it outranks it.
+@inline function consider(rule: usize, index: i32): void {
+  const k = rank(rule);
+  if (load<u8>(rule, RULE_FLAGS) & <u8>RULE_F_ALLOW) {
+    if (k > allowRank) { allowRank = k; allowIdx = index; }
+  } else if (k > disRank) { disRank = k; disIdx = index; }
+}
+
 // Verdict for the path in currentPath()/pathLength() against the current table (RFC 9309 2.2.2; Google's RobotsMatcher).
 function decide(): i32 {
   if (++probeGen == 0) {
@@ -250,10 +264,10 @@ function decide(): i32 {
     store<i32>(slot, queryFirst, PROBE_FIRST);
     store<i32>(slot, queryLast, PROBE_LAST);
   }
-  let allowRank: u64 = 0;
-  let allowIdx: i32 = -1;
-  let disRank: u64 = 0;
-  let disIdx: i32 = -1;
+  allowRank = 0;
+  allowIdx = -1;
+  disRank = 0;
+  disIdx = -1;
   const rules = rulesBase;
 
   // The rules every path reaches come in groups that one byte test rejects whole: SUFFIX rules
@@ -288,53 +302,48 @@ function decide(): i32 {
         const n = <u32>load<u16>(rule, RULE_PAT_LEN) - <u32>load<u16>(rule, RULE_SEG_OFF);
         hit = <u32>once >= <u32>load<u16>(rule, RULE_LIT_LEN) && <u32>once + n <= plen && sameBytes(path + <usize>once, seg, n);
       } else hit = ruleMatches(rule);
-      if (hit) {
-        const k = rank(rule);
-        if (flags & RULE_F_ALLOW) {
-          if (k > allowRank) { allowRank = k; allowIdx = <i32>i; }
-        } else if (k > disRank) { disRank = k; disIdx = <i32>i; }
-      }
+      if (hit) consider(rule, <i32>i);
     }
   }
 
-  // Upper bound over the sorted rules: how many have a literal prefix <= the path. Keys order all
-  // but the rules whose key equals the path's: count keys below and up to it (a vector scan of
-  // the contiguous keys for the usual small group, a branch-free search for a large one), then
-  // order the equal-key run by the rest of the literal.
   const pkey = pathKey(currentPath(), pathLength());
   const nSorted = nRules - nAlways;
   const keys = keysBase;
-  let lo: u32 = 0;
-  let hi: u32 = 0;
   if (nSorted <= SCAN_KEYS) {
-    // Keys are padded to a multiple of 4 with 0xffffffff, above every path's key ('/' leads).
+    // A small part is filtered whole: a rule is a candidate when its key agrees with the path's
+    // on the key's nonzero bytes (those of its literal; a path never holds NUL, so a path shorter
+    // than a 1-3 byte literal disagrees). Keys are padded to a multiple of 4 with 0xffffffff,
+    // which no path's key agrees with ('/' leads).
     const vp = i32x4.splat(pkey);
-    let below = i32x4.splat(0);
-    let upTo = i32x4.splat(0);
+    const vZero = i32x4.splat(0);
+    let cands: u64 = 0;
     for (let j: u32 = 0; j < nSorted; j += 4) {
       const v = v128.load(keys + (<usize>j << 2));
-      below = i32x4.sub(below, i32x4.lt_u(v, vp));
-      upTo = i32x4.sub(upTo, i32x4.le_u(v, vp));
+      const agree = i32x4.eq(v128.and(vp, i8x16.ne(v, vZero)), v);
+      cands |= <u64>i32x4.bitmask(agree) << j;
     }
-    lo = <u32>(i32x4.extract_lane(below, 0) + i32x4.extract_lane(below, 1) + i32x4.extract_lane(below, 2) + i32x4.extract_lane(below, 3));
-    hi = <u32>(i32x4.extract_lane(upTo, 0) + i32x4.extract_lane(upTo, 1) + i32x4.extract_lane(upTo, 2) + i32x4.extract_lane(upTo, 3));
-  } else {
-    // One branch-free search with the whole comparison; it leaves no equal-key run to order.
-    let base: u32 = 0;
-    let n = nSorted;
-    while (n > 1) {
-      const half = n >> 1;
-      base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
-      n -= half;
+    while (cands != 0) {
+      const j = <u32>ctz<u64>(cands);
+      cands &= cands - 1;
+      const r = nAlways + j;
+      const rule = rules + <usize>r * RULE_SIZE;
+      const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
+      if (litLen > 4 && (litLen > pathLength() || !sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + 4, currentPath() + 4, litLen - 4))) continue;
+      if (ruleMatches(rule)) consider(rule, <i32>r);
     }
-    lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
-    hi = lo;
+    return verdict();
   }
-  while (lo < hi) {
-    const mid = lo + ((hi - lo) >> 1);
-    if (litCompareRest(rules + <usize>(nAlways + mid) * RULE_SIZE) <= 0) lo = mid + 1;
-    else hi = mid;
+
+  // A large part: upper bound over the sorted rules, how many have a literal prefix <= the path,
+  // by a branch-free search with the whole comparison.
+  let base: u32 = 0;
+  let n = nSorted;
+  while (n > 1) {
+    const half = n >> 1;
+    base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
+    n -= half;
   }
+  const lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
   let r: i32 = <i32>(nAlways + lo) - 1;
   // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
   // whole (its rules share litLen, ancestors have shorter ones).
@@ -349,17 +358,16 @@ function decide(): i32 {
   }
   while (r >= <i32>nAlways) {
     const rule = rules + <usize>r * RULE_SIZE;
-    if (ruleMatches(rule)) {
-      const k = rank(rule);
-      if (load<u8>(rule, RULE_FLAGS) & <u8>RULE_F_ALLOW) {
-        if (k > allowRank) { allowRank = k; allowIdx = r; }
-      } else if (k > disRank) { disRank = k; disIdx = r; }
-    }
+    if (ruleMatches(rule)) consider(rule, r);
     r = <i32>load<u32>(rule, RULE_LINK) - 1;
   }
 
-  // A disallow decides when it outranks every allow by priority; the empty pattern (priority 0)
-  // matches everything yet disallows nothing.
+  return verdict();
+}
+
+// A disallow decides when it outranks every allow by priority; the empty pattern (priority 0)
+// matches everything yet disallows nothing.
+@inline function verdict(): i32 {
   const allowPrio = <u32>(allowRank >> 32);
   const disPrio = <u32>(disRank >> 32);
   if (disPrio > allowPrio) return ((disIdx + 1) << 1) | (disPrio > 1 ? 0 : 1);
