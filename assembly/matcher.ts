@@ -384,6 +384,13 @@ export function check(url: usize, len: u32): i32 {
   return decide();
 }
 
+// check() for the URL line that starts at data + start in data[0, len) (see locateLine); sets
+// lineNext.
+@inline export function checkLine(data: usize, start: u32, len: u32): i32 {
+  locateLine(data, start, len);
+  return decide();
+}
+
 // The loop of the four batch exports. URL i is src[ends[i-1], ends[i]) (ends[-1] = 0): bytes, or
 // UTF-16 units transcoded into `stage` first; the verdict goes to `out` as an i32 (check()'s
 // number) or as one byte (allowed). `utf16` and `bytesOut` are constants at every call site, so
@@ -426,8 +433,7 @@ export function allowedMany16(ends: usize, units: usize, count: u32, out: usize,
   let start: u32 = 0;
   let i: u32 = 0;
   while (start < len) {
-    locateLine(data, start, len);
-    const r = decide();
+    const r = checkLine(data, start, len);
     if (bytesOut) store<u8>(out + i, <u8>(r & 1));
     else store<i32>(out + (<usize>i << 2), r);
     i++;

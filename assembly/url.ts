@@ -281,35 +281,28 @@ export function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
 }
 
 // The end of the line that starts at `start` in data[0, len): the index of its '\n', or len for a
-// last line without one. Sets lineHasHigh when a byte >= 0x80 comes before that end, so the line
-// path checks well-formedness only on lines that can need it; both in one pass, 16 bytes at a time.
-export let lineHasHigh = false;
+// last line without one; 16 bytes at a time.
 export function lineEnd(data: usize, start: u32, len: u32): u32 {
   const vNl = i8x16.splat(0x0a);
-  let high: u32 = 0;
   for (let i = start; i < len; i += 16) {
-    const v = v128.load(data + i);
-    const live: u32 = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
-    const nl = i8x16.bitmask(i8x16.eq(v, vNl)) & live;
-    const hi = i8x16.bitmask(v) & live;
-    if (nl != 0) {
-      const k = ctz<u32>(nl);
-      lineHasHigh = (high | (hi & ((1 << k) - 1))) != 0;
-      return i + k;
-    }
-    high |= hi;
+    let nl = i8x16.bitmask(i8x16.eq(v128.load(data + i), vNl));
+    if (len - i < 16) nl &= (1 << (len - i)) - 1;
+    if (nl != 0) return i + ctz<u32>(nl);
   }
-  lineHasHigh = high != 0;
   return len;
 }
 
 // The URL line that starts at `start` in data[0, len), as every line export reads it: returns the
-// end of its text (a '\r' before its '\n' dropped); lineNext is where the next line starts, and
-// lineHasHigh is set as lineEnd sets it.
+// end of its text (a '\r' before its '\n' dropped); lineNext is where the next line starts.
 export let lineNext: u32 = 0;
 @inline export function urlLine(data: usize, start: u32, len: u32): u32 {
-  const nl = lineEnd(data, start, len);
-  lineNext = nl + 1;
+  lineNext = lineEnd(data, start, len) + 1;
+  return lineText(data, start, len);
+}
+
+// The end of the text of the line from `start` to lineNext (set by urlLine or locateLine).
+@inline export function lineText(data: usize, start: u32, len: u32): u32 {
+  const nl = lineNext - 1;
   return nl < len && nl > start && load<u8>(data + nl - 1) == 0x0d ? nl - 1 : nl;
 }
 

@@ -22,8 +22,8 @@
 
 import { VERDICT_CODE, VERDICT_ERROR_SILENT } from '../src/engine/layout';
 import { copyRun } from './bytes';
-import { check, ruleLine } from './matcher';
-import { lineHasHigh, lineNext, repairUtf8, urlLine } from './url';
+import { checkLine, ruleLine } from './matcher';
+import { lineNext, lineText, repairUtf8, urlLine } from './url';
 
 // The prefixes, as static bytes and their lengths (copyRun reads 16 bytes: the rest is never kept).
 const ALLOWED = memory.data<u8>([0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x65, 0x64, 0x09]); // "allowed\t"
@@ -47,8 +47,9 @@ const ERROR_LEN: u32 = 8;
 }
 
 // Writes one output line at o: the prefix of its code or mark, the URL (unless the mark is
-// VERDICT_ERROR_SILENT) and '\n'; returns the end.
-@inline function writeLine(o: usize, mark: u32, code: i32, url: usize, n: u32): usize {
+// VERDICT_ERROR_SILENT) and '\n'; returns the end. A URL with a byte >= 0x80 is echoed repaired
+// as TextDecoder would (through `stage`): the text its verdict was computed on.
+@inline function writeLine(o: usize, mark: u32, code: i32, url: usize, n: u32, stage: usize): usize {
   if (mark == VERDICT_CODE) {
     if (code < 0) {
       copyRun(o, DISALLOWED, DISALLOWED_LEN);
@@ -63,11 +64,27 @@ const ERROR_LEN: u32 = 8;
     o += ERROR_LEN;
   }
   if (mark != VERDICT_ERROR_SILENT) {
-    copyRun(o, url, n);
+    if (copyHigh(o, url, n)) {
+      n = repairUtf8(url, n, stage);
+      copyRun(o, stage, n);
+    }
     o += n;
   }
   store<u8>(o, 0x0a);
   return o + 1;
+}
+
+// copyRun that also tells whether any of the n bytes is >= 0x80.
+@inline function copyHigh(dst: usize, src: usize, n: u32): bool {
+  let high: u32 = 0;
+  for (let q: u32 = 0; q < n; q += 16) {
+    const v = v128.load(src + q);
+    v128.store(dst + q, v);
+    let bits = i8x16.bitmask(v);
+    if (n - q < 16) bits &= (1 << (n - q)) - 1;
+    high |= bits;
+  }
+  return high != 0;
 }
 
 let linesSeen: u32 = 0;
@@ -83,33 +100,29 @@ export function verdictDisallowed(): u32 {
   return disallowedSeen;
 }
 
-// The loop of the two exports: each line's end is found once; a line with a byte >= 0x80 is
-// repaired into `stage` (what is checked and what is echoed); its code is read from `codes`, or,
-// when `computed` (a constant at both call sites), checked against the current table here.
+// The loop of the two exports: each line's end is found once, in the sweep that locates its path
+// when it is checked here; its code is read from `codes`, or, when `computed` (a constant at both
+// call sites), checked against the current table.
 @inline function verdictLoop(data: usize, len: u32, codes: usize, marks: usize, out: usize, stage: usize, computed: bool): u32 {
   let o = out;
   let start: u32 = 0;
   let i: usize = 0;
   let disallowed: u32 = 0;
   while (start < len) {
-    const end = urlLine(data, start, len);
     const mark = marks != 0 ? <u32>load<u8>(marks + i) : VERDICT_CODE;
-    let url = data + start;
-    let n = end - start;
-    if (lineHasHigh) {
-      n = repairUtf8(url, n, stage);
-      url = stage;
-    }
     let code: i32 = 0;
-    if (computed) {
-      if (mark == VERDICT_CODE) {
-        const r = check(url, n);
-        const line = r >>> 1 == 0 ? 0 : ruleLine((r >>> 1) - 1);
-        code = r & 1 ? <i32>line : ~(<i32>line);
-      }
-    } else code = load<i32>(codes + (i << 2));
+    let end: u32 = 0;
+    if (computed && mark == VERDICT_CODE) {
+      const r = checkLine(data, start, len);
+      end = lineText(data, start, len);
+      const line = r >>> 1 == 0 ? 0 : ruleLine((r >>> 1) - 1);
+      code = r & 1 ? <i32>line : ~(<i32>line);
+    } else {
+      end = urlLine(data, start, len);
+      if (!computed) code = load<i32>(codes + (i << 2));
+    }
     if (mark == VERDICT_CODE && code < 0) disallowed++;
-    o = writeLine(o, mark, code, url, n);
+    o = writeLine(o, mark, code, data + start, end - start, stage);
     i++;
     start = lineNext;
   }
