@@ -10,7 +10,7 @@
 import {
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN, RULE_PAT_LEN,
   RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT, TABLE_KEYS_OFF, TABLE_N_ALWAYS,
-  TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT,
+  TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT,
   TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
@@ -18,15 +18,13 @@ import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
 } from './url';
 
-// Sorted parts up to this many rules are filtered whole by a vector pass over their keys (one bit
-// per rule in a u64); larger ones are searched and walked by their links.
-const SCAN_KEYS: u32 = 64;
 
 let rulesBase: usize = 0;
 let keysBase: usize = 0;
 let suffixEnd: u32 = 0;
 let suffixBloom: u32 = 0;
 let poolBase: usize = 0;
+let indexBase: usize = 0;
 let nRules: u32 = 0;
 let nAlways: u32 = 0;
 
@@ -38,6 +36,8 @@ export function useTable(table: usize): void {
   suffixEnd = load<u32>(table, TABLE_SUFFIX_END);
   suffixBloom = load<u32>(table, TABLE_SUFFIX_BLOOM);
   poolBase = table + <usize>load<u32>(table, TABLE_POOL_OFF);
+  const indexOff = load<u32>(table, TABLE_INDEX_OFF);
+  indexBase = indexOff != 0 ? table + <usize>indexOff : 0;
 }
 
 // Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Candidates are found 16 at a time
@@ -309,8 +309,8 @@ function decide(): i32 {
   const pkey = pathKey(currentPath(), pathLength());
   const nSorted = nRules - nAlways;
   const keys = keysBase;
-  if (nSorted <= SCAN_KEYS) {
-    // A small part is filtered whole: a rule is a candidate when its key agrees with the path's
+  if (indexBase == 0) {
+    // A small part (SORTED_SCAN_MAX rules at most, no index) is filtered whole: a rule is a candidate when its key agrees with the path's
     // on the key's nonzero bytes (those of its literal; a path never holds NUL, so a path shorter
     // than a 1-3 byte literal disagrees). Keys are padded to a multiple of 4 with 0xffffffff,
     // which no path's key agrees with ('/' leads).
@@ -334,16 +334,22 @@ function decide(): i32 {
     return verdict();
   }
 
-  // A large part: upper bound over the sorted rules, how many have a literal prefix <= the path,
-  // by a branch-free search with the whole comparison.
-  let base: u32 = 0;
-  let n = nSorted;
-  while (n > 1) {
-    const half = n >> 1;
-    base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
-    n -= half;
+  // A large part: upper bound over the sorted rules, how many have a literal prefix <= the path.
+  // Every path starts with '/', so the index bounds it by the path's second byte: the rules
+  // before entry c sort below the path and those from entry c + 1 on above it. Within, a
+  // branch-free search with the whole comparison.
+  const slot = indexBase + <usize>(((pkey >> 16) & 0xff) << 2);
+  let base = load<u32>(slot);
+  let n = load<u32>(slot + sizeof<u32>()) - base;
+  let lo = base;
+  if (n != 0) {
+    while (n > 1) {
+      const half = n >> 1;
+      base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
+      n -= half;
+    }
+    lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
   }
-  const lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
   let r: i32 = <i32>(nAlways + lo) - 1;
   // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
   // whole (its rules share litLen, ancestors have shorter ones).

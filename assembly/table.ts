@@ -11,7 +11,7 @@ import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN,
   RULE_PAT_LEN, RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT,
-  TABLE_HEADER_SIZE, TABLE_KEYS_OFF, TABLE_MAX_PAT, TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF,
+  SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT, TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF,
   TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
 } from '../src/engine/layout';
 import { bytesEqual, SLASH, STAR } from './bytes';
@@ -38,8 +38,14 @@ const ENTRY_SIZE: usize = 44;
 // (up to 2 per rule, index.html), order/merge/stack arrays, derived patterns, and the table.
 export function workNeed(n: u32, patBytes: u32, origBytes: u32): u32 {
   const e = 2 * n;
-  return e * <u32>ENTRY_SIZE + 3 * e * 4 + (patBytes + n + 16)
-    + (TABLE_HEADER_SIZE + e * (<u32>RULE_SIZE + 4) + 32 + 2 * patBytes + n + 2 * origBytes + 2 * e + 16) + 8 * 8;
+  return e * <u32>ENTRY_SIZE + 3 * e * 4 + (patBytes + n + 16) + tableBound(n, patBytes, origBytes) + 8 * 8;
+}
+
+// An upper bound on the bytes of the table built from n refs: header, rules and keys (a ref can
+// derive a second rule), alignment, the index of a large sorted part, and the pool.
+function tableBound(n: u32, patBytes: u32, origBytes: u32): u32 {
+  const e = 2 * n;
+  return TABLE_HEADER_SIZE + e * (<u32>RULE_SIZE + 4) + 32 + <u32>TABLE_INDEX_ENTRIES * 4 + 16 + 2 * patBytes + n + 2 * origBytes + 2 * e + 16;
 }
 
 let tableOut: usize = 0;
@@ -232,7 +238,7 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
   const stack = align(temp + <usize>e2 * 4);
   let derived = align(stack + <usize>e2 * 4);
   const tableAt = align(derived + <usize>(patBytes + count + 16));
-  const tableEnd = tableAt + <usize>(TABLE_HEADER_SIZE + e2 * (<u32>RULE_SIZE + 4) + 32 + 2 * patBytes + count + 2 * origBytes + 2 * e2 + 16);
+  const tableEnd = tableAt + <usize>tableBound(count, patBytes, origBytes);
   if (tableEnd > limit) return 0;
   const refTotal = <u32>((refsEnd - refs) / REF_SIZE);
   let n: u32 = 0;
@@ -308,13 +314,16 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     store<u32>(stack + (<usize>top << 2), idx);
   }
 
-  // Table: header, rules, keys of the sorted rules (padded to a multiple of 4), pool.
+  // Table: header, rules, keys of the sorted rules (padded to a multiple of 4), the index of a
+  // large sorted part, pool.
   const table = tableAt;
   let maxPat: u32 = 0;
   const rulesOff: u32 = TABLE_HEADER_SIZE;
   const keysOff = (rulesOff + n * <u32>RULE_SIZE + 15) & ~15;
-  const nKeys = (n - nAlways + 3) & ~3;
-  const poolOff = keysOff + nKeys * 4;
+  const nSorted = n - nAlways;
+  const nKeys = (nSorted + 3) & ~3;
+  const indexOff: u32 = nSorted > <u32>SORTED_SCAN_MAX ? keysOff + nKeys * 4 : 0;
+  const poolOff = indexOff != 0 ? (indexOff + TABLE_INDEX_ENTRIES * 4 + 15) & ~15 : keysOff + nKeys * 4;
   for (let z = rulesOff + n * <u32>RULE_SIZE; z < keysOff; z++) store<u8>(table + z, 0);
   for (let j = n - nAlways; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
@@ -357,6 +366,16 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     }
     if (plen > maxPat) maxPat = plen;
   }
+  if (indexOff != 0) {
+    // Keys ascend with the literals, so each entry is where the keys pass its bound.
+    let j: u32 = 0;
+    for (let c: u32 = 0; c < <u32>TABLE_INDEX_ENTRIES; c++) {
+      const bound: u32 = c < 256 ? 0x2f000000 | (c << 16) : 0x30000000;
+      while (j < nSorted && load<u32>(table + keysOff + (<usize>j << 2)) < bound) j++;
+      store<u32>(table + indexOff + (<usize>c << 2), j);
+    }
+    for (let z = indexOff + TABLE_INDEX_ENTRIES * 4; z < poolOff; z++) store<u8>(table + z, 0);
+  }
   const size = (poolOff + o + 3) & ~3;
   for (let z = poolOff + o; z < size; z++) store<u8>(table + z, 0);
   store<u32>(table, n, TABLE_N_RULES);
@@ -367,6 +386,7 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
   store<u32>(table, keysOff, TABLE_KEYS_OFF);
   store<u32>(table, sEnd, TABLE_SUFFIX_END);
   store<u32>(table, bloom, TABLE_SUFFIX_BLOOM);
+  store<u32>(table, indexOff, TABLE_INDEX_OFF);
   tableOut = table;
   return size;
 }

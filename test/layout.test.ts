@@ -68,6 +68,30 @@ describe('layout: one definition, both sides', () => {
       { line: 5, pattern: '/a/index.html', lit: 13, allow: true, type: L.TYPE_LITERAL, anchored: false },
     ])
   })
+  test('a sorted part over SORTED_SCAN_MAX rules gets the index by second byte; a smaller one none', () => {
+    const words = ['a', 'about', 'b', 'blog', 'c', 'cart', 'z', '~', '\u00e9t\u00e9']
+    const lines = ['User-agent: *', 'Disallow: /', 'Disallow: /*.pdf$']
+    for (let i = 0; lines.length < L.SORTED_SCAN_MAX + 40; i++) lines.push(`Disallow: /${words[i % words.length]}/${i}`)
+    const read = (body: string) => {
+      const table = getEngine().compile(utf8(body), ['bot'])
+      const v = new DataView(table.buffer, table.byteOffset, table.byteLength)
+      return { table, v, u32: (at: number) => v.getUint32(at, true) }
+    }
+    const small = read(lines.slice(0, 30).join('\n'))
+    expect(small.u32(L.TABLE_INDEX_OFF)).toBe(0)
+    const { u32 } = read(lines.join('\n'))
+    const index = u32(L.TABLE_INDEX_OFF)
+    expect(index).toBeGreaterThan(0)
+    expect(index % 16).toBe(0)
+    expect(u32(L.TABLE_POOL_OFF)).toBeGreaterThanOrEqual(index + 4 * L.TABLE_INDEX_ENTRIES)
+    const nSorted = u32(L.TABLE_N_RULES) - u32(L.TABLE_N_ALWAYS)
+    expect(nSorted).toBeGreaterThan(L.SORTED_SCAN_MAX)
+    const keys = Array.from({ length: nSorted }, (_, j) => u32(u32(L.TABLE_KEYS_OFF) + 4 * j))
+    for (let c = 0; c < L.TABLE_INDEX_ENTRIES; c++) {
+      const bound = c < 256 ? (0x2f000000 | (c << 16)) >>> 0 : 0x30000000
+      expect([c, u32(index + 4 * c)]).toEqual([c, keys.filter((k) => k < bound).length])
+    }
+  })
   test('a scan record reads back field by field through the host names', () => {
     const body = utf8('\uFEFFUser agent: Foo # c\n\n# only\n?? ??? ?\nDisallow: /%e9\r\n' + 'x'.repeat(20_000))
     const got: number[][] = []

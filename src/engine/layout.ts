@@ -18,7 +18,17 @@ export const TABLE_KEYS_OFF = 20
 export const TABLE_SUFFIX_END = 24
 /** Bit (b & 31) set for the filter byte b of each SUFFIX group. */
 export const TABLE_SUFFIX_BLOOM = 28
-export const TABLE_HEADER_SIZE = 32
+/**
+ * Offset of the index of a sorted part larger than SORTED_SCAN_MAX rules, or 0: u32 entry c
+ * (0-256) counts the sorted keys below "/" followed by byte c (entry 256: below "0"), so the rules
+ * whose literal starts with the path's first two bytes are [entry c, entry c + 1).
+ */
+export const TABLE_INDEX_OFF = 32
+export const TABLE_HEADER_SIZE = 36
+/** Entries of that index. */
+export const TABLE_INDEX_ENTRIES = 257
+/** Sorted parts up to this many rules have no index: the matcher filters them whole by their keys. */
+export const SORTED_SCAN_MAX = 64
 
 // Rule record.
 /** u32: pattern bytes at pool + this (escaped, RFC 9309 2.2.2; Google's MaybeEscapePattern). */
