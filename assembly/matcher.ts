@@ -310,10 +310,10 @@ function decide(): i32 {
   const nSorted = nRules - nAlways;
   const keys = keysBase;
   if (indexBase == 0) {
-    // A small part (SORTED_SCAN_MAX rules at most, no index) is filtered whole: a rule is a candidate when its key agrees with the path's
-    // on the key's nonzero bytes (those of its literal; a path never holds NUL, so a path shorter
-    // than a 1-3 byte literal disagrees). Keys are padded to a multiple of 4 with 0xffffffff,
-    // which no path's key agrees with ('/' leads).
+    // A small part (SORTED_SCAN_MAX rules at most, no index) is filtered whole: a rule is a
+    // candidate when its key agrees with the path's on the key's nonzero bytes (those of its
+    // literal; a path never holds NUL, so a path shorter than a 1-3 byte literal disagrees). Keys
+    // are padded to a multiple of 4 with 0xffffffff, which no path's key agrees with ('/' leads).
     const vp = i32x4.splat(pkey);
     const vZero = i32x4.splat(0);
     let cands: u64 = 0;
