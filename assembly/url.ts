@@ -115,8 +115,9 @@ export function locateLine(data: usize, start: u32, len: u32): void {
   let next: u32 = 0;
   if (line) {
     next = newlineFrom(url, end, len);
-    // url[p] is a delimiter, so a dropped '\r' is never the path's first byte.
-    if (next == end && end < len && load<u8>(url + end - 1) == 0x0d) end--;
+    // A path that runs to the line's end ends with the line's text; url[p] is a delimiter, so a
+    // dropped '\r' is never the path's first byte.
+    if (next == end) end = textEnd(url, p, end, len);
   }
   if (!dirty && load<u8>(url + p) == SLASH) {
     pathPtr = url + p;
@@ -302,7 +303,12 @@ export let lineNext: u32 = 0;
 
 // The end of the text of the line from `start` to lineNext (set by urlLine or locateLine).
 @inline export function lineText(data: usize, start: u32, len: u32): u32 {
-  const nl = lineNext - 1;
+  return textEnd(data, start, lineNext - 1, len);
+}
+
+// The end of the text of the line from `start` whose '\n' is at nl (len: it has none): a '\r'
+// before the '\n' is dropped, one ending a last line without '\n' is kept.
+@inline function textEnd(data: usize, start: u32, nl: u32, len: u32): u32 {
   return nl < len && nl > start && load<u8>(data + nl - 1) == 0x0d ? nl - 1 : nl;
 }
 
