@@ -18,7 +18,6 @@ import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
 } from './url';
 
-
 let rulesBase: usize = 0;
 let keysBase: usize = 0;
 let suffixEnd: u32 = 0;
@@ -327,9 +326,7 @@ function decide(): i32 {
       cands &= cands - 1;
       const r = nAlways + j;
       const rule = rules + <usize>r * RULE_SIZE;
-      const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
-      if (litLen > 4 && (litLen > pathLength() || !sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + 4, currentPath() + 4, litLen - 4))) continue;
-      if (ruleMatches(rule)) consider(rule, <i32>r);
+      if (isLitPrefix(rule, load<u32>(keys + (<usize>j << 2)), pkey) && ruleMatches(rule)) consider(rule, <i32>r);
     }
     return verdict();
   }
