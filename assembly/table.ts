@@ -325,7 +325,7 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
   const indexOff: u32 = nSorted > <u32>SORTED_SCAN_MAX ? keysOff + nKeys * 4 : 0;
   const poolOff = indexOff != 0 ? (indexOff + TABLE_INDEX_ENTRIES * 4 + 15) & ~15 : keysOff + nKeys * 4;
   for (let z = rulesOff + n * <u32>RULE_SIZE; z < keysOff; z++) store<u8>(table + z, 0);
-  for (let j = n - nAlways; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
+  for (let j = nSorted; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
   let sEnd: u32 = 0;
   let bloom: u32 = 0;
@@ -370,7 +370,8 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     // Keys ascend with the literals, so each entry is where the keys pass its bound.
     let j: u32 = 0;
     for (let c: u32 = 0; c < <u32>TABLE_INDEX_ENTRIES; c++) {
-      const bound: u32 = c < 256 ? 0x2f000000 | (c << 16) : 0x30000000;
+      // The key of '/' followed by byte c (entry 256: of the byte after '/').
+      const bound: u32 = c < 256 ? (SLASH << 24) | (c << 16) : (SLASH + 1) << 24;
       while (j < nSorted && load<u32>(table + keysOff + (<usize>j << 2)) < bound) j++;
       store<u32>(table + indexOff + (<usize>c << 2), j);
     }
