@@ -5,9 +5,10 @@
 //
 // Memory stays flat whatever the input size: the input is consumed one stream chunk at a time, only
 // the unfinished last line is carried over (at most MAX_URL_LINE bytes), each block of whole lines
-// is checked and its output lines written in one wasm pass (assembly/verdicts.ts) into one
-// buffer, written once; when the output reports a full buffer, reading waits for 'drain'. JavaScript looks at single lines only when some may be
-// rejected (a fetched robots.txt's origin filter, or an overlong line).
+// is checked and its output lines written in one wasm pass (assembly/verdicts.ts) into one buffer,
+// written once; when the output reports a full buffer, reading waits for 'drain'. JavaScript looks
+// at single lines only when some may be rejected (a fetched robots.txt's origin filter, or an
+// overlong line).
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
