@@ -21,5 +21,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/system-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Off: the cache keys a module by its source read as text, and build/robots.wasm read as text
+    // maps most binary edits to the same replacement characters, so a rebuilt engine could be
+    // tested as the one before it (test/build.test.ts).
+    fsModuleCache: false,
   },
 })
