@@ -10,8 +10,8 @@
 import {
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN, RULE_PAT_LEN,
   RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT, TABLE_KEYS_OFF, TABLE_N_ALWAYS,
-  TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT,
-  TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
+  INDEX_FIRST_BYTE, INDEX_LAST_BYTE, TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
+  TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
 import {
@@ -24,6 +24,7 @@ let suffixEnd: u32 = 0;
 let suffixBloom: u32 = 0;
 let poolBase: usize = 0;
 let indexBase: usize = 0;
+let wideBase: usize = 0;
 let nRules: u32 = 0;
 let nAlways: u32 = 0;
 
@@ -37,6 +38,8 @@ export function useTable(table: usize): void {
   poolBase = table + <usize>load<u32>(table, TABLE_POOL_OFF);
   const indexOff = load<u32>(table, TABLE_INDEX_OFF);
   indexBase = indexOff != 0 ? table + <usize>indexOff : 0;
+  const wideOff = load<u32>(table, TABLE_WIDE_OFF);
+  wideBase = wideOff != 0 ? table + <usize>wideOff : 0;
 }
 
 // Leftmost occurrence of needle[0..n) in hay[from..to), or -1. Candidates are found 16 at a time
@@ -170,21 +173,52 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return plen >= 4 ? k : k & ~(u32.MAX_VALUE >> (plen << 3));
 }
 
-// Compare the literal prefix of sorted rule i with the path: < 0 if it sorts before the path or
-// is a prefix of it, > 0 otherwise.
-@inline function litCompare(i: u32, pkey: u32): i32 {
-  const key = load<u32>(keysBase + (<usize>(i - nAlways) << 2));
-  if (key != pkey) return key < pkey ? -1 : 1;
-  return litCompareRest(rulesBase + <usize>i * RULE_SIZE);
+// The path's bytes 1-8 and 9-12 as big-endian numbers, zero past its end: the form of a wide key
+// (TABLE_WIDE_OFF).
+const KEY_FROM: u32 = WIDE_KEY_FROM;
+const KEY_END: u32 = WIDE_KEY_END;
+@inline function pathHi(path: usize, plen: u32): u64 {
+  const w = bswap<u64>(load<u64>(path + KEY_FROM));
+  if (plen >= KEY_FROM + 8) return w;
+  return plen <= KEY_FROM ? 0 : w & ~(u64.MAX_VALUE >> ((plen - KEY_FROM) << 3));
+}
+@inline function pathLo(path: usize, plen: u32): u32 {
+  const w = bswap<u32>(load<u32>(path + KEY_FROM + 8));
+  if (plen >= KEY_END) return w;
+  return plen <= KEY_FROM + 8 ? 0 : w & ~(u32.MAX_VALUE >> ((plen - KEY_FROM - 8) << 3));
 }
 
-// The same for a sorted rule whose key equals the path's.
-@inline function litCompareRest(rule: usize): i32 {
+// Does sorted rule j of an indexed part sort at or before the path (its literal sorts below the
+// path or is a prefix of it)? Byte 0 is '/' on both sides, and the wide key decides unless the
+// literal's next 12 bytes equal the path's; only then are the pool's bytes read.
+@inline function wideAtOrBefore(j: u32, phi: u64, plo: u32): bool {
+  const w = wideBase + <usize>j * WIDE_KEY_SIZE;
+  const hi = load<u64>(w, WIDE_KEY_HI);
+  const lo = load<u32>(w, WIDE_KEY_LO);
+  if (hi == phi && lo == plo) return litCompareRest(rulesBase + <usize>(nAlways + j) * RULE_SIZE, KEY_END) <= 0;
+  return (hi < phi) | ((hi == phi) & (lo < plo));
+}
+
+// Is the literal of sorted rule j of an indexed part (at `rule`) a prefix of the path? The path's
+// words, cut to the literal's length, equal the wide key when the bytes it holds agree.
+@inline function widePrefix(j: u32, rule: usize, phi: u64, plo: u32): bool {
   const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
-  if (litLen <= 4) return -1;
+  if (litLen > pathLength()) return false;
+  const w = wideBase + <usize>j * WIDE_KEY_SIZE;
+  const held = litLen - KEY_FROM; // >= 1: sorted literals have two bytes or more
+  if ((held >= 8 ? phi : phi & ~(u64.MAX_VALUE >> (held << 3))) != load<u64>(w, WIDE_KEY_HI)) return false;
+  if (held > 8 && (held >= 12 ? plo : plo & ~(u32.MAX_VALUE >> ((held - 8) << 3))) != load<u32>(w, WIDE_KEY_LO)) return false;
+  return litLen <= KEY_END || sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + KEY_END, currentPath() + KEY_END, litLen - KEY_END);
+}
+
+// Compare the literal of a sorted rule whose first `from` bytes equal the path's with the path:
+// < 0 if it sorts before the path or is a prefix of it, > 0 otherwise.
+@inline function litCompareRest(rule: usize, from: u32): i32 {
+  const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
+  if (litLen <= from) return -1;
   const lit = poolBase + <usize>load<u32>(rule, RULE_PAT_OFF);
   const n = litLen < pathLength() ? litLen : pathLength();
-  for (let i: u32 = 4; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const a = <i32>load<u8>(lit + i);
     const b = <i32>load<u8>(currentPath() + i);
     if (a != b) return a - b;
@@ -192,7 +226,8 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return litLen <= pathLength() ? -1 : 1;
 }
 
-// Sorted rules have a literal prefix of at least one byte.
+// Is the literal of a rule of a small sorted part (key `key`) a prefix of the path? Sorted rules
+// have a literal prefix of at least one byte.
 @inline function isLitPrefix(rule: usize, key: u32, pkey: u32): bool {
   const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
   if (litLen > pathLength()) return false;
@@ -332,27 +367,31 @@ function decide(): i32 {
   }
 
   // A large part: upper bound over the sorted rules, how many have a literal prefix <= the path.
-  // Every path starts with '/', so the index bounds it by the path's second byte: the rules
-  // before entry c sort below the path and those from entry c + 1 on above it. Within, a
-  // branch-free search with the whole comparison.
-  const slot = indexBase + <usize>(((pkey >> 16) & 0xff) << 2);
+  // Every path starts with '/', so the index bounds it by the slot of the path's second byte: the
+  // rules before entry s sort below the path and those from entry s + 1 on above it. Within, a
+  // branch-free search over the wide keys.
+  const c = (pkey >> 16) & 0xff;
+  const s: u32 = c < <u32>INDEX_FIRST_BYTE ? 0 : (c > <u32>INDEX_LAST_BYTE ? <u32>INDEX_LAST_BYTE + 1 : c) - <u32>INDEX_FIRST_BYTE + 1;
+  const slot = indexBase + (<usize>s << 2);
   let base = load<u32>(slot);
   let n = load<u32>(slot + sizeof<u32>()) - base;
   let lo = base;
+  const phi = pathHi(path, plen);
+  const plo = pathLo(path, plen);
   if (n != 0) {
     while (n > 1) {
       const half = n >> 1;
-      base = select<u32>(base + half, base, litCompare(nAlways + base + half, pkey) <= 0);
+      base = select<u32>(base + half, base, wideAtOrBefore(base + half, phi, plo));
       n -= half;
     }
-    lo = base + (litCompare(nAlways + base, pkey) <= 0 ? 1 : 0);
+    lo = base + (wideAtOrBefore(base, phi, plo) ? 1 : 0);
   }
   let r: i32 = <i32>(nAlways + lo) - 1;
   // Walk up until a rule whose prefix is a prefix of the path; a run of one prefix is skipped
   // whole (its rules share litLen, ancestors have shorter ones).
   while (r >= <i32>nAlways) {
     const rule = rules + <usize>r * RULE_SIZE;
-    if (isLitPrefix(rule, load<u32>(keys + (<usize>(<u32>r - nAlways) << 2)), pkey)) break;
+    if (widePrefix(<u32>r - nAlways, rule, phi, plo)) break;
     const litLen = load<u16>(rule, RULE_LIT_LEN);
     r = <i32>load<u32>(rule, RULE_LINK) - 1;
     while (r >= 0 && load<u16>(rules + <usize>r * RULE_SIZE, RULE_LIT_LEN) == litLen) {

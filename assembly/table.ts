@@ -11,8 +11,9 @@ import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN,
   RULE_PAT_LEN, RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT,
-  SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT, TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF,
-  TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TYPE_CONTAINS, TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD,
+  INDEX_FIRST_BYTE, SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT,
+  TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
+  TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { bytesEqual, SLASH, STAR } from './bytes';
 
@@ -41,11 +42,13 @@ export function workNeed(n: u32, patBytes: u32, origBytes: u32): u32 {
   return e * <u32>ENTRY_SIZE + 3 * e * 4 + (patBytes + n + 16) + tableBound(n, patBytes, origBytes) + 8 * 8;
 }
 
-// An upper bound on the bytes of the table built from n refs: header, rules and keys (a ref can
-// derive a second rule), alignment, the index of a large sorted part, and the pool.
+// An upper bound on the bytes of the table built from n refs: header, rules (a ref can derive a
+// second rule), alignment, the index and wide keys of a large sorted part (a small part's keys, 68
+// at most, fit in the index's share), and the pool.
 function tableBound(n: u32, patBytes: u32, origBytes: u32): u32 {
   const e = 2 * n;
-  return TABLE_HEADER_SIZE + e * (<u32>RULE_SIZE + 4) + 32 + <u32>TABLE_INDEX_ENTRIES * 4 + 16 + 2 * patBytes + n + 2 * origBytes + 2 * e + 16;
+  return TABLE_HEADER_SIZE + e * <u32>RULE_SIZE + 16 + <u32>TABLE_INDEX_ENTRIES * 4 + 16 + e * <u32>WIDE_KEY_SIZE + 16 +
+    2 * patBytes + n + 2 * origBytes + 2 * e + 16;
 }
 
 let tableOut: usize = 0;
@@ -225,6 +228,13 @@ function sortEntries(order: usize, n: u32, temp: usize): void {
   if (src != order) memory.copy(order, src, <usize>n << 2);
 }
 
+// Bytes [from, from + count) of the literal lit[0, n) as one big-endian number, zero past its end.
+function literalWord(lit: usize, n: u32, from: u32, count: u32): u64 {
+  let w: u64 = 0;
+  for (let i = from; i < from + count; i++) w = (w << 8) | (i < n ? <u64>load<u8>(lit + i) : 0);
+  return w;
+}
+
 const INDEX_HTM = "/index.htm";
 
 // Compiles the refs in [refs, refsEnd) (file order) whose bits include `tag` (0: all) into a table;
@@ -314,17 +324,20 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     store<u32>(stack + (<usize>top << 2), idx);
   }
 
-  // Table: header, rules, keys of the sorted rules (padded to a multiple of 4), the index of a
-  // large sorted part, pool.
+  // Table: header, rules, then for the sorted part either its keys (padded to a multiple of 4) or,
+  // when it is large, its index and wide keys; the pool.
   const table = tableAt;
   let maxPat: u32 = 0;
   const rulesOff: u32 = TABLE_HEADER_SIZE;
-  const keysOff = (rulesOff + n * <u32>RULE_SIZE + 15) & ~15;
+  const afterRules = (rulesOff + n * <u32>RULE_SIZE + 15) & ~15;
   const nSorted = n - nAlways;
-  const nKeys = (nSorted + 3) & ~3;
-  const indexOff: u32 = nSorted > <u32>SORTED_SCAN_MAX ? keysOff + nKeys * 4 : 0;
-  const poolOff = indexOff != 0 ? (indexOff + TABLE_INDEX_ENTRIES * 4 + 15) & ~15 : keysOff + nKeys * 4;
-  for (let z = rulesOff + n * <u32>RULE_SIZE; z < keysOff; z++) store<u8>(table + z, 0);
+  const indexed = nSorted > <u32>SORTED_SCAN_MAX;
+  const nKeys: u32 = indexed ? 0 : (nSorted + 3) & ~3;
+  const keysOff: u32 = indexed ? 0 : afterRules;
+  const indexOff: u32 = indexed ? afterRules : 0;
+  const wideOff: u32 = indexed ? (indexOff + TABLE_INDEX_ENTRIES * 4 + 15) & ~15 : 0;
+  const poolOff = indexed ? wideOff + nSorted * <u32>WIDE_KEY_SIZE : afterRules + nKeys * 4;
+  for (let z = rulesOff + n * <u32>RULE_SIZE; z < afterRules; z++) store<u8>(table + z, 0);
   for (let j = nSorted; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
   let sEnd: u32 = 0;
@@ -355,7 +368,14 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     store<u8>(at, <u8>(f | atFilter), RULE_FLAGS);
     store<u8>(at, <u8>skip, RULE_SKIP);
     store<u16>(at, <u16>ent(k, E_SEG), RULE_SEG_OFF);
-    if (i >= nAlways) store<u32>(table + keysOff + (<usize>(i - nAlways) << 2), ent(k, E_KEY));
+    if (i >= nAlways && !indexed) store<u32>(table + keysOff + (<usize>(i - nAlways) << 2), ent(k, E_KEY));
+    if (i >= nAlways && indexed) {
+      const wide = table + wideOff + <usize>(i - nAlways) * WIDE_KEY_SIZE;
+      const pat = <usize>ent(k, E_PAT);
+      const lit = ent(k, E_LIT);
+      store<u64>(wide, literalWord(pat, lit, WIDE_KEY_FROM, 8), WIDE_KEY_HI);
+      store<u32>(wide, <u32>literalWord(pat, lit, WIDE_KEY_FROM + 8, 4), WIDE_KEY_LO);
+    }
     memory.copy(table + poolOff + o, <usize>ent(k, E_PAT), plen);
     o += plen;
     if (f & RULE_F_HAS_ORIG) {
@@ -366,16 +386,17 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     }
     if (plen > maxPat) maxPat = plen;
   }
-  if (indexOff != 0) {
-    // Keys ascend with the literals, so each entry is where the keys pass its bound.
+  if (indexed) {
+    // Keys ascend with the literals, so each entry is where the keys pass the key of '/' followed
+    // by the smallest second byte of its slot (the end entry: of the byte after '/').
     let j: u32 = 0;
-    for (let c: u32 = 0; c < <u32>TABLE_INDEX_ENTRIES; c++) {
-      // The key of '/' followed by byte c (entry 256: of the byte after '/').
-      const bound: u32 = c < 256 ? (SLASH << 24) | (c << 16) : (SLASH + 1) << 24;
-      while (j < nSorted && load<u32>(table + keysOff + (<usize>j << 2)) < bound) j++;
-      store<u32>(table + indexOff + (<usize>c << 2), j);
+    const last = <u32>TABLE_INDEX_ENTRIES - 1;
+    for (let s: u32 = 0; s <= last; s++) {
+      const bound: u32 = s == last ? (SLASH + 1) << 24 : (SLASH << 24) | (s == 0 ? 0 : (INDEX_FIRST_BYTE - 1 + s) << 16);
+      while (j < nSorted && ent(load<u32>(sorted + (<usize>j << 2)), E_KEY) < bound) j++;
+      store<u32>(table + indexOff + (<usize>s << 2), j);
     }
-    for (let z = indexOff + TABLE_INDEX_ENTRIES * 4; z < poolOff; z++) store<u8>(table + z, 0);
+    for (let z = indexOff + TABLE_INDEX_ENTRIES * 4; z < wideOff; z++) store<u8>(table + z, 0);
   }
   const size = (poolOff + o + 3) & ~3;
   for (let z = poolOff + o; z < size; z++) store<u8>(table + z, 0);
@@ -388,6 +409,7 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
   store<u32>(table, sEnd, TABLE_SUFFIX_END);
   store<u32>(table, bloom, TABLE_SUFFIX_BLOOM);
   store<u32>(table, indexOff, TABLE_INDEX_OFF);
+  store<u32>(table, wideOff, TABLE_WIDE_OFF);
   tableOut = table;
   return size;
 }

@@ -68,8 +68,8 @@ describe('layout: one definition, both sides', () => {
       { line: 5, pattern: '/a/index.html', lit: 13, allow: true, type: L.TYPE_LITERAL, anchored: false },
     ])
   })
-  test('a sorted part over SORTED_SCAN_MAX rules gets the index by second byte; a smaller one none', () => {
-    const words = ['a', 'about', 'b', 'blog', 'c', 'cart', 'z', '~', '\u00e9t\u00e9']
+  test('a sorted part over SORTED_SCAN_MAX rules gets the index by second byte and wide keys instead of keys; a smaller one keys only', () => {
+    const words = ['a', 'about', 'b', 'blog', 'c', 'cart', 'z', '~', '\u00e9t\u00e9', ' x', '\x7f', '\x01', '!', 'abcdefghijklmnopq']
     const lines = ['User-agent: *', 'Disallow: /', 'Disallow: /*.pdf$']
     for (let i = 0; lines.length < L.SORTED_SCAN_MAX + 40; i++) lines.push(`Disallow: /${words[i % words.length]}/${i}`)
     const read = (body: string) => {
@@ -78,19 +78,39 @@ describe('layout: one definition, both sides', () => {
       return { table, v, u32: (at: number) => v.getUint32(at, true) }
     }
     const small = read(lines.slice(0, 30).join('\n'))
-    expect(small.u32(L.TABLE_INDEX_OFF)).toBe(0)
-    const { u32 } = read(lines.join('\n'))
+    expect([small.u32(L.TABLE_INDEX_OFF), small.u32(L.TABLE_WIDE_OFF)]).toEqual([0, 0])
+    expect(small.u32(L.TABLE_KEYS_OFF)).toBeGreaterThan(0)
+    const { table, v, u32 } = read(lines.join('\n'))
     const index = u32(L.TABLE_INDEX_OFF)
-    expect(index).toBeGreaterThan(0)
-    expect(index % 16).toBe(0)
-    expect(u32(L.TABLE_POOL_OFF)).toBeGreaterThanOrEqual(index + 4 * L.TABLE_INDEX_ENTRIES)
-    const nSorted = u32(L.TABLE_N_RULES) - u32(L.TABLE_N_ALWAYS)
+    const wide = u32(L.TABLE_WIDE_OFF)
+    expect(u32(L.TABLE_KEYS_OFF)).toBe(0)
+    expect([index % 16, wide % 4]).toEqual([0, 0])
+    expect(wide).toBeGreaterThanOrEqual(index + 4 * L.TABLE_INDEX_ENTRIES)
+    const nAlways = u32(L.TABLE_N_ALWAYS)
+    const nSorted = u32(L.TABLE_N_RULES) - nAlways
     expect(nSorted).toBeGreaterThan(L.SORTED_SCAN_MAX)
-    const keys = Array.from({ length: nSorted }, (_, j) => u32(u32(L.TABLE_KEYS_OFF) + 4 * j))
-    for (let c = 0; c < L.TABLE_INDEX_ENTRIES; c++) {
-      const bound = c < 256 ? (0x2f000000 | (c << 16)) >>> 0 : 0x30000000
-      expect([c, u32(index + 4 * c)]).toEqual([c, keys.filter((k) => k < bound).length])
+    expect(u32(L.TABLE_POOL_OFF)).toBeGreaterThanOrEqual(wide + L.WIDE_KEY_SIZE * nSorted)
+    // The literal of each sorted rule, in table order, read through the rule records.
+    const literals = Array.from({ length: nSorted }, (_, j) => {
+      const at = u32(L.TABLE_RULES_OFF) + (nAlways + j) * L.RULE_SIZE
+      const off = u32(L.TABLE_POOL_OFF) + u32(at + L.RULE_PAT_OFF)
+      return table.subarray(off, off + v.getUint16(at + L.RULE_LIT_LEN, true))
+    })
+    const slot = (c: number) => (c < L.INDEX_FIRST_BYTE ? 0 : Math.min(c, L.INDEX_LAST_BYTE + 1) - L.INDEX_FIRST_BYTE + 1)
+    expect(slot(L.INDEX_LAST_BYTE + 1) + 2).toBe(L.TABLE_INDEX_ENTRIES)
+    for (let s = 0; s < L.TABLE_INDEX_ENTRIES; s++) {
+      expect([s, u32(index + 4 * s)]).toEqual([s, literals.filter((lit) => slot(lit[1]!) < s).length])
     }
+    const word = (lit: Uint8Array, from: number, n: number) => {
+      let w = 0n
+      for (let i = from; i < from + n; i++) w = (w << 8n) | BigInt(lit[i] ?? 0)
+      return w
+    }
+    literals.forEach((lit, j) => {
+      const at = wide + j * L.WIDE_KEY_SIZE
+      const got = [v.getBigUint64(at + L.WIDE_KEY_HI, true), BigInt(v.getUint32(at + L.WIDE_KEY_LO, true))]
+      expect([j, ...got]).toEqual([j, word(lit, L.WIDE_KEY_FROM, 8), word(lit, L.WIDE_KEY_FROM + 8, L.WIDE_KEY_END - L.WIDE_KEY_FROM - 8)])
+    })
   })
   test('a scan record reads back field by field through the host names', () => {
     const body = utf8('\uFEFFUser agent: Foo # c\n\n# only\n?? ??? ?\nDisallow: /%e9\r\n' + 'x'.repeat(20_000))

@@ -73,6 +73,32 @@ describe('property: wasm matcher equals the reference matcher', () => {
     )
   })
 
+  // An indexed part compares 12 bytes after the '/' in one step (its wide keys) and reads the pool
+  // only past them; its index gives the second bytes '!' to '~' a slot each and shares one slot
+  // below and one above. Literals here share long runs so that keys tie at and beyond byte 13, and
+  // second bytes sit on both sides of those slot bounds.
+  test(`groups of 65-200 rules with long shared prefixes against paths that share them (${fuzzOptions(300).numRuns} runs)`, () => {
+    const piece = fc.constantFrom('a', 'b', 'aaaaaaaaaa', 'ab', '/', '!', '~', ' ', '\x7f', '\x01', 'abcdefghijkl')
+    const literal = fc.array(piece, { minLength: 1, maxLength: 5 }).map((xs) => '/' + xs.join(''))
+    const pattern = fc.tuple(literal, fc.constantFrom('', '', '*', '$', '*b$', '*a')).map(([p, t]) => p + t)
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 65, maxLength: 200 }),
+        fc.array(fc.tuple(literal, fc.constantFrom('', 'a', 'b', '/', 'ab', 'aaaaaaaaaaaaaaa')).map(([p, t]) => p + t), { minLength: 1, maxLength: 30 }),
+        (rules, paths) => {
+          const body = 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n')
+          const matcher = parseRobots(body).matcher('bot')
+          for (const p of paths) {
+            const url = 'http://x.com' + p
+            const got = matcher.check(url)
+            expect({ url, allowed: got.allowed, line: got.line }).toEqual({ url, ...reference(body, 'bot', url) })
+          }
+        },
+      ),
+      fuzzOptions(300, 0x71de),
+    )
+  })
+
   test(`grammar-generated bodies, agents and URLs (${fuzzOptions(100_000).numRuns} runs)`, () => {
     fc.assert(
       fc.property(bodyArb, callerArb, urlArb, (body, agent, url) => {

@@ -13,22 +13,47 @@ export const TABLE_N_ALWAYS = 4
 export const TABLE_RULES_OFF = 8
 export const TABLE_POOL_OFF = 12
 export const TABLE_MAX_PAT = 16
+/**
+ * Offset of the keys of a small sorted part (SORTED_SCAN_MAX rules at most): a u32 per sorted rule,
+ * the first four bytes of its literal as one big-endian number, zero-padded; padded with 0xffffffff
+ * to a multiple of four. 0 when the part is indexed instead.
+ */
 export const TABLE_KEYS_OFF = 20
 /** Index after the always part's SUFFIX groups. */
 export const TABLE_SUFFIX_END = 24
 /** Bit (b & 31) set for the filter byte b of each SUFFIX group. */
 export const TABLE_SUFFIX_BLOOM = 28
 /**
- * Offset of the index of a sorted part larger than SORTED_SCAN_MAX rules, or 0: u32 entry c
- * (0-256) counts the sorted keys below "/" followed by byte c (entry 256: below "0"), so the rules
- * whose literal starts with the path's first two bytes are [entry c, entry c + 1).
+ * Offset of the index of a sorted part larger than SORTED_SCAN_MAX rules, or 0: TABLE_INDEX_ENTRIES
+ * u32 counts of sorted rules, so that the rules whose literal's second byte maps to slot s (see
+ * INDEX_FIRST_BYTE) are [entry s, entry s + 1).
  */
 export const TABLE_INDEX_OFF = 32
-export const TABLE_HEADER_SIZE = 36
-/** Entries of that index. */
-export const TABLE_INDEX_ENTRIES = 257
+/**
+ * Offset of the wide keys of an indexed sorted part, or 0: WIDE_KEY_SIZE bytes per sorted rule, the
+ * literal's bytes 1-12 (byte 0 is always '/'), zero-padded, as big-endian numbers: bytes 1-8 as a
+ * u64 at WIDE_KEY_HI, bytes 9-12 as a u32 at WIDE_KEY_LO.
+ */
+export const TABLE_WIDE_OFF = 36
+export const TABLE_HEADER_SIZE = 40
+/**
+ * Slots of the index: a second byte c in [INDEX_FIRST_BYTE, INDEX_LAST_BYTE] has slot
+ * c - INDEX_FIRST_BYTE + 1; bytes below share slot 0 and bytes above the last slot, 95. Normalized
+ * paths and patterns escape every byte >= 0x80 and rarely hold a space or a control byte, so those
+ * two slots stay nearly empty and the index costs 388 bytes, not 1 KiB for all 256.
+ */
+export const INDEX_FIRST_BYTE = 0x21
+export const INDEX_LAST_BYTE = 0x7e
+/** Entries of that index: one per slot and the end. */
+export const TABLE_INDEX_ENTRIES = 97
 /** Sorted parts up to this many rules have no index: the matcher filters them whole by their keys. */
 export const SORTED_SCAN_MAX = 64
+export const WIDE_KEY_HI = 0
+export const WIDE_KEY_LO = 8
+export const WIDE_KEY_SIZE = 12
+/** Literal bytes before those a wide key holds, and the first after them. */
+export const WIDE_KEY_FROM = 1
+export const WIDE_KEY_END = 13
 
 // Rule record.
 /** u32: pattern bytes at pool + this (escaped, RFC 9309 2.2.2; Google's MaybeEscapePattern). */
