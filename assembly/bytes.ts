@@ -74,6 +74,26 @@ export function nextSpecial(p: usize, i: u32, end: u32): u32 {
   return (i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i))) & live) == live;
 }
 
+// The two rewrites of the normalization, shared by escapeInto (patterns) and url.ts's normalize
+// (paths). A '%' followed by two hex digits in v[0, n) at i (the '%' itself is known):
+@inline export function isTriple(v: usize, i: u32, n: u32): bool {
+  return i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2));
+}
+
+// Writes the triple at t upper-cased at o.
+@inline export function storeUpperTriple(o: usize, t: usize): void {
+  store<u8>(o, PERCENT);
+  store<u8>(o, upperHex(load<u8>(t, 1)), 1);
+  store<u8>(o, upperHex(load<u8>(t, 2)), 2);
+}
+
+// Writes byte b escaped as %HH at o.
+@inline export function storeEscaped(o: usize, b: u32): void {
+  store<u8>(o, PERCENT);
+  store<u8>(o, hexDigit(b >> 4), 1);
+  store<u8>(o, hexDigit(b & 15), 2);
+}
+
 // RFC 9309 2.2.2; Google's MaybeEscapePattern: the length of the normalized form of v[0, n), or 0 when normalizing changes
 // nothing (no byte >= 0x80, no lower-case %hh).
 export function escapedLength(v: usize, n: u32): u32 {
@@ -82,7 +102,7 @@ export function escapedLength(v: usize, n: u32): u32 {
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>load<u8>(v + i);
     if (c >= 0x80) { changed = true; len += 2; }
-    else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
+    else if (c == PERCENT && isTriple(v, i, n)) {
       if (load<u8>(v + i + 1) >= 0x61 || load<u8>(v + i + 2) >= 0x61) changed = true;
       i += 2;
     }
@@ -96,10 +116,10 @@ export function escapeInto(dst: usize, v: usize, n: u32): void {
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>load<u8>(v + i);
     if (c >= 0x80) {
-      store<u8>(o, PERCENT); store<u8>(o, hexDigit(c >> 4), 1); store<u8>(o, hexDigit(c & 15), 2);
+      storeEscaped(o, c);
       o += 3;
-    } else if (c == PERCENT && i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2))) {
-      store<u8>(o, PERCENT); store<u8>(o, upperHex(load<u8>(v + i + 1)), 1); store<u8>(o, upperHex(load<u8>(v + i + 2)), 2);
+    } else if (c == PERCENT && isTriple(v, i, n)) {
+      storeUpperTriple(o, v + i);
       o += 3;
       i += 2;
     } else {

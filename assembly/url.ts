@@ -8,7 +8,7 @@
 // vector stores may write up to 15 bytes past the path. queryFirst/queryLast describe the current
 // path whenever it lies inside the URL.
 
-import { copyRun, hexDigit, isHex, nextSpecial, PERCENT, SLASH, upperHex } from './bytes';
+import { copyRun, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeUpperTriple } from './bytes';
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
 const HTTP: u64 = 0x2f2f3a70747468; // "http://"
@@ -161,10 +161,7 @@ function normalize(url: usize, p: u32, end: u32): void {
       const n = utf8Sequence(url + k, end - k);
       if (n > 0) {
         for (let j: u32 = 0; j < <u32>n; j++) {
-          const b = <u32>load<u8>(url + k + j);
-          store<u8>(o, PERCENT);
-          store<u8>(o, hexDigit(b >> 4), 1);
-          store<u8>(o, hexDigit(b & 15), 2);
+          storeEscaped(o, <u32>load<u8>(url + k + j));
           o += 3;
         }
         i = k + <u32>n;
@@ -175,10 +172,8 @@ function normalize(url: usize, p: u32, end: u32): void {
         o += 9;
         i = k + <u32>(-n);
       }
-    } else if (k + 2 < end && isHex(load<u8>(url + k + 1)) && isHex(load<u8>(url + k + 2))) {
-      store<u8>(o, PERCENT);
-      store<u8>(o, upperHex(load<u8>(url + k + 1)), 1);
-      store<u8>(o, upperHex(load<u8>(url + k + 2)), 2);
+    } else if (isTriple(url, k, end)) {
+      storeUpperTriple(o, url + k);
       o += 3;
       i = k + 3;
     } else {
