@@ -17,6 +17,19 @@ function reference(body: string, agent: string | string[], url: string) {
   return referenceCheck(parseBody(utf8(body)), agentTokens(agent), utf8(url))
 }
 
+/** One group of `rules` checked on each of `paths` (on http://x.com), against the reference. */
+function groupAgainstPaths(rules: fc.Arbitrary<[string, string][]>, paths: fc.Arbitrary<string[]>) {
+  return fc.property(rules, paths, (rs, ps) => {
+    const body = 'User-agent: *\n' + rs.map(([k, p]) => `${k}: ${p}`).join('\n')
+    const matcher = parseRobots(body).matcher('bot')
+    for (const p of ps) {
+      const url = 'http://x.com' + p
+      const got = matcher.check(url)
+      expect({ url, allowed: got.allowed, line: got.line }).toEqual({ url, ...reference(body, 'bot', url) })
+    }
+  })
+}
+
 describe('property: wasm matcher equals the reference matcher', () => {
   test(`one rule, random pattern and path (${fuzzOptions(100_000).numRuns} runs)`, () => {
     fc.assert(
@@ -56,18 +69,9 @@ describe('property: wasm matcher equals the reference matcher', () => {
     const prefix = fc.array(fc.constantFrom('a', 'b', 'ab', '/', '%2F', 'é', 'x'), { minLength: 1, maxLength: 4 }).map((xs) => '/' + xs.join(''))
     const pattern = fc.tuple(prefix, fc.constantFrom('', '*', '$', '*b', '*.php$', '/*a')).map(([p, t]) => p + t)
     fc.assert(
-      fc.property(
+      groupAgainstPaths(
         fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(pattern, patternArb)), { minLength: 65, maxLength: 160 }),
         fc.array(fc.oneof(pathArb, prefix), { minLength: 1, maxLength: 20 }),
-        (rules, paths) => {
-          const body = 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n')
-          const matcher = parseRobots(body).matcher('bot')
-          for (const p of paths) {
-            const url = 'http://x.com' + p
-            const got = matcher.check(url)
-            expect({ allowed: got.allowed, line: got.line }).toEqual(reference(body, 'bot', url))
-          }
-        },
       ),
       fuzzOptions(300, 0x6a11),
     )
@@ -82,18 +86,9 @@ describe('property: wasm matcher equals the reference matcher', () => {
     const literal = fc.array(piece, { minLength: 1, maxLength: 5 }).map((xs) => '/' + xs.join(''))
     const pattern = fc.tuple(literal, fc.constantFrom('', '', '*', '$', '*b$', '*a')).map(([p, t]) => p + t)
     fc.assert(
-      fc.property(
+      groupAgainstPaths(
         fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 65, maxLength: 200 }),
         fc.array(fc.tuple(literal, fc.constantFrom('', 'a', 'b', '/', 'ab', 'aaaaaaaaaaaaaaa')).map(([p, t]) => p + t), { minLength: 1, maxLength: 30 }),
-        (rules, paths) => {
-          const body = 'User-agent: *\n' + rules.map(([k, p]) => `${k}: ${p}`).join('\n')
-          const matcher = parseRobots(body).matcher('bot')
-          for (const p of paths) {
-            const url = 'http://x.com' + p
-            const got = matcher.check(url)
-            expect({ url, allowed: got.allowed, line: got.line }).toEqual({ url, ...reference(body, 'bot', url) })
-          }
-        },
       ),
       fuzzOptions(300, 0x71de),
     )
