@@ -135,6 +135,17 @@ describe('edge: line splitting', () => {
     expect(allowed.length).toBe(urls.length)
     expect(Array.from(allowed)).toEqual(urls.map((u) => (MATCHER.isAllowed(u) ? 1 : 0)))
     expectSameAsSingle(MATCHER, bytes)
+    // A given out is written chunk by chunk in place; a longer one keeps its tail, and one a line
+    // short is found out only in the last chunk, and still throws.
+    const out = new Uint8Array(urls.length + 2).fill(9)
+    expect(MATCHER.isAllowedLines(bytes, out)).toBe(out)
+    expect([...out.subarray(0, urls.length)]).toEqual([...allowed])
+    expect([...out.subarray(urls.length)]).toEqual([9, 9])
+    const lines = new Int32Array(urls.length)
+    expect(MATCHER.checkLines(bytes, lines)).toBe(lines)
+    expect([...lines]).toEqual([...MATCHER.checkLines(bytes)])
+    expect(() => MATCHER.isAllowedLines(bytes, new Uint8Array(urls.length - 1))).toThrow(new RegExp(`length >= ${urls.length} `))
+    expect(() => MATCHER.checkLines(bytes, new Int32Array(urls.length - 1))).toThrow(new RegExp(`length >= ${urls.length} `))
   })
 
   test('the caller may reuse its buffer: nothing of it is remembered between calls', () => {

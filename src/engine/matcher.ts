@@ -82,21 +82,30 @@ export class Matcher {
    * dropped, a last line without '\n' counts, and an empty line is the empty URL. Returns `out`
    * (allocated when not given) with one byte per line, 1 allowed and 0 not. Each verdict is that
    * of `isAllowed` on the line decoded as TextDecoder would (ill-formed UTF-8 becomes U+FFFD), yet
-   * nothing is decoded to a string: this is the path for streams and files.
+   * nothing is decoded to a string: this is the path for streams and files. An `out` shorter than
+   * the line count throws a TypeError (it may then hold the first verdicts).
    */
   isAllowedLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
+    const verdicts = this.#lineVerdicts(bytes, false, out instanceof Uint8Array ? out : undefined)
+    if (out === undefined) return verdicts
+    // Written in place when it was long enough (a view of its start); when too short it may hold
+    // the first verdicts.
+    if (!(out instanceof Uint8Array) || out.length < verdicts.length) fail('out', `a Uint8Array of length >= ${verdicts.length} (the lines in bytes)`, out)
+    return out
+  }
+
+  /** The engine's line verdicts for `bytes` against this matcher (the input area forgotten after). */
+  #lineVerdicts(bytes: Uint8Array, wide: true, into: Int32Array | undefined): Int32Array
+  #lineVerdicts(bytes: Uint8Array, wide: false, into: Uint8Array | undefined): Uint8Array
+  #lineVerdicts(bytes: Uint8Array, wide: boolean, into: Int32Array | Uint8Array | undefined): Int32Array | Uint8Array {
     const engine = getEngine()
     engine.use(this.#table)
     try {
-      const n = engine.countLines(bytes)
-      if (out === undefined) out = new Uint8Array(n)
-      else if (!(out instanceof Uint8Array) || out.length < n) fail('out', `a Uint8Array of length >= ${n} (the lines in bytes)`, out)
-      engine.lines(bytes, null, out)
+      return wide ? engine.lineVerdicts(bytes, true, into as Int32Array | undefined) : engine.lineVerdicts(bytes, false, into as Uint8Array | undefined)
     } finally {
       engine.forgetInput()
     }
-    return out
   }
 
   /**
@@ -116,17 +125,10 @@ export class Matcher {
    */
   checkLines(bytes: Uint8Array, out?: Int32Array): Int32Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
-    const engine = getEngine()
-    engine.use(this.#table)
-    let n: number
-    try {
-      n = engine.countLines(bytes)
-      if (out === undefined) out = new Int32Array(n)
-      else if (!(out instanceof Int32Array) || out.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)
-      engine.lines(bytes, out, null)
-    } finally {
-      engine.forgetInput()
-    }
+    const verdicts = this.#lineVerdicts(bytes, true, out instanceof Int32Array ? out : undefined)
+    const n = verdicts.length
+    if (out === undefined) return this.#toLines(verdicts, n)
+    if (!(out instanceof Int32Array) || out.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)
     return this.#toLines(out, n)
   }
 

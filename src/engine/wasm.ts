@@ -479,7 +479,8 @@ export class Engine {
   }
   /**
    * The lines of `data` as the line exports count them, one chunk at a time. Leaves the last chunk
-   * in the input area: a call to `lines` that follows at once then need not copy a one-chunk input.
+   * in the input area: a call on the same data that follows at once (the CLI's verdictLines) then
+   * need not copy a one-chunk input.
    */
   countLines(data: Uint8Array): number {
     let n = 0
@@ -490,23 +491,29 @@ export class Engine {
   }
 
   /**
-   * The verdict of every line of `data` (a URL as UTF-8 per line): check()'s number into `results`,
-   * or the allowed byte into `bytes`, from index 0. The caller sized them with countLines.
+   * The verdict of every line of `data` (a URL as UTF-8 per line): check()'s number (`wide`) or the
+   * allowed byte, one per line, into `into` while it has room, else into a new array that grows by
+   * doubling. Returns exactly the verdicts: a view of `into`'s start when they all fitted, else an
+   * array of their own (and `into` may hold the first ones). Each chunk is copied into memory once.
    */
-  lines(data: Uint8Array, results: Int32Array | null, bytes: Uint8Array | null): void {
+  lineVerdicts(data: Uint8Array, wide: true, into: Int32Array | undefined): Int32Array
+  lineVerdicts(data: Uint8Array, wide: false, into: Uint8Array | undefined): Uint8Array
+  lineVerdicts(data: Uint8Array, wide: boolean, into: Int32Array | Uint8Array | undefined): Int32Array | Uint8Array {
+    let got: Int32Array | Uint8Array = into ?? (wide ? new Int32Array(0) : new Uint8Array(0))
     let k = 0
-    this.eachChunk(data, linesRoom, (at, len, free) => {
-      const out = free
-      if (bytes !== null) {
-        const n = this.w.allowedLines(at, len, out)
-        bytes.set(this.u8.subarray(out, out + n), k)
-        k += n
-      } else {
-        const n = this.w.checkLines(at, len, out)
-        results!.set(this.i32.subarray(out >> 2, (out >> 2) + n), k)
-        k += n
+    this.eachChunk(data, linesRoom, (at, len, out) => {
+      const n = wide ? this.w.checkLines(at, len, out) : this.w.allowedLines(at, len, out)
+      if (k + n > got.length) {
+        const size = Math.max(k + n, 2 * got.length)
+        const grown: Int32Array | Uint8Array = wide ? new Int32Array(size) : new Uint8Array(size)
+        grown.set(got.subarray(0, k))
+        got = grown
       }
+      got.set(wide ? this.i32.subarray(out >> 2, (out >> 2) + n) : this.u8.subarray(out, out + n), k)
+      k += n
     })
+    if (got === into) return got.subarray(0, k)
+    return k === got.length ? got : got.slice(0, k)
   }
 
   /**
@@ -570,7 +577,7 @@ export class Engine {
    * where, after the chunk and its slack, the `room(len)` bytes the step needs begin. A chunk ends
    * after a '\n' (or at the end of data), so a line is never split; a line longer than LINES_CHUNK
    * is a chunk of its own. The chunk that is already in place (the one the previous call copied
-   * last, when `lines` follows countLines on the same data) is not copied again.
+   * last, when verdictLines follows countLines on the same data) is not copied again.
    */
   private eachChunk(data: Uint8Array, room: (len: number) => number, step: (at: number, len: number, free: number) => void): void {
     const total = data.length
