@@ -10,10 +10,11 @@
 import {
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN, RULE_PAT_LEN,
   RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT, TABLE_KEYS_OFF, TABLE_N_ALWAYS,
-  INDEX_FIRST_BYTE, INDEX_LAST_BYTE, TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
+  TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
+import { indexSlot } from './table';
 import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
 } from './url';
@@ -165,12 +166,20 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   return true;
 }
 
+// A big-endian word of path or literal bytes cut to its first n bytes (all of it when n covers
+// it), the rest zero: the form of every key, and of the path's words compared with them.
+@inline function high32(w: u32, n: u32): u32 {
+  return n >= 4 ? w : w & ~(u32.MAX_VALUE >> (n << 3));
+}
+@inline function high64(w: u64, n: u32): u64 {
+  return n >= 8 ? w : w & ~(u64.MAX_VALUE >> (<u64>n << 3));
+}
+
 // The first four bytes of the path as one big-endian word, zero past its end; compared with a
 // rule's key (its first four literal bytes, same form) it orders most literal prefixes against
 // the path in one step. Neither paths nor patterns contain NUL, so a zero always means "ended".
 @inline function pathKey(path: usize, plen: u32): u32 {
-  const k = bswap<u32>(load<u32>(path));
-  return plen >= 4 ? k : k & ~(u32.MAX_VALUE >> (plen << 3));
+  return high32(bswap<u32>(load<u32>(path)), plen);
 }
 
 // The path's bytes 1-8 and 9-12 as big-endian numbers, zero past its end: the form of a wide key
@@ -178,14 +187,10 @@ function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
 const KEY_FROM: u32 = WIDE_KEY_FROM;
 const KEY_END: u32 = WIDE_KEY_END;
 @inline function pathHi(path: usize, plen: u32): u64 {
-  const w = bswap<u64>(load<u64>(path + KEY_FROM));
-  if (plen >= KEY_FROM + 8) return w;
-  return plen <= KEY_FROM ? 0 : w & ~(u64.MAX_VALUE >> ((plen - KEY_FROM) << 3));
+  return plen <= KEY_FROM ? 0 : high64(bswap<u64>(load<u64>(path + KEY_FROM)), plen - KEY_FROM);
 }
 @inline function pathLo(path: usize, plen: u32): u32 {
-  const w = bswap<u32>(load<u32>(path + KEY_FROM + 8));
-  if (plen >= KEY_END) return w;
-  return plen <= KEY_FROM + 8 ? 0 : w & ~(u32.MAX_VALUE >> ((plen - KEY_FROM - 8) << 3));
+  return plen <= KEY_FROM + 8 ? 0 : high32(bswap<u32>(load<u32>(path + KEY_FROM + 8)), plen - KEY_FROM - 8);
 }
 
 // Does sorted rule j of an indexed part sort at or before the path (its literal sorts below the
@@ -206,8 +211,8 @@ const KEY_END: u32 = WIDE_KEY_END;
   if (litLen > pathLength()) return false;
   const w = wideBase + <usize>j * WIDE_KEY_SIZE;
   const held = litLen - KEY_FROM; // >= 1: sorted literals have two bytes or more
-  if ((held >= 8 ? phi : phi & ~(u64.MAX_VALUE >> (held << 3))) != load<u64>(w, WIDE_KEY_HI)) return false;
-  if (held > 8 && (held >= 12 ? plo : plo & ~(u32.MAX_VALUE >> ((held - 8) << 3))) != load<u32>(w, WIDE_KEY_LO)) return false;
+  if (high64(phi, held) != load<u64>(w, WIDE_KEY_HI)) return false;
+  if (held > 8 && high32(plo, held - 8) != load<u32>(w, WIDE_KEY_LO)) return false;
   return litLen <= KEY_END || sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + KEY_END, currentPath() + KEY_END, litLen - KEY_END);
 }
 
@@ -231,8 +236,7 @@ const KEY_END: u32 = WIDE_KEY_END;
 @inline function isLitPrefix(rule: usize, key: u32, pkey: u32): bool {
   const litLen = <u32>load<u16>(rule, RULE_LIT_LEN);
   if (litLen > pathLength()) return false;
-  const mask = litLen >= 4 ? u32.MAX_VALUE : ~(u32.MAX_VALUE >> (litLen << 3));
-  if ((pkey & mask) != key) return false;
+  if (high32(pkey, litLen) != key) return false;
   return litLen <= 4 || sameBytes(poolBase + <usize>load<u32>(rule, RULE_PAT_OFF) + 4, currentPath() + 4, litLen - 4);
 }
 
@@ -370,9 +374,7 @@ function decide(): i32 {
   // Every path starts with '/', so the index bounds it by the slot of the path's second byte: the
   // rules before entry s sort below the path and those from entry s + 1 on above it. Within, a
   // branch-free search over the wide keys.
-  const c = (pkey >> 16) & 0xff;
-  const s: u32 = c < <u32>INDEX_FIRST_BYTE ? 0 : (c > <u32>INDEX_LAST_BYTE ? <u32>INDEX_LAST_BYTE + 1 : c) - <u32>INDEX_FIRST_BYTE + 1;
-  const slot = indexBase + (<usize>s << 2);
+  const slot = indexBase + (<usize>indexSlot((pkey >> 16) & 0xff) << 2);
   let base = load<u32>(slot);
   let n = load<u32>(slot + sizeof<u32>()) - base;
   let lo = base;

@@ -11,7 +11,7 @@ import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN,
   RULE_PAT_LEN, RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT,
-  INDEX_FIRST_BYTE, SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT,
+  INDEX_FIRST_BYTE, INDEX_LAST_BYTE, SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT,
   TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
@@ -43,7 +43,7 @@ export function workNeed(n: u32, patBytes: u32, origBytes: u32): u32 {
 }
 
 // An upper bound on the bytes of the table built from n refs: header, rules (a ref can derive a
-// second rule), alignment, the index and wide keys of a large sorted part (a small part's keys, 68
+// second rule), alignment, the index and wide keys of a large sorted part (a small part's keys, 64
 // at most, fit in the index's share), and the pool.
 function tableBound(n: u32, patBytes: u32, origBytes: u32): u32 {
   const e = 2 * n;
@@ -235,6 +235,15 @@ function literalWord(lit: usize, n: u32, from: u32, count: u32): u64 {
   return w;
 }
 
+// The index slot of a path's or a sorted literal's second byte c (TABLE_INDEX_OFF): one of its own
+// for INDEX_FIRST_BYTE-INDEX_LAST_BYTE, one shared by the bytes below and one by those above. It
+// grows with c, so slots ascend with the sorted literals.
+@inline export function indexSlot(c: u32): u32 {
+  const first = <u32>INDEX_FIRST_BYTE;
+  const last = <u32>INDEX_LAST_BYTE;
+  return c < first ? 0 : (c > last ? last + 1 : c) - first + 1;
+}
+
 const INDEX_HTM = "/index.htm";
 
 // Compiles the refs in [refs, refsEnd) (file order) whose bits include `tag` (0: all) into a table;
@@ -368,14 +377,13 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     store<u8>(at, <u8>(f | atFilter), RULE_FLAGS);
     store<u8>(at, <u8>skip, RULE_SKIP);
     store<u16>(at, <u16>ent(k, E_SEG), RULE_SEG_OFF);
-    if (i >= nAlways && !indexed) store<u32>(table + keysOff + (<usize>(i - nAlways) << 2), ent(k, E_KEY));
     if (i >= nAlways && indexed) {
       const wide = table + wideOff + <usize>(i - nAlways) * WIDE_KEY_SIZE;
       const pat = <usize>ent(k, E_PAT);
       const lit = ent(k, E_LIT);
       store<u64>(wide, literalWord(pat, lit, WIDE_KEY_FROM, 8), WIDE_KEY_HI);
       store<u32>(wide, <u32>literalWord(pat, lit, WIDE_KEY_FROM + 8, 4), WIDE_KEY_LO);
-    }
+    } else if (i >= nAlways) store<u32>(table + keysOff + (<usize>(i - nAlways) << 2), ent(k, E_KEY));
     memory.copy(table + poolOff + o, <usize>ent(k, E_PAT), plen);
     o += plen;
     if (f & RULE_F_HAS_ORIG) {
@@ -387,15 +395,14 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
     if (plen > maxPat) maxPat = plen;
   }
   if (indexed) {
-    // Keys ascend with the literals, so each entry is where the keys pass the key of '/' followed
-    // by the smallest second byte of its slot (the end entry: of the byte after '/').
-    let j: u32 = 0;
-    const last = <u32>TABLE_INDEX_ENTRIES - 1;
-    for (let s: u32 = 0; s <= last; s++) {
-      const bound: u32 = s == last ? (SLASH + 1) << 24 : (SLASH << 24) | (s == 0 ? 0 : (INDEX_FIRST_BYTE - 1 + s) << 16);
-      while (j < nSorted && ent(load<u32>(sorted + (<usize>j << 2)), E_KEY) < bound) j++;
-      store<u32>(table + indexOff + (<usize>s << 2), j);
+    // Entry s counts the sorted rules in slots below s; slots ascend with the rules, so entries
+    // s up to rule j's slot start at j, and those past the last rule's slot count them all.
+    let s: u32 = 0;
+    for (let j: u32 = 0; j < nSorted; j++) {
+      const slotJ = indexSlot((ent(load<u32>(sorted + (<usize>j << 2)), E_KEY) >> 16) & 0xff);
+      for (; s <= slotJ; s++) store<u32>(table + indexOff + (<usize>s << 2), j);
     }
+    for (; s < <u32>TABLE_INDEX_ENTRIES; s++) store<u32>(table + indexOff + (<usize>s << 2), nSorted);
     for (let z = indexOff + TABLE_INDEX_ENTRIES * 4; z < wideOff; z++) store<u8>(table + z, 0);
   }
   const size = (poolOff + o + 3) & ~3;
