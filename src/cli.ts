@@ -7,8 +7,9 @@ import { runExplain } from './cli/cmd-explain.js'
 import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
-import { errorCode, InputError, UsageError } from './cli/errors.js'
+import { InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
+import { outputFailed } from './cli/output.js'
 import { VERSION } from './cli/version.js'
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -52,13 +53,7 @@ async function main(argv: string[]): Promise<number> {
   return run(rest)
 }
 
-// A reader that goes away (`robotstxt check … | head`) is not an error: stop quietly. Any other
-// output failure (a full disk) ends the command with a message instead of a stack trace.
-process.stdout.on('error', (err) => {
-  if (errorCode(err) === 'EPIPE') process.exit(process.exitCode ?? 0)
-  process.stderr.write(`robotstxt: cannot write the output: ${err.message}\n`)
-  process.exit(2)
-})
+process.stdout.on('error', outputFailed)
 
 main(process.argv.slice(2)).then(
   (status) => {

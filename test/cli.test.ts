@@ -4,7 +4,7 @@
 // 1,000,000 URLs through `--urls -` compared with the library's batch matcher in-process.
 // explain's reasoning is also checked in-process against Robots.check on every labelled case.
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -285,6 +285,45 @@ describe('cli: check --urls (streaming)', () => {
     })
     expect(result.stderr).toBe('')
     expect(result.code === 0 || result.code === 1).toBe(true)
+  })
+
+  /** Runs the CLI with stdout on `fd` (a file descriptor of this process). */
+  function runToFd(args: string[], fd: number): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stderr }))
+    })
+  }
+
+  test('stdout on a regular file (written off the main thread) gets exactly the bytes a pipe gets, appended where it stands', async () => {
+    // Over 4 MB of output: many times the file writer's buffer, so it waits for 'drain' often.
+    const list = file('many.txt', Array.from({ length: 100_000 }, (_, i) => `https://example.com/${i % 3 ? 'private' : 'cart'}/${i}`).join('\n'))
+    const piped = await run(['check', EXAMPLE, 'Googlebot', '--urls', list])
+    expect(piped.stdout.length).toBeGreaterThan(4_000_000)
+    const outPath = file('out.txt', 'before\n')
+    const fd = openSync(outPath, 'a')
+    try {
+      const r = await runToFd(['check', EXAMPLE, 'Googlebot', '--urls', list], fd)
+      expect(r).toEqual({ code: 1, stderr: '' })
+    } finally {
+      closeSync(fd)
+    }
+    expect(readFileSync(outPath, 'utf8')).toBe('before\n' + piped.stdout)
+  })
+
+  test('a failed write to a regular-file stdout ends with status 2 and one line, no stack', async () => {
+    const outPath = file('readonly.txt', '')
+    const fd = openSync(outPath, 'r') // a regular file that refuses writes (EBADF)
+    try {
+      const r = await runToFd(['check', EXAMPLE, 'Googlebot', '--urls', file('two.txt', '/a\n/private/b\n')], fd)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/^robotstxt: cannot write the output: .*EBADF.*\n$/)
+    } finally {
+      closeSync(fd)
+    }
   })
 
   test('1,000,000 URLs through stdin: every line, in order, with the verdicts and lines of checkMany', async () => {

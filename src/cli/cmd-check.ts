@@ -3,6 +3,7 @@
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, timeoutOption, urlArgument } from './options.js'
+import { bulkStdout } from './output.js'
 import { loadRobots, openInput, type LoadedRobots } from './source.js'
 import { streamCheck, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { getEngine } from '../engine/wasm.js'
@@ -54,8 +55,10 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 
   const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
+  const output = bulkStdout()
   try {
-    const result = await streamCheck(input, process.stdout, process.stderr, verdicts.lines, verdicts.filter, progressReporter())
+    const result = await streamCheck(input, output.stream, process.stderr, verdicts.lines, verdicts.filter, progressReporter())
+    await output.close()
     return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
     // A system error here comes from reading the list (output errors are handled in cli.ts).
