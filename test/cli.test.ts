@@ -292,7 +292,7 @@ describe('cli: check --urls (streaming)', () => {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', fd, 'pipe'] })
       let stderr = ''
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
       child.on('error', reject)
       child.on('close', (code) => resolve({ code, stderr }))
     })

@@ -213,6 +213,11 @@ describe('verdict lines: the output of check --urls', () => {
       const codes = Int32Array.from(codeList.slice(0, n))
       const marks = markList === null ? null : Uint8Array.from(markList.slice(0, n))
       expectOutput(getEngine().verdictLines(bytes, codes, marks).out, oracle(bytes, codes, marks))
+      // One code for every line (a robots.txt fetched as allow-all or disallow-all).
+      const one = codeList[0]!
+      const constant = getEngine().verdictLines(bytes, one, marks)
+      expectOutput(constant.out, oracle(bytes, new Int32Array(n).fill(one), marks))
+      expect(constant.lines).toBe(n)
     }), fuzzOptions(5_000, 0x0e7a))
   })
   test(`checked in the same pass: equal to checkLines' verdicts written out (${fuzzOptions(5_000).numRuns} runs)`, () => {
@@ -246,5 +251,8 @@ describe('verdict lines: the output of check --urls', () => {
     const marks = Uint8Array.from({ length: n }, (_, i) => (i % 1000 === 7 ? VERDICT_ERROR : VERDICT_CODE))
     expectOutput(getEngine().verdictLines(bytes, codes, marks).out, oracle(bytes, codes, marks))
     expectOutput(getEngine().verdictLines(bytes, codes, null).out, oracle(bytes, codes, null))
+    const none = getEngine().verdictLines(bytes, ~0, marks)
+    expectOutput(none.out, oracle(bytes, new Int32Array(n).fill(~0), marks))
+    expect([none.lines, none.disallowed]).toEqual([n, n - marks.filter((m) => m !== VERDICT_CODE).length])
   })
 })

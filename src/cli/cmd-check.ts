@@ -102,11 +102,11 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
       if (constant === null) matcher.checkMany(urls, out)
       return toCodes(out)
     },
-    // The matcher checks and writes each line in one wasm pass; a constant verdict only needs the
-    // lines counted and written.
+    // The matcher checks and writes each line in one wasm pass; a constant verdict is written in
+    // one pass too, with no codes array.
     lines: constant === null
       ? (block, marks) => matcher.verdictLines(block, marks)
-      : (block, marks) => getEngine().verdictLines(block, toCodes(new Int32Array(getEngine().countLines(block))), marks),
+      : (block, marks) => getEngine().verdictLines(block, constant, marks),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
   }

@@ -95,17 +95,13 @@ export class Matcher {
     return out
   }
 
-  /** The engine's line verdicts for `bytes` against this matcher (the input area forgotten after). */
+  /** The engine's line verdicts for `bytes` against this matcher. */
   #lineVerdicts(bytes: Uint8Array, wide: true, into: Int32Array | undefined): Int32Array
   #lineVerdicts(bytes: Uint8Array, wide: false, into: Uint8Array | undefined): Uint8Array
   #lineVerdicts(bytes: Uint8Array, wide: boolean, into: Int32Array | Uint8Array | undefined): Int32Array | Uint8Array {
     const engine = getEngine()
     engine.use(this.#table)
-    try {
-      return wide ? engine.lineVerdicts(bytes, true, into as Int32Array | undefined) : engine.lineVerdicts(bytes, false, into as Uint8Array | undefined)
-    } finally {
-      engine.forgetInput()
-    }
+    return wide ? engine.lineVerdicts(bytes, true, into as Int32Array | undefined) : engine.lineVerdicts(bytes, false, into as Uint8Array | undefined)
   }
 
   /**

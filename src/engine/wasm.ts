@@ -106,9 +106,6 @@ function joinParts(parts: Uint8Array[]): Uint8Array {
   return out
 }
 
-/** inputBodyFrom of a body put in whole by loadBody, never equal to a chunk's start. */
-const WHOLE_BODY = -1
-
 /**
  * Encoding the joined string equals encoding each string on its own when no surrogate pair forms
  * across a boundary: a string ending in a high surrogate followed, past any empty strings, by one
@@ -166,8 +163,6 @@ export class Engine {
   /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
   private inputBody: Uint8Array | string | null = null
   private inputBodyLen = 0
-  /** Where in inputBody the input area's copy starts (lines copy one chunk at a time), or WHOLE_BODY. */
-  private inputBodyFrom = WHOLE_BODY
   private resident: Uint8Array | null = null
   private residentMaxPat = 0
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
@@ -251,14 +246,13 @@ export class Engine {
    * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
    */
   private loadBody(body: Uint8Array | string): number {
-    if (this.inputBody !== body || this.inputBodyFrom !== WHOLE_BODY) {
+    if (this.inputBody !== body) {
       if (typeof body === 'string') this.inputBodyLen = encoder.encodeInto(body, this.inView).written
       else {
         this.u8.set(body, this.input)
         this.inputBodyLen = body.length
       }
       this.inputBody = body
-      this.inputBodyFrom = WHOLE_BODY
     }
     return this.inputBodyLen
   }
@@ -478,19 +472,6 @@ export class Engine {
     }
   }
   /**
-   * The lines of `data` as the line exports count them, one chunk at a time. Leaves the last chunk
-   * in the input area: a call on the same data that follows at once (the CLI's verdictLines) then
-   * need not copy a one-chunk input.
-   */
-  countLines(data: Uint8Array): number {
-    let n = 0
-    this.eachChunk(data, linesRoom, (at, len) => {
-      n += this.w.countLines(at, len)
-    })
-    return n
-  }
-
-  /**
    * The verdict of every line of `data` (a URL as UTF-8 per line): check()'s number (`wide`) or the
    * allowed byte, one per line, into `into` while it has room, else into a new array that grows by
    * doubling. Returns exactly the verdicts: a view of `into`'s start when they all fitted, else an
@@ -518,18 +499,23 @@ export class Engine {
 
   /**
    * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts):
-   * `codes` has one code per line (the matching line when allowed, ~line when disallowed), `marks`
-   * one VERDICT_* per line or is null. Returns the output, as a new buffer of exactly its size,
-   * the number of lines and how many were disallowed (lines marked rejected not counted).
+   * `codes` has one code per line (the matching line when allowed, ~line when disallowed), or is
+   * one code for every line; `marks` one VERDICT_* per line or is null. Returns the output, as a
+   * new buffer of exactly its size, the number of lines and how many were disallowed (lines marked
+   * rejected not counted).
    */
-  verdictLines(data: Uint8Array, codes: Int32Array, marks: Uint8Array | null): VerdictLines {
+  verdictLines(data: Uint8Array, codes: Int32Array | number, marks: Uint8Array | null): VerdictLines {
     return this.verdictChunks(data, marks, verdictsRoom, (at, len, marksAt, free, k) => {
-      const n = this.w.countLines(at, len)
-      const codesAt = free
-      this.i32.set(codes.subarray(k, k + n), codesAt >> 2)
-      const stage = codesAt + align16(4 * n + 16)
+      let codesAt = 0
+      let stage = free
+      if (typeof codes !== 'number') {
+        const n = this.w.countLines(at, len)
+        codesAt = free
+        this.i32.set(codes.subarray(k, k + n), codesAt >> 2)
+        stage = codesAt + align16(4 * n + 16)
+      }
       const outAt = stage + align16(3 * len + 64)
-      return [outAt, this.w.verdictLines(at, len, codesAt, marksAt, outAt, stage)]
+      return [outAt, this.w.verdictLines(at, len, codesAt, typeof codes === 'number' ? codes : 0, marksAt, outAt, stage)]
     })
   }
 
@@ -557,18 +543,13 @@ export class Engine {
     const parts: Uint8Array[] = []
     let lines = 0
     let disallowed = 0
-    // Caller-owned bytes may change before the next call: what the input area holds is forgotten.
-    try {
-      this.eachChunk(data, (len) => marksRoom(len) + room(len), (at, len, free) => {
-        if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
-        const [outAt, written] = write(at, len, marks === null ? 0 : free, free + marksRoom(len), lines)
-        parts.push(this.u8.slice(outAt, outAt + written))
-        lines += this.w.verdictLinesSeen()
-        disallowed += this.w.verdictDisallowed()
-      })
-    } finally {
-      this.forgetInput()
-    }
+    this.eachChunk(data, (len) => marksRoom(len) + room(len), (at, len, free) => {
+      if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
+      const [outAt, written] = write(at, len, marks === null ? 0 : free, free + marksRoom(len), lines)
+      parts.push(this.u8.slice(outAt, outAt + written))
+      lines += this.w.verdictLinesSeen()
+      disallowed += this.w.verdictDisallowed()
+    })
     return { out: joinParts(parts), lines, disallowed }
   }
 
@@ -576,8 +557,7 @@ export class Engine {
    * Hands `data` to `step` in chunks of whole lines, each copied into the input area; `free` is
    * where, after the chunk and its slack, the `room(len)` bytes the step needs begin. A chunk ends
    * after a '\n' (or at the end of data), so a line is never split; a line longer than LINES_CHUNK
-   * is a chunk of its own. The chunk that is already in place (the one the previous call copied
-   * last, when verdictLines follows countLines on the same data) is not copied again.
+   * is a chunk of its own. The input area then holds no body a later call could reuse.
    */
   private eachChunk(data: Uint8Array, room: (len: number) => number, step: (at: number, len: number, free: number) => void): void {
     const total = data.length
@@ -594,21 +574,12 @@ export class Engine {
       const len = q - p
       const freeOff = align16(len + 64)
       this.reserveInput(freeOff + room(len))
-      if (this.inputBody !== data || this.inputBodyFrom !== p || this.inputBodyLen !== len) {
-        this.u8.set(data.subarray(p, q), this.input)
-        this.inputBody = data
-        this.inputBodyFrom = p
-        this.inputBodyLen = len
-      }
+      this.inputBody = null
+      this.u8.set(data.subarray(p, q), this.input)
       step(this.input, len, this.input + freeOff)
       if (total === 0) break
       p = q
     }
-  }
-
-  /** Forgets what the input area holds, so caller-owned bytes are never trusted across calls. */
-  forgetInput(): void {
-    this.inputBody = null
   }
 
   /**
