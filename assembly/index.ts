@@ -60,7 +60,8 @@
 //                                     checkMany / allowedMany write them, each that of the line
 //                                     decoded as TextDecoder would; returns the line count.
 //   countLines(data, len): u32        the lines the line exports would see in data[0, len).
-//   verdictLines(data, len, codes, marks, out, stage): u32   see verdicts.ts.
+//   lineBounds(data, len, base, out): u32   those lines' starts and text ends (+ base), see url.ts.
+//   verdictLines(data, len, codes, code, marks, out, stage): u32   see verdicts.ts.
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
@@ -68,7 +69,7 @@
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
-export { countLines, unitEndsToByteEnds, useScratch } from './url';
+export { countLines, lineBounds, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
 export { checkVerdictLines, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';

@@ -8,6 +8,7 @@
 // vector stores may write up to 15 bytes past the path. queryFirst/queryLast describe the current
 // path whenever it lies inside the URL.
 
+import { LINE_BOUNDS_SIZE, LINE_END, LINE_START } from '../src/engine/layout';
 import { copyRun, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeUpperTriple } from './bytes';
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
@@ -305,6 +306,22 @@ export let lineNext: u32 = 0;
 // before the '\n' is dropped, one ending a last line without '\n' is kept.
 @inline function textEnd(data: usize, start: u32, nl: u32, len: u32): u32 {
   return nl < len && nl > start && load<u8>(data + nl - 1) == 0x0d ? nl - 1 : nl;
+}
+
+// Each line of data[0, len) as the line exports read it: where it starts and where its text ends
+// (a '\r' before its '\n' dropped), plus `base`, at out (LINE_BOUNDS_SIZE bytes each); returns the
+// number of lines. The CLI looks at single lines (its origin filter) only through these.
+export function lineBounds(data: usize, len: u32, base: u32, out: usize): u32 {
+  let start: u32 = 0;
+  let i: usize = 0;
+  while (start < len) {
+    const at = out + i * LINE_BOUNDS_SIZE;
+    store<u32>(at, base + start, LINE_START);
+    store<u32>(at, base + urlLine(data, start, len), LINE_END);
+    i++;
+    start = lineNext;
+  }
+  return <u32>i;
 }
 
 // The number of lines in data[0, len), as the line exports count them: one per '\n', plus a last

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Matcher } from '../src/index.js'
-import { VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../src/engine/layout.js'
+import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../src/engine/layout.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
@@ -15,8 +15,8 @@ const enc = new TextEncoder()
 const dec = new TextDecoder('utf-8', { ignoreBOM: true })
 
 /** The lines of `bytes` as the API defines them, decoded: the oracle's view of the input. */
-function splitLines(bytes: Uint8Array): string[] {
-  const out: string[] = []
+function lineSpans(bytes: Uint8Array): Array<[number, number]> {
+  const out: Array<[number, number]> = []
   let start = 0
   while (start < bytes.length) {
     let nl = bytes.indexOf(0x0a, start)
@@ -24,10 +24,14 @@ function splitLines(bytes: Uint8Array): string[] {
     if (last) nl = bytes.length
     let end = nl
     if (!last && end > start && bytes[end - 1] === 0x0d) end--
-    out.push(dec.decode(bytes.subarray(start, end)))
+    out.push([start, end])
     start = nl + 1
   }
   return out
+}
+
+function splitLines(bytes: Uint8Array): string[] {
+  return lineSpans(bytes).map(([start, end]) => dec.decode(bytes.subarray(start, end)))
 }
 
 function expectSameAsSingle(matcher: Matcher, bytes: Uint8Array): void {
@@ -186,6 +190,29 @@ describe('edge: arguments', () => {
     expect(() => MATCHER.isAllowedLines(enc.encode('/a\n/b\n'), new Uint8Array(1))).toThrow(TypeError)
     expect(MATCHER.isAllowed('/private')).toBe(false)
     expect(parseRobots('User-agent: *\nDisallow: /b').matcher('x').isAllowedMany(['/a', '/b'])).toEqual(Uint8Array.from([1, 0]))
+  })
+})
+
+// The lines the CLI's origin filter reads (assembly/url.ts lineBounds through Engine.lineBounds).
+describe('line bounds: where each line starts and its text ends', () => {
+  const asPairs = (b: Uint32Array): Array<[number, number]> => {
+    const step = LINE_BOUNDS_SIZE / 4
+    return Array.from({ length: b.length / step }, (_, n) => [b[n * step + LINE_START / 4]!, b[n * step + LINE_END / 4]!])
+  }
+  test(`random bytes thick with CR and LF (${fuzzOptions(5_000).numRuns} runs)`, () => {
+    const byte = fc.oneof(fc.constantFrom(0x0a, 0x0d, 0x0d, 0x2f, 0x00, 0xff), fc.integer({ min: 0x20, max: 0x7e }))
+    fc.assert(fc.property(fc.array(byte, { maxLength: 80 }), (raw) => {
+      const bytes = Uint8Array.from(raw)
+      expect(asPairs(getEngine().lineBounds(bytes))).toEqual(lineSpans(bytes))
+    }), fuzzOptions(5_000, 0x11b0))
+  })
+  test('input of several chunks: offsets run on across them; a line over a chunk, CRLF at a chunk edge', () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `/p${i}${i % 5 === 0 ? '\r' : ''}`)
+    lines[20_000] = '/' + 'x'.repeat(200_000)
+    const bytes = enc.encode(lines.join('\n') + '\r')
+    const got = asPairs(getEngine().lineBounds(bytes))
+    expect(got.length).toBe(40_000)
+    expect(got).toEqual(lineSpans(bytes))
   })
 })
 

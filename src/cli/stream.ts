@@ -12,8 +12,8 @@
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
-import { VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
-import type { VerdictLines } from '../engine/wasm.js'
+import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
+import { getEngine, type VerdictLines } from '../engine/wasm.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
@@ -63,21 +63,21 @@ export async function streamCheck(
     let marks: Uint8Array | null = null
     let report = ''
     if (filter !== null || tooLongFirst || block.length > MAX_URL_LINE) {
-      // At most one line per byte, plus a last one without '\n'.
-      marks = new Uint8Array(block.length + 1)
-      for (let p = 0, n = 0; p < block.length; n++) {
-        let k = block.indexOf(0x0a, p)
-        if (k < 0) k = block.length
-        const end = k < block.length && k > p && block[k - 1] === 0x0d ? k - 1 : k
-        const reason = (n === 0 && tooLongFirst) || end - p > MAX_URL_LINE
+      // The lines as the engine splits them, so each mark lands on the line it is meant for.
+      const bounds = getEngine().lineBounds(block)
+      const step = LINE_BOUNDS_SIZE / 4
+      marks = new Uint8Array(bounds.length / step)
+      for (let n = 0; n < marks.length; n++) {
+        const start = bounds[n * step + LINE_START / 4]!
+        const end = bounds[n * step + LINE_END / 4]!
+        const reason = (n === 0 && tooLongFirst) || end - start > MAX_URL_LINE
           ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
-          : filter === null ? null : filter(block, p, end)
+          : filter === null ? null : filter(block, start, end)
         if (reason !== null) {
           report += `robotstxt: --urls line ${result.total + n + 1}: ${reason}\n`
           result.bad++
-          marks[n] = end - p <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
+          marks[n] = end - start <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
         }
-        p = k + 1
       }
     }
     const { out, lines, disallowed } = check(block, marks)

@@ -32,6 +32,8 @@ export interface WasmExports {
   allowedLines(data: number, len: number, out: number): number
   /** The number of lines the line exports see in data[0, len). */
   countLines(data: number, len: number): number
+  /** Those lines' starts and text ends (a '\r' before '\n' dropped), plus base, at out (LINE_* in layout.ts); returns their number. */
+  lineBounds(data: number, len: number, base: number, out: number): number
   /**
    * The CLI's output for URL lines data[0, len): per line a code (i32 at codes + 4i: the line when
    * allowed, ~line when disallowed; codes 0: `code` for every line) and a mark (u8 at marks + i,

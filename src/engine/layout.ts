@@ -168,3 +168,10 @@ export const VERDICT_ERROR = 1
 export const VERDICT_ERROR_SILENT = 2
 /** The most bytes an output line adds to its URL: "disallowed\t" + 10 digits + "\t" + "\n". */
 export const VERDICT_LINE_OVERHEAD = 23
+
+// ─── Line bounds (assembly/url.ts lineBounds, read by src/engine/wasm.ts): per URL line, as the line
+// exports split them, u32 fields.
+export const LINE_START = 0
+/** The end of the line's text: its '\n', or the '\r' before it, or the end of the data. */
+export const LINE_END = 4
+export const LINE_BOUNDS_SIZE = 8

@@ -20,7 +20,7 @@ import { base64Bytes, encoder } from './bytes.js'
 import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
-  SCAN_VAL_START, VERDICT_LINE_OVERHEAD,
+  SCAN_VAL_START, LINE_BOUNDS_SIZE, VERDICT_LINE_OVERHEAD,
 } from './layout.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
 
@@ -92,6 +92,14 @@ export interface VerdictLines {
   out: Uint8Array
   lines: number
   disallowed: number
+}
+
+/** `a`, or when it has fewer than `need` items an array of its kind, twice as long at least, holding its first `keep`. */
+function withRoom<T extends Int32Array | Uint32Array | Uint8Array>(a: T, keep: number, need: number): T {
+  if (need <= a.length) return a
+  const grown = new (a.constructor as new (n: number) => T)(Math.max(need, 2 * a.length))
+  grown.set(a.subarray(0, keep) as ArrayLike<number>)
+  return grown
 }
 
 /** The buffers of `parts` as one (the one itself when there is only one). */
@@ -484,17 +492,32 @@ export class Engine {
     let k = 0
     this.eachChunk(data, linesRoom, (at, len, out) => {
       const n = wide ? this.w.checkLines(at, len, out) : this.w.allowedLines(at, len, out)
-      if (k + n > got.length) {
-        const size = Math.max(k + n, 2 * got.length)
-        const grown: Int32Array | Uint8Array = wide ? new Int32Array(size) : new Uint8Array(size)
-        grown.set(got.subarray(0, k))
-        got = grown
-      }
+      got = withRoom(got, k, k + n)
       got.set(wide ? this.i32.subarray(out >> 2, (out >> 2) + n) : this.u8.subarray(out, out + n), k)
       k += n
     })
     if (got === into) return got.subarray(0, k)
     return k === got.length ? got : got.slice(0, k)
+  }
+
+  /**
+   * Each line of `data` as the line exports split it (assembly/url.ts lineBounds): LINE_BOUNDS_SIZE
+   * bytes per line, its start at LINE_START and the end of its text at LINE_END, as offsets into
+   * `data`.
+   */
+  lineBounds(data: Uint8Array): Uint32Array {
+    let got = new Uint32Array(0)
+    let k = 0
+    let base = 0
+    const perLine = LINE_BOUNDS_SIZE / 4
+    this.eachChunk(data, (len) => align16(LINE_BOUNDS_SIZE * (len + 1) + 16), (at, len, out) => {
+      const n = this.w.lineBounds(at, len, base, out) * perLine
+      got = withRoom(got, k, k + n)
+      got.set(this.u32.subarray(out >> 2, (out >> 2) + n), k)
+      k += n
+      base += len
+    })
+    return got.subarray(0, k)
   }
 
   /**
