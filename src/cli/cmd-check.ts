@@ -61,7 +61,7 @@ export async function runCheck(argv: string[]): Promise<number> {
     await output.close()
     return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
-    // A system error here comes from reading the list (output errors are handled in cli.ts).
+    // A system error here comes from reading the list (a failed write ends the process in outputFailed).
     if (errorCode(err) !== undefined) throw new InputError(`cannot read ${urlsFile === '-' ? 'stdin' : urlsFile}: ${describeFsError(err)}`)
     throw err
   }
