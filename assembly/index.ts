@@ -59,9 +59,9 @@
 //                                     dropped; a last line without '\n' counts); the verdicts as
 //                                     checkMany / allowedMany write them, each that of the line
 //                                     decoded as TextDecoder would; returns the line count.
-//   countLines(data, len): u32        the lines the line exports would see in data[0, len).
-//   lineBounds(data, len, base, out): u32   those lines' starts and text ends (+ base), see url.ts.
-//   verdictLines(data, len, codes, code, marks, out, stage): u32   see verdicts.ts.
+//   lineBounds(data, len, base, out): u32   the starts and text ends (+ base) of the lines the line
+//                                     exports see in data[0, len), see url.ts.
+//   verdictLines(data, len, code, marks, out, stage): u32   see verdicts.ts.
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
@@ -69,7 +69,7 @@
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
-export { countLines, lineBounds, unitEndsToByteEnds, useScratch } from './url';
+export { lineBounds, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
 export { checkVerdictLines, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';

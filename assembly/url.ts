@@ -324,19 +324,6 @@ export function lineBounds(data: usize, len: u32, base: u32, out: usize): u32 {
   return <u32>i;
 }
 
-// The number of lines in data[0, len), as the line exports count them: one per '\n', plus a last
-// line without one.
-export function countLines(data: usize, len: u32): u32 {
-  const vNl = i8x16.splat(0x0a);
-  let n: u32 = 0;
-  for (let i: u32 = 0; i < len; i += 16) {
-    let bits = i8x16.bitmask(i8x16.eq(v128.load(data + i), vNl));
-    if (len - i < 16) bits &= (1 << (len - i)) - 1;
-    n += popcnt<u32>(bits);
-  }
-  return len != 0 && load<u8>(data + len - 1) != 0x0a ? n + 1 : n;
-}
-
 // The UTF-8 sequence that starts at src[0] (a byte >= 0x80) within src[0, n), as the WHATWG
 // decoder reads it: its length when well-formed, else the negated length of its maximal ill-formed
 // subpart (at least 1), which decodes to one U+FFFD; the byte after that subpart is not consumed.

@@ -3,10 +3,10 @@
 // per URL: `allowed<TAB>LINE<TAB>URL`, `disallowed<TAB>LINE<TAB>URL`, or `error<TAB>0<TAB>URL` for a
 // line the host rejected (VERDICT_* in src/engine/layout.ts).
 //
-//   verdictLines(data, len, codes, code, marks, out, stage): u32
+//   verdictLines(data, len, code, marks, out, stage): u32
 //       data[0, len): URL lines ('\n'; a '\r' before it dropped; a last line without '\n' counts).
-//       codes: i32 per line, the matching line when allowed, ~line when disallowed; or 0, and
-//       every line has `code` (a fetched robots.txt that allows or disallows everything).
+//       code: every line's, the matching line when allowed, ~line when disallowed (a fetched
+//       robots.txt that allows or disallows everything).
 //       marks: u8 per line (VERDICT_*), or 0 when every code stands. stage: 3 bytes per byte of
 //       the longest line, plus slack, for lines repaired from ill-formed UTF-8. Returns the bytes
 //       written.
@@ -102,16 +102,16 @@ export function verdictDisallowed(): u32 {
 }
 
 // The loop of the two exports: each line's end is found once, in the sweep that locates its path
-// when it is checked here; its code is read from `codes` (`code` when codes is 0), or, when
-// `computed` (a constant at both call sites), checked against the current table.
-@inline function verdictLoop(data: usize, len: u32, codes: usize, code0: i32, marks: usize, out: usize, stage: usize, computed: bool): u32 {
+// when it is checked here; its code is `fixed`, or, when `computed` (a constant at both call
+// sites), checked against the current table.
+@inline function verdictLoop(data: usize, len: u32, fixed: i32, marks: usize, out: usize, stage: usize, computed: bool): u32 {
   let o = out;
   let start: u32 = 0;
   let i: usize = 0;
   let disallowed: u32 = 0;
   while (start < len) {
     const mark = marks != 0 ? <u32>load<u8>(marks + i) : VERDICT_CODE;
-    let code: i32 = 0;
+    let code = fixed;
     let end: u32 = 0;
     if (computed && mark == VERDICT_CODE) {
       const r = checkLine(data, start, len);
@@ -120,7 +120,6 @@ export function verdictDisallowed(): u32 {
       code = r & 1 ? <i32>line : ~(<i32>line);
     } else {
       end = urlLine(data, start, len);
-      if (!computed) code = codes != 0 ? load<i32>(codes + (i << 2)) : code0;
     }
     if (mark == VERDICT_CODE && code < 0) disallowed++;
     o = writeLine(o, mark, code, data + start, end - start, stage);
@@ -132,10 +131,10 @@ export function verdictDisallowed(): u32 {
   return <u32>(o - out);
 }
 
-export function verdictLines(data: usize, len: u32, codes: usize, code: i32, marks: usize, out: usize, stage: usize): u32 {
-  return verdictLoop(data, len, codes, code, marks, out, stage, false);
+export function verdictLines(data: usize, len: u32, code: i32, marks: usize, out: usize, stage: usize): u32 {
+  return verdictLoop(data, len, code, marks, out, stage, false);
 }
 
 export function checkVerdictLines(data: usize, len: u32, marks: usize, out: usize, stage: usize): u32 {
-  return verdictLoop(data, len, 0, 0, marks, out, stage, true);
+  return verdictLoop(data, len, 0, marks, out, stage, true);
 }

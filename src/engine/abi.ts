@@ -30,17 +30,15 @@ export interface WasmExports {
   checkLines(data: number, len: number, out: number): number
   /** checkLines with one byte per line at out + i: 1 allowed, 0 disallowed. */
   allowedLines(data: number, len: number, out: number): number
-  /** The number of lines the line exports see in data[0, len). */
-  countLines(data: number, len: number): number
-  /** Those lines' starts and text ends (a '\r' before '\n' dropped), plus base, at out (LINE_* in layout.ts); returns their number. */
+  /** The lines the line exports see in data[0, len): their starts and text ends (a '\r' before '\n' dropped), plus base, at out (LINE_* in layout.ts); returns their number. */
   lineBounds(data: number, len: number, base: number, out: number): number
   /**
-   * The CLI's output for URL lines data[0, len): per line a code (i32 at codes + 4i: the line when
-   * allowed, ~line when disallowed; codes 0: `code` for every line) and a mark (u8 at marks + i,
-   * VERDICT_* in layout.ts; marks 0: none); writes the text lines at `out` and returns their byte
-   * count. `stage`: 3 bytes per byte of data, plus slack, for lines repaired from ill-formed UTF-8.
+   * The CLI's output for URL lines data[0, len), every line with `code` (the line when allowed,
+   * ~line when disallowed) and a mark (u8 at marks + i, VERDICT_* in layout.ts; marks 0: none);
+   * writes the text lines at `out` and returns their byte count. `stage`: 3 bytes per byte of
+   * data, plus slack, for lines repaired from ill-formed UTF-8.
    */
-  verdictLines(data: number, len: number, codes: number, code: number, marks: number, out: number, stage: number): number
+  verdictLines(data: number, len: number, code: number, marks: number, out: number, stage: number): number
   /** verdictLines with each line's code computed against the current table. */
   checkVerdictLines(data: number, len: number, marks: number, out: number, stage: number): number
   /** Lines the last verdictLines/checkVerdictLines call wrote. */

@@ -77,14 +77,14 @@ function marksRoom(len: number): number {
   return align16(len + 1 + 16)
 }
 
-/** Bytes verdictLines uses after a chunk of `len` bytes of lines and its marks: codes, then as checkVerdictLines. */
+/** Bytes the verdict-line exports use after a chunk of `len` bytes of lines and its marks: the stage, then the output. */
 function verdictsRoom(len: number): number {
-  return align16(4 * (len + 1) + 16) + checkVerdictsRoom(len)
+  return verdictsStage(len) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
 }
 
-/** Bytes checkVerdictLines uses after a chunk of `len` bytes of lines and its marks: stage, then output. */
-function checkVerdictsRoom(len: number): number {
-  return align16(3 * len + 64) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
+/** The stage's share of verdictsRoom: 3 bytes per byte, for lines repaired from ill-formed UTF-8. */
+function verdictsStage(len: number): number {
+  return align16(3 * len + 64)
 }
 
 /** Output lines of `robotstxt check --urls`, with their count and how many were disallowed. */
@@ -521,55 +521,42 @@ export class Engine {
   }
 
   /**
-   * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts):
-   * `codes` has one code per line (the matching line when allowed, ~line when disallowed), or is
-   * one code for every line; `marks` one VERDICT_* per line or is null. Returns the output, as a
-   * new buffer of exactly its size, the number of lines and how many were disallowed (lines marked
-   * rejected not counted).
+   * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts),
+   * each with `code` (the matching line when allowed, ~line when disallowed: a fetched robots.txt
+   * that allows or disallows everything); `marks` has one VERDICT_* per line or is null. Returns
+   * the output, as a new buffer of exactly its size, the number of lines and how many were
+   * disallowed (lines marked rejected not counted).
    */
-  verdictLines(data: Uint8Array, codes: Int32Array | number, marks: Uint8Array | null): VerdictLines {
-    return this.verdictChunks(data, marks, verdictsRoom, (at, len, marksAt, free, k) => {
-      let codesAt = 0
-      let stage = free
-      if (typeof codes !== 'number') {
-        const n = this.w.countLines(at, len)
-        codesAt = free
-        this.i32.set(codes.subarray(k, k + n), codesAt >> 2)
-        stage = codesAt + align16(4 * n + 16)
-      }
-      const outAt = stage + align16(3 * len + 64)
-      return [outAt, this.w.verdictLines(at, len, codesAt, typeof codes === 'number' ? codes : 0, marksAt, outAt, stage)]
-    })
+  verdictLines(data: Uint8Array, code: number, marks: Uint8Array | null): VerdictLines {
+    return this.verdictChunks(data, marks, (at, len, marksAt, stage, out) => this.w.verdictLines(at, len, code, marksAt, out, stage))
   }
 
   /**
-   * verdictLines with the codes computed against the current table (use() it first), in the pass
-   * that writes the output (assembly/verdicts.ts, checkVerdictLines).
+   * verdictLines with each line's code computed against the current table (use() it first), in the
+   * pass that writes the output (assembly/verdicts.ts, checkVerdictLines).
    */
   checkVerdictLines(data: Uint8Array, marks: Uint8Array | null): VerdictLines {
-    return this.verdictChunks(data, marks, checkVerdictsRoom, (at, len, marksAt, free) => {
-      const stage = free
-      const outAt = stage + align16(3 * len + 64)
-      return [outAt, this.w.checkVerdictLines(at, len, marksAt, outAt, stage)]
-    })
+    return this.verdictChunks(data, marks, (at, len, marksAt, stage, out) => this.w.checkVerdictLines(at, len, marksAt, out, stage))
   }
 
   /**
    * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
-   * lets `write` run the wasm export over it ([output start, bytes written] back) and collects the
-   * output and counts. `room` is the bytes `write` needs after the marks.
+   * lays out its stage and output (verdictsRoom), lets `write` run the wasm export over it (the
+   * bytes written back) and collects the output and counts.
    */
   private verdictChunks(
-    data: Uint8Array, marks: Uint8Array | null, room: (len: number) => number,
-    write: (at: number, len: number, marksAt: number, free: number, firstLine: number) => [number, number],
+    data: Uint8Array, marks: Uint8Array | null,
+    write: (at: number, len: number, marksAt: number, stage: number, out: number) => number,
   ): VerdictLines {
     const parts: Uint8Array[] = []
     let lines = 0
     let disallowed = 0
-    this.eachChunk(data, (len) => marksRoom(len) + room(len), (at, len, free) => {
+    this.eachChunk(data, (len) => marksRoom(len) + verdictsRoom(len), (at, len, free) => {
       if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
-      const [outAt, written] = write(at, len, marks === null ? 0 : free, free + marksRoom(len), lines)
-      parts.push(this.u8.slice(outAt, outAt + written))
+      const stage = free + marksRoom(len)
+      const out = stage + verdictsStage(len)
+      const written = write(at, len, marks === null ? 0 : free, stage, out)
+      parts.push(this.u8.slice(out, out + written))
       lines += this.w.verdictLinesSeen()
       disallowed += this.w.verdictDisallowed()
     })
