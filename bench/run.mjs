@@ -26,6 +26,7 @@ const BATCH = 1000 // calls per task invocation
 
 const rows = []
 const realBreakdown = []
+const ruleFree = []
 
 // `npm run bench -- --runtime NAME[,NAME...]` (or `--runtime all`): the README "Runtimes" rows,
 // each measured by bench/runtime.mjs on that runtime; written to bench/RUNTIMES.md.
@@ -264,6 +265,35 @@ function syntheticPhase() {
   target('single Matcher.isAllowed (synthetic)', s.ratio, 40, s.ratio >= 40)
   target('batch isAllowedMany (synthetic)', b.ratio, 60, b.ratio >= 60)
   target('byte path isAllowedLines (synthetic)', l.ratio, 100, l.ratio >= 100)
+  ruleFreePhase(urls, chunks, { single: s, batch: b, lines: l })
+}
+
+// The synthetic URLs through the same three entry points, against one rule that none of them
+// matches: what a URL costs outside rule work (the host's encode or copy, the call, locating and
+// normalizing the path, an empty decision). robots-parser's time from the rows above over this
+// gives the ratio each entry point would reach if the group's 20 rules cost nothing.
+function ruleFreePhase(urls, chunks, measured) {
+  const bare = parseRobots('User-agent: *\nDisallow: /zzz\n').matcher('Googlebot')
+  const allowed = bare.isAllowedMany(urls).reduce((n, v) => n + v, 0)
+  if (allowed !== urls.length) throw new Error(`rule-free: ${urls.length - allowed} synthetic URLs match /zzz`)
+  const enc = new TextEncoder()
+  const lineChunks = chunks.map((ch) => ({ bytes: enc.encode(ch.urls.join('\n') + '\n'), urls: ch.urls, out: ch.out }))
+  const perCall = urls.length / chunks.length
+  let i = 0
+  let c = 0
+  let d = 0
+  const ns = {
+    single: timeOurs(() => { for (let k = 0; k < BATCH; k++) { bare.isAllowed(urls[i]); i = i + 1 === urls.length ? 0 : i + 1 } }),
+    batch: timeOurs(() => { const ch = lineChunks[c]; bare.isAllowedMany(ch.urls, ch.out); c = c + 1 === lineChunks.length ? 0 : c + 1 }, perCall),
+    lines: timeOurs(() => { const ch = lineChunks[d]; bare.isAllowedLines(ch.bytes, ch.out); d = d + 1 === lineChunks.length ? 0 : d + 1 }, perCall),
+  }
+  const names = { single: 'single Matcher.isAllowed', batch: 'batch isAllowedMany', lines: 'byte path isAllowedLines' }
+  const goals = { single: 40, batch: 60, lines: 100 }
+  for (const k of Object.keys(ns)) {
+    const row = measured[k]
+    ruleFree.push({ what: names[k], ours: row.ours, bare: ns[k], theirs: row.theirs, now: row.ratio, ceiling: row.theirs / ns[k], goal: goals[k] })
+    log(`rule-free ${names[k]}: ${fmtNs(ns[k])} (20 rules: ${fmtNs(row.ours)}), ceiling ${(row.theirs / ns[k]).toFixed(1)}x, goal ${goals[k]}x`)
+  }
 }
 
 function realPhase(corpusCases) {
@@ -602,6 +632,8 @@ md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|-
 for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
 md.push('', '| where the time goes: host work alone, wasm work alone, and real-file checks taken apart | time |', '|---|---:|')
 for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
+md.push('', '| synthetic URLs, per URL | 20-rule group | one rule that never matches | robots-parser | ratio | ratio if the 20 rules cost nothing | goal |', '|---|---:|---:|---:|---:|---:|---:|')
+for (const r of ruleFree) md.push(`| ${r.what} | ${fmtNs(r.ours)} | ${fmtNs(r.bare)} | ${fmtNs(r.theirs)} | ${r.now.toFixed(1)}x | ${r.ceiling.toFixed(1)}x | ${r.goal}x |`)
 md.push('', '| CLI `check ROBOTS AGENT --urls FILE > FILE` (synthetic robots.txt and URLs, a fresh process) | time | URLs/s | peak RSS |', '|---|---:|---:|---:|')
 md.push(`| ${cli.urls.toLocaleString('en')} URLs (1,000,000 URLs: peak RSS ${cli.peakMiB1M.toFixed(0)} MiB) | ${(cli.ms / 1000).toFixed(2)} s | ${(cli.perSecond / 1e6).toFixed(2)}M | ${cli.peakMiB.toFixed(0)} MiB |`)
 const accessorNames = Object.keys(hostile[0].ratios)
