@@ -1,5 +1,5 @@
-// One runtime's row of the README "Runtimes" table: single and batch checks of robotstxt-wasm and
-// robots-parser on the synthetic workload, interleaved in one process, medians of `rounds`. Pure
+// One runtime's row of the README "Runtimes" table: single, batch and byte-path checks of
+// robotstxt-wasm and robots-parser on the synthetic workload, interleaved in one process, medians of `rounds`. Pure
 // JavaScript with no platform API, so the same code runs on Node, Bun, Deno and in a browser page
 // (bench/runtime.mjs and bench/run.mjs --runtime chromium call it).
 import robotsParser from 'robots-parser'
@@ -16,6 +16,9 @@ export function measureRow(rounds = 7) {
   const chunks = []
   for (let i = 0; i < urls.length; i += 1000) chunks.push(urls.slice(i, i + 1000))
   const out = new Uint8Array(1000)
+  // The byte path's input: the same chunks as UTF-8 lines, encoded once, as a stream reader has them.
+  const enc = new TextEncoder()
+  const lineChunks = chunks.map((c) => enc.encode(c.join('\n') + '\n'))
   let sink = 0
 
   /** ns per URL of one pass of `fn` over `n` URLs, best of 3 runs. */
@@ -30,14 +33,15 @@ export function measureRow(rounds = 7) {
   }
   const single = () => { for (let i = 0; i < urls.length; i++) sink += matcher.isAllowed(urls[i]) ? 1 : 0 }
   const batch = () => { for (const c of chunks) sink += matcher.isAllowedMany(c, out)[0] }
+  const lines = () => { for (const c of lineChunks) sink += matcher.isAllowedLines(c, out)[0] }
   const theirs = () => { for (let i = 0; i < 20_000; i++) sink += rp.isAllowed(urls[i], agent) ? 1 : 0 }
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const s = [], b = [], t = []
+  const s = [], b = [], l = [], t = []
   for (let r = 0; r < ROUNDS; r++) {
     // Alternating order, so neither library always runs on a warmer (or hotter) machine.
-    if (r % 2 === 0) { s.push(time(single, urls.length)); b.push(time(batch, urls.length)); t.push(time(theirs, 20_000)) }
-    else { t.push(time(theirs, 20_000)); b.push(time(batch, urls.length)); s.push(time(single, urls.length)) }
+    if (r % 2 === 0) { s.push(time(single, urls.length)); b.push(time(batch, urls.length)); l.push(time(lines, urls.length)); t.push(time(theirs, 20_000)) }
+    else { t.push(time(theirs, 20_000)); l.push(time(lines, urls.length)); b.push(time(batch, urls.length)); s.push(time(single, urls.length)) }
   }
-  return { single: median(s), batch: median(b), robotsParser: median(t), sink }
+  return { single: median(s), batch: median(b), lines: median(l), robotsParser: median(t), sink }
 }
