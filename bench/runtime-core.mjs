@@ -1,7 +1,8 @@
 // One runtime's row of the README "Runtimes" table: single, batch and byte-path checks of
-// robotstxt-wasm and robots-parser on the synthetic workload, interleaved in one process, medians of `rounds`. Pure
-// JavaScript with no platform API, so the same code runs on Node, Bun, Deno and in a browser page
-// (bench/runtime.mjs and bench/run.mjs --runtime chromium call it).
+// robotstxt-wasm (and the single check's encode alone) against robots-parser on the synthetic
+// workload, interleaved in one process, medians of `rounds`. Pure JavaScript with no platform API,
+// so the same code runs on Node, Bun, Deno and in a browser page (bench/runtime.mjs and
+// bench/run.mjs --runtime chromium call it).
 import robotsParser from 'robots-parser'
 import { parseRobots } from 'robotstxt-wasm'
 import { syntheticRobots, syntheticUrls } from './synthetic.mjs'
