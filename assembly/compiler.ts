@@ -100,7 +100,7 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
 // RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: the state machine over groups, one
 // directive at a time. The one place that decides which group a line stands in and whether that
 // group names the caller's agents or is global; both selections (rules, Crawl-delay) follow it.
-function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): void {
+export function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): void {
   if (kind == KIND_USER_AGENT) {
     if (startsGroup(kind)) { gIn = true; gHasRules = false; gGlobal = false; gNamed = false; }
     if (flags & SCAN_F_GLOBAL) gGlobal = true;
@@ -108,7 +108,7 @@ function groupLine(kind: u32, flags: u32, vs: u32, ve: u32): void {
   } else if ((kind == KIND_ALLOW || kind == KIND_DISALLOW) && gIn) gHasRules = true;
 }
 
-function startGroups(agents: usize, agentsLen: u32): void {
+export function startGroups(agents: usize, agentsLen: u32): void {
   cAgents = agents;
   cAgentsLen = agentsLen;
   gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
@@ -193,11 +193,24 @@ export function crawlDelay(body: usize, len: u32, agents: usize, agentsLen: u32)
   return delayGlobal;
 }
 
+// Whom the rule on the current line (after groupLine has read it) applies to: REF_F_SPECIFIC when
+// its group names one of the caller's agents (also when the group is global too), REF_F_GLOBAL
+// when the group is only global, 0 when neither or when the line is no rule. The one decision both
+// the table's selection and stream.ts's direct match follow.
+export function ruleScope(kind: u32): u32 {
+  if (kind != KIND_ALLOW && kind != KIND_DISALLOW) return 0;
+  if (!gIn) return 0; // before any user-agent line: applies to nobody
+  return gNamed ? REF_F_SPECIFIC : gGlobal ? REF_F_GLOBAL : 0;
+}
+
+/** Some group seen so far names one of the caller's agents: only such groups' rules then decide. */
+@inline export function agentNamed(): bool {
+  return anyNamed;
+}
+
 function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
   groupLine(kind, flags, vs, ve);
-  if (kind != KIND_ALLOW && kind != KIND_DISALLOW) return;
-  if (!gIn) return; // before any user-agent line: applies to nobody
-  if (!gNamed && !gGlobal) return;
+  if (ruleScope(kind) == 0) return;
   const v = scanBody() + vs;
   const n = ve - vs;
   const escLen = flags & SCAN_F_ESCAPE ? escapedLength(v, n) : 0;

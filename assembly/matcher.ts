@@ -13,7 +13,7 @@ import {
   TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
-import { sameBytes, STAR } from './bytes';
+import { sameBytes, SLASH, STAR } from './bytes';
 import { indexSlot } from './table';
 import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
@@ -289,8 +289,9 @@ let disIdx: i32 = -1;
   } else if (k > disRank) { disRank = k; disIdx = index; }
 }
 
-// Verdict for the path in currentPath()/pathLength() against the current table (RFC 9309 2.2.2; Google's RobotsMatcher).
-function decide(): i32 {
+// A new current path: the probes of the last one are stale. Every decision over a path (decide, and
+// stream.ts's rules matched one by one) begins here.
+export function beginPath(): void {
   if (++probeGen == 0) {
     memory.fill(PROBES, 0, 256 * PROBE_SIZE);
     probeGen = 1;
@@ -302,6 +303,29 @@ function decide(): i32 {
     store<i32>(slot, queryFirst, PROBE_FIRST);
     store<i32>(slot, queryLast, PROBE_LAST);
   }
+}
+
+// Does pattern p[0, n) (normalized, as the table writer classifies it) match the current path? The
+// table's types taken on the fly: the literal prefix up to the first '*', then, when a '*' follows,
+// matchWild over the rest; a trailing '$' anchors. Used where no table is built (stream.ts); equal
+// to ruleMatches on the rule classifyPattern makes of the same pattern (test/stream.test.ts).
+export function patternMatches(p: usize, n: u32): bool {
+  if (n == 0) return true;
+  const c0 = <u32>load<u8>(p);
+  if (c0 != SLASH && c0 != STAR) return false;
+  const anchored = load<u8>(p + n - 1) == 0x24;
+  const body = anchored ? n - 1 : n;
+  let star: u32 = 0;
+  while (star < body && load<u8>(p + star) != STAR) star++;
+  const plen = pathLength();
+  if (star > plen || !sameBytes(currentPath(), p, star)) return false;
+  if (star == body) return !anchored || plen == star;
+  return matchWild(p, star, body, anchored, star);
+}
+
+// Verdict for the path in currentPath()/pathLength() against the current table (RFC 9309 2.2.2; Google's RobotsMatcher).
+function decide(): i32 {
+  beginPath();
   allowRank = 0;
   allowIdx = -1;
   disRank = 0;

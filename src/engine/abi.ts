@@ -65,6 +65,16 @@ export interface WasmExports {
   crawlDelay(body: number, len: number, agents: number, agentsLen: number): number
   /** The end of the value the last crawlDelay call found. */
   crawlDelayEnd(): number
+  /**
+   * One URL decided straight from the body for `agents` (as for compile), no table built
+   * (assembly/stream.ts): `line << 1 | allowed`, line 0 when no rule matched. `work`: 6 bytes per
+   * byte of the longest rule value, plus slack.
+   */
+  streamCheck(body: number, len: number, agents: number, agentsLen: number, url: number, urlLen: number, work: number): number
+  /** The deciding rule of the last streamCheck: its value's start and end in the body, its kind. */
+  streamRuleStart(): number
+  streamRuleEnd(): number
+  streamRuleAllow(): number
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
   /** Up to `cap` line records (SCAN_* in layout.ts) at `out`; 0 when the body is done. */

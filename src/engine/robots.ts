@@ -1,10 +1,10 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { agentTokens, fail, maxBytesOption } from './args.js'
-import { encoder } from './bytes.js'
+import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
+import { decodeUtf8, encoder } from './bytes.js'
 import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
-import { getEngine } from './wasm.js'
+import { getEngine, type StreamVerdict } from './wasm.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
@@ -28,7 +28,12 @@ export class Robots {
   readonly #source: string | Uint8Array
   #bytes: Uint8Array | null = null
   #parsed: ParsedRobots | null = null
-  readonly #matchers = new Map<string, Matcher>()
+  /** Matcher cache entries by agent key; a null matcher: the agent has had its one streamed check. */
+  readonly #matchers = new Map<string, { matcher: Matcher | null; used: number }>()
+  #tick = 0
+  /** The string agent of the last compiled-matcher call and its cache entry (agent null: none). */
+  #lastAgent: string | null = null
+  #lastEntry: { matcher: Matcher | null; used: number } | null = null
   #lines: readonly LineReport[] | null = null
   #sitemaps: readonly string[] | null = null
   #directives: readonly Directive[] | null = null
@@ -55,14 +60,37 @@ export class Robots {
     return (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
   }
 
-  /** True when `agent` may fetch `url`. Caches the compiled matcher of the last few agents. */
+  /**
+   * True when `agent` may fetch `url`. The first check of an agent is decided straight from the
+   * body (no table: a site checked once costs one scan); an agent checked again gets a compiled
+   * matcher, cached for the last few agents.
+   */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
-    return this.#cachedMatcher(agent).isAllowed(url)
+    // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
+    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().isAllowed(url)
+    const m = this.#cachedMatcher(agent)
+    return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
-    return this.#cachedMatcher(agent).check(url)
+    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().check(url)
+    const m = this.#cachedMatcher(agent)
+    if (m !== null) return m.check(url)
+    const v = this.#stream(url, agent)
+    if (v.pattern === null) return { allowed: v.allowed, line: v.line }
+    return { allowed: v.allowed, line: v.line, rule: { kind: v.allow ? 'allow' : 'disallow', pattern: decodeUtf8(v.pattern) } }
+  }
+
+  /** A first check decided in one scan of the body (Engine.streamCheck). */
+  #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
+    const s = typeof url === 'string' ? url : urlString(url)
+    const tokens = agentTokens(agent)
+    if (this.#inWasm) return getEngine().streamCheck(this.#source, tokens, s)
+    // Too large for the wasm scan: the TS parser's selection, compiled (matcher() does the same).
+    const v = this.matcher(tokens).check(s)
+    const rule = v.rule === undefined ? null : encoder.encode(v.rule.pattern)
+    return { allowed: v.allowed, line: v.line, allow: v.rule?.kind === 'allow', pattern: rule }
   }
 
   /**
@@ -140,30 +168,69 @@ export class Robots {
     scannerFor(body)(body, sink)
   }
 
-  /** @internal The matcher cache's keys, least recently used first. */
+  /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
   get matcherKeys(): string[] {
-    return [...this.#matchers.keys()]
+    return [...this.#matchers].sort((a, b) => a[1].used - b[1].used).map(([k]) => k)
   }
 
   /**
-   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries. The agent is
-   * validated on every call, and the key is the JSON of its product tokens: the matcher depends
-   * on nothing else, and JSON cannot confuse `'a\nb'` with `['a', 'b']`.
+   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries, or null when
+   * this is the agent's first check (its entry then holds no matcher: the next check compiles).
+   * The agent is validated on every call (a string through the memo of valid agents), and the key
+   * is the JSON of its product tokens: the matcher depends on nothing else, and JSON cannot confuse
+   * `'a\nb'` with `['a', 'b']`. Recency is a tick per entry, so a hit costs one lookup and no
+   * reordering. A string agent with a matcher becomes the last agent, which the next call may take
+   * without any lookup.
    */
-  #cachedMatcher(agent: string | readonly string[]): Matcher {
-    const tokens = agentTokens(agent)
-    const key = JSON.stringify(tokens)
-    let m = this.#matchers.get(key)
-    if (m === undefined) {
-      m = Matcher.fromTable(this.#compile(tokens))
-      if (this.#matchers.size >= MATCHER_CACHE) this.#matchers.delete(this.#matchers.keys().next().value!)
-    } else {
-      // Map iteration follows insertion order: re-inserting makes this the most recent entry.
-      this.#matchers.delete(key)
+  #cachedMatcher(agent: string | readonly string[]): Matcher | null {
+    const key = typeof agent === 'string' ? agentKey(agent) : JSON.stringify(agentTokens(agent))
+    const entry = this.#matchers.get(key)
+    if (entry === undefined) {
+      if (this.#matchers.size >= MATCHER_CACHE) this.#evictOldest()
+      this.#matchers.set(key, { matcher: null, used: ++this.#tick })
+      return null
     }
-    this.#matchers.set(key, m)
-    return m
+    entry.used = ++this.#tick
+    entry.matcher ??= Matcher.fromTable(this.#compile(JSON.parse(key) as string[]))
+    if (typeof agent === 'string') {
+      this.#lastAgent = agent
+      this.#lastEntry = entry
+    }
+    return entry.matcher
   }
+
+  /** The last agent's matcher, its entry marked as just used. */
+  #lastHit(): Matcher {
+    const e = this.#lastEntry!
+    e.used = ++this.#tick
+    return e.matcher!
+  }
+
+  #evictOldest(): void {
+    let oldest: string | null = null
+    let used = Infinity
+    for (const [k, e] of this.#matchers) {
+      if (e.used < used) { used = e.used; oldest = k }
+    }
+    if (this.#matchers.get(oldest!) === this.#lastEntry) this.#lastAgent = null
+    this.#matchers.delete(oldest!)
+  }
+}
+
+/** Cache keys of string agents seen before (so valid): raw string -> JSON of its tokens. */
+const agentKeys = new Map<string, string>()
+/** Distinct agent strings a process uses are few; a flood of them only resets the memo. */
+const AGENT_KEYS_MAX = 1024
+
+/** The cache key of a string agent, validating it (TypeError) the first time it is seen. */
+function agentKey(agent: string): string {
+  let key = agentKeys.get(agent)
+  if (key === undefined) {
+    key = JSON.stringify(agentTokens(agent))
+    if (agentKeys.size >= AGENT_KEYS_MAX) agentKeys.clear()
+    agentKeys.set(agent, key)
+  }
+  return key
 }
 
 /**

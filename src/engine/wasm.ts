@@ -20,7 +20,7 @@ import { base64Bytes, encoder } from './bytes.js'
 import {
   REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
-  SCAN_VAL_START, LINE_BOUNDS_SIZE, VERDICT_LINE_OVERHEAD,
+  SCAN_VAL_START, LINE_BOUNDS_SIZE, MAX_LINE_BYTES, VERDICT_LINE_OVERHEAD,
 } from './layout.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
 
@@ -85,6 +85,17 @@ function verdictsRoom(len: number): number {
 /** The stage's share of verdictsRoom: 3 bytes per byte, for lines repaired from ill-formed UTF-8. */
 function verdictsStage(len: number): number {
   return align16(3 * len + 64)
+}
+
+/**
+ * streamCheck's answer: the verdict, the deciding line (0: no rule matched) and, when there is one,
+ * the deciding rule's kind and value as written (a view of wasm memory, valid until the next call).
+ */
+export interface StreamVerdict {
+  allowed: boolean
+  line: number
+  allow: boolean
+  pattern: Uint8Array | null
 }
 
 /** Output lines of `robotstxt check --urls`, with their count and how many were disallowed. */
@@ -280,6 +291,27 @@ export class Engine {
   }
 
   /**
+   * One URL decided straight from `body` for the agents `tokens`, no table built
+   * (assembly/stream.ts): the deciding line (0: none), the verdict, and the deciding rule's kind
+   * and value as written. Costs one scan of the body, as compiling does, but no table.
+   */
+  streamCheck(body: Uint8Array | string, tokens: readonly string[], url: string): StreamVerdict {
+    const cap = typeof body === 'string' ? body.length * 3 : body.length
+    // A normalized pattern (3 bytes per byte of its value) and the index.html rule derived from it,
+    // then the matcher's KMP table in scratch: all bounded by the longest line the scanner keeps.
+    const longest = Math.min(cap, MAX_LINE_BYTES)
+    if (3 * longest > this.residentMaxPat) this.relayout(this.tableCap, this.inputCap, this.workCap, 3 * longest)
+    const urlRoom = align16(url.length * 3 + 64)
+    const { len, agents, agentsLen, free } = this.loadBodyAndAgents(body, tokens, urlRoom + 6 * longest + 64)
+    const urlLen = encoder.encodeInto(url, this.u8.subarray(free, free + url.length * 3)).written
+    const r = this.w.streamCheck(this.input, len, agents, agentsLen, free, urlLen, free + urlRoom)
+    const line = r >>> 1
+    if (line === 0) return { allowed: (r & 1) === 1, line, allow: false, pattern: null }
+    const from = this.input + this.w.streamRuleStart()
+    return { allowed: (r & 1) === 1, line, allow: this.w.streamRuleAllow() !== 0, pattern: this.u8.subarray(from, this.input + this.w.streamRuleEnd()) }
+  }
+
+  /**
    * The Crawl-delay of `tokens` in `body`, in seconds, or undefined: the wasm compiler's group
    * selection finds the value (assembly/compiler.ts, crawlDelay), in one pass that writes nothing.
    */
@@ -294,15 +326,16 @@ export class Engine {
 
   /**
    * Puts `body` in the input area (unless it is there already) followed by the agent tokens that
-   * can name a group, '\n'-separated, as the compiler's entry points read them.
+   * can name a group, '\n'-separated, as the compiler's entry points read them; `free` is where the
+   * `extra` bytes reserved after them begin.
    */
-  private loadBodyAndAgents(body: Uint8Array | string, tokens: readonly string[]): { len: number; agents: number; agentsLen: number } {
+  private loadBodyAndAgents(body: Uint8Array | string, tokens: readonly string[], extra = 0): { len: number; agents: number; agentsLen: number; free: number } {
     // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
     let agentsLen = 0
     for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
     // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
     const cap = typeof body === 'string' ? body.length * 3 : body.length
-    this.reserveInput(cap + 64 + agentsLen + 64)
+    this.reserveInput(align16(cap + 64) + align16(agentsLen + 64) + extra)
     const len = this.loadBody(body)
     const agents = this.input + align16(cap + 64)
     const u8 = this.u8
@@ -312,7 +345,7 @@ export class Engine {
       if (o > agents) u8[o++] = 0x0a
       for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
     }
-    return { len, agents, agentsLen: o - agents }
+    return { len, agents, agentsLen: o - agents, free: agents + align16(agentsLen + 64) }
   }
 
   /**
