@@ -36,6 +36,7 @@ export function scanStart(body: usize, len: u32): void {
   sLen = len;
   lineNo = 0;
   sDone = false;
+  mBlock = u32.MAX_VALUE;
   // Up to three bytes are skipped while they match EF BB BF in order.
   let i: u32 = 0;
   if (i < len && load<u8>(body) == 0xef) {
@@ -95,13 +96,85 @@ function classifyKey(k: usize, n: u32): u32 {
   return KIND_OTHER;
 }
 
+// ─── Block masks ─────────────────────────────────────────────────────────────────────────────────
+// The body is read in 64-byte blocks (counted from its start): one pass of vector compares per
+// block gives a bit per byte for line breaks, for the bytes that cut a line (NUL, '#') and for ':'.
+// A line's end, its cut and its first colon are then found with ctz in the same walk over its
+// blocks, with no per-line byte search and no data-dependent exit per 16 bytes: lines are short,
+// and those branches, not the bytes, set the cost of a scan. Bits of bytes past the body's end are
+// garbage and never read: every position found is clipped to the line or the body.
+// A block may be read up to 63 bytes past the body's end; the host keeps that slack (index.ts).
+
+let mBlock: u32 = u32.MAX_VALUE;
+let mBreak: u64 = 0;
+let mCut: u64 = 0;
+let mColon: u64 = 0;
+
+@inline function blockMasks(b: u32): void {
+  if (b == mBlock) return;
+  mBlock = b;
+  const p = sBody + (<usize>b << 6);
+  const vNl = i8x16.splat(0x0a);
+  const vCr = i8x16.splat(0x0d);
+  const vHash = i8x16.splat(0x23);
+  const vZero = i8x16.splat(0);
+  const vColon = i8x16.splat(0x3a);
+  let brk: u64 = 0;
+  let cut: u64 = 0;
+  let col: u64 = 0;
+  for (let k: u32 = 0; k < 64; k += 16) {
+    const v = v128.load(p + k);
+    brk |= <u64>i8x16.bitmask(v128.or(i8x16.eq(v, vNl), i8x16.eq(v, vCr))) << <u64>k;
+    cut |= <u64>i8x16.bitmask(v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero))) << <u64>k;
+    col |= <u64>i8x16.bitmask(i8x16.eq(v, vColon)) << <u64>k;
+  }
+  mBreak = brk;
+  mCut = cut;
+  mColon = col;
+}
+
+// Set by findLine: the first NUL or '#' and the first ':' of the line (the line's end when none).
+let lineCut: u32 = 0;
+let lineColon: u32 = 0;
+
+// The end of the line that starts at i (the first '\n' or '\r', or len), with lineCut and
+// lineColon found on the way.
+@inline function findLine(i: u32, len: u32): u32 {
+  let cutAt = u32.MAX_VALUE;
+  let colonAt = u32.MAX_VALUE;
+  let b = i >> 6;
+  let keep: u64 = u64.MAX_VALUE << <u64>(i & 63);
+  let j = len;
+  while ((b << 6) < len) {
+    blockMasks(b);
+    const base = b << 6;
+    const brk = mBreak & keep;
+    // Bits before the break (all of them when the block has none).
+    const before: u64 = brk != 0 ? (brk & (~brk + 1)) - 1 : u64.MAX_VALUE;
+    const cut = mCut & keep & before;
+    const col = mColon & keep & before;
+    if (cut != 0 && cutAt == u32.MAX_VALUE) cutAt = base + <u32>ctz<u64>(cut);
+    if (col != 0 && colonAt == u32.MAX_VALUE) colonAt = base + <u32>ctz<u64>(col);
+    if (brk != 0) {
+      j = base + <u32>ctz<u64>(brk);
+      break;
+    }
+    b++;
+    keep = u64.MAX_VALUE;
+  }
+  if (j > len) j = len;
+  lineCut = cutAt < j ? cutAt : j;
+  lineColon = colonAt < j ? colonAt : j;
+  return j;
+}
+
 /** Advances to the next line; false when the body is done. */
 export function nextLine(): bool {
   if (sDone) return false;
   const body = sBody;
   const len = sLen;
   const i = sPos;
-  const j = findEither(body, i, len, 0x0a, 0x0d);
+  const j = findLine(i, len);
   lineNo++;
   lineStart = i;
   lineEnd = j;
@@ -109,7 +182,7 @@ export function nextLine(): bool {
   let e = j;
   if (j - i > <u32>MAX_LINE_BYTES) { e = i + <u32>MAX_LINE_BYTES; flags |= SCAN_F_TOO_LONG; }
   // A NUL ends the line; a '#' before it starts a comment.
-  const cut = findEither(body, i, e, 0, 0x23);
+  const cut = lineCut;
   if (cut < e) {
     if (load<u8>(body + cut) == 0x23) flags |= SCAN_F_COMMENT;
     e = cut;
@@ -127,7 +200,8 @@ export function nextLine(): bool {
     let kEnd: u32 = 0;
     let vStart: u32 = 0;
     let ok = false;
-    const colon = findEither(body, s, e, 0x3a, 0x3a);
+    // No byte before s is a colon (only spaces are skipped), so the line's first colon is the key's.
+    const colon = lineColon;
     if (colon < e) {
       kEnd = colon;
       while (kEnd > s && isSpaceByte(load<u8>(body + kEnd - 1))) kEnd--;
