@@ -4,6 +4,7 @@
 //   scanner.ts   body -> lines, one at a time (RFC 9309 2.2; Google's ParseRobotsTxt and ParseKeyAndValue)
 //   compiler.ts  lines -> the rules that decide for an agent (RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher)
 //   stream.ts    lines + one path -> verdict, each applying rule matched as it is read (no table)
+//   compact.ts   lines -> the compact body a site keeps (the same scan, fewer bytes)
 //   table.ts     rules -> the compiled table (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches and HandleAllow)
 //   url.ts       URL -> normalized path; UTF-16 -> UTF-8 (our URL normalization, then Google's GetPathParamsQuery)
 //   matcher.ts   path + table -> verdict (RFC 9309 2.2.2-2.2.3; Google's RobotsMatcher)
@@ -69,12 +70,14 @@
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 //   streamCheck, streamRuleStart/End/Allow                    see stream.ts.
+//   compactLength                                             see compact.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
 export { checkVerdictLines, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
+export { compactLength } from './compact';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';
 
 export function heapBase(): usize {

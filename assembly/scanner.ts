@@ -56,6 +56,8 @@ export function scanLineCount(): u32 { return lineNo; }
 @inline export function currentLine(): u32 { return lineNo; }
 /** KIND_* in the low byte, SCAN_F_* above. */
 @inline export function currentKindFlags(): u32 { return kindFlags; }
+@inline export function currentLineStart(): u32 { return lineStart; }
+@inline export function currentLineEnd(): u32 { return lineEnd; }
 @inline export function currentKeyStart(): u32 { return keyStart; }
 @inline export function currentKeyEnd(): u32 { return keyEnd; }
 @inline export function currentValueStart(): u32 { return valStart; }

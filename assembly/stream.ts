@@ -8,6 +8,8 @@
 //       no rule matched). streamRuleStart()/streamRuleEnd() then give the deciding rule's value as
 //       written (body offsets) and streamRuleAllow() its kind.
 //       `work` holds a normalized pattern: 3 bytes per byte of the longest rule value, plus slack.
+//       `compact` (0: none) receives the compact body (compact.ts) in the same scan; its length
+//       is then compactLength().
 //
 // Invariants: group selection is the compiler's (groupLine, ruleScope), pattern matching the
 // matcher's (patternMatches over the path url.ts located), ranking the table's (a longer pattern
@@ -20,6 +22,7 @@
 import { KIND_ALLOW, KIND_MASK, KIND_OTHER, REF_F_SPECIFIC, SCAN_F_ESCAPE } from '../src/engine/layout';
 import { escapedLength, escapeInto, SLASH } from './bytes';
 import { agentNamed, groupLine, ruleScope, startGroups } from './compiler';
+import { compactLine, compactStart } from './compact';
 import { beginPath, patternMatches } from './matcher';
 import { currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
 import { locatePath } from './url';
@@ -73,13 +76,15 @@ function indexRule(p: usize, n: u32, dst: usize): u32 {
   return <u32>slash + 2;
 }
 
-export function streamCheck(body: usize, len: u32, agents: usize, agentsLen: u32, url: usize, urlLen: u32, work: usize): i32 {
+export function streamCheck(body: usize, len: u32, agents: usize, agentsLen: u32, url: usize, urlLen: u32, work: usize, compact: usize): i32 {
   locatePath(url, urlLen);
   beginPath();
   memory.fill(BEST, 0, 4 * B_SIZE);
   startGroups(agents, agentsLen);
   scanStart(body, len);
+  if (compact != 0) compactStart(compact);
   while (nextLine()) {
+    if (compact != 0) compactLine();
     const kf = currentKindFlags();
     const kind = kf & KIND_MASK;
     if (kind > <u32>KIND_OTHER) continue;

@@ -20,11 +20,13 @@ const BUDGETS: Record<string, number> = {
   // field named) and the scanner's TypeScript twin ship in every entry.
   // Raised again for checkUrls and redisStorage (about 13 KB), which the main entries export.
   // compat* raised for the Engine's verdict-line and Crawl-delay methods (the class ships whole).
-  'index.js': 132 * KiB, // 112,438 (wasm embedded as base64)
-  'index.cjs': 133 * KiB, // 113,558
+  'index.js': 140 * KiB, // 132,107 with the streamed check; 112,438 (wasm embedded as base64)
+  'index.cjs': 141 * KiB, // 133,227; 113,558
   'workerd.js': 106 * KiB, // 89,879 (wasm beside it)
-  'compat.js': 88 * KiB, // 82,534 now; 64,473 when first set
-  'compat.cjs': 89 * KiB, // 83,490 now; 65,429 when first set
+  // compat* and index* raised for the streamed first check and the compact body (stream.ts,
+  // compact.ts in the embedded wasm, the Engine's streamCheck): 94,357 / 132,107 then.
+  'compat.js': 100 * KiB, // 94,357 now; 82,534 before the streamed check; 64,473 when first set
+  'compat.cjs': 101 * KiB, // 95,313 now; 65,429 when first set
   'compat-workerd.js': 62 * KiB, // 57,247 now; 43,233 when first set
   'cli.js': 194 * KiB, // 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
 }

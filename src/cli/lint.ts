@@ -7,7 +7,7 @@ import { firstInvalidUtf8 } from '../engine/bytes.js'
 import { MAX_LINE_BYTES } from '../engine/layout.js'
 import { readPreference } from '../engine/directives.js'
 import { valueAgentToken, type LineReport } from '../engine/parse.js'
-import { DEFAULT_MAX_BYTES, type Robots } from '../engine/robots.js'
+import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from '../engine/robots.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
 export type Severity = 'error' | 'warning' | 'info'
@@ -98,7 +98,7 @@ export function lint(input: LintInput): LintResult {
   const hasNul = body.indexOf(0) >= 0
   const invalidUtf8 = firstInvalidUtf8(body, 0, body.length) >= 0
   if (hasNul || invalidUtf8) {
-    robots.scanLines({
+    scanBodyLines(body, {
       line(line, _kindFlags, start, end) {
         const bad = invalidUtf8 ? firstInvalidUtf8(body, start, end) : -1
         // A character cut in two by the size limit is not the author's mistake.

@@ -68,9 +68,12 @@ export interface WasmExports {
   /**
    * One URL decided straight from the body for `agents` (as for compile), no table built
    * (assembly/stream.ts): `line << 1 | allowed`, line 0 when no rule matched. `work`: 6 bytes per
-   * byte of the longest rule value, plus slack.
+   * byte of the longest rule value, plus slack. `compact` (0: none): where the compact body is
+   * written in the same scan (body length + 16 bytes); its length from compactLength().
    */
-  streamCheck(body: number, len: number, agents: number, agentsLen: number, url: number, urlLen: number, work: number): number
+  streamCheck(body: number, len: number, agents: number, agentsLen: number, url: number, urlLen: number, work: number, compact: number): number
+  /** The length of the compact body the last streamCheck wrote. */
+  compactLength(): number
   /** The deciding rule of the last streamCheck: its value's start and end in the body, its kind. */
   streamRuleStart(): number
   streamRuleEnd(): number

@@ -23,10 +23,12 @@ export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
    * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
-   * Everything else is derived on demand.
+   * The first check replaces it with the compact body (assembly/compact.ts), which scans to the
+   * same lines, when nothing has been derived from it yet. Everything else is derived on demand.
    */
-  readonly #source: string | Uint8Array
+  #source: string | Uint8Array
   #bytes: Uint8Array | null = null
+  #compacted = false
   #parsed: ParsedRobots | null = null
   /** Matcher cache entries by agent key; a null matcher: the agent has had its one streamed check. */
   readonly #matchers = new Map<string, { matcher: Matcher | null; used: number }>()
@@ -86,11 +88,20 @@ export class Robots {
   #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     const tokens = agentTokens(agent)
-    if (this.#inWasm) return getEngine().streamCheck(this.#source, tokens, s)
+    if (this.#inWasm) {
+      // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
+      const compact = !this.#compacted && this.#parsed === null && this.#bytes === null
+      const v = getEngine().streamCheck(this.#source, tokens, s, compact)
+      if (v.compact !== null) {
+        this.#source = v.compact
+        this.#compacted = true
+      }
+      return v
+    }
     // Too large for the wasm scan: the TS parser's selection, compiled (matcher() does the same).
     const v = this.matcher(tokens).check(s)
     const rule = v.rule === undefined ? null : encoder.encode(v.rule.pattern)
-    return { allowed: v.allowed, line: v.line, allow: v.rule?.kind === 'allow', pattern: rule }
+    return { allowed: v.allowed, line: v.line, allow: v.rule?.kind === 'allow', pattern: rule, compact: null }
   }
 
   /**
@@ -160,12 +171,6 @@ export class Robots {
   get parsed(): ParsedRobots {
     if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
     return this.#parsed
-  }
-
-  /** @internal Feeds every line's scan record to `sink` (the lint checks that need line bounds). */
-  scanLines(sink: LineSink): void {
-    const body = this.#body
-    scannerFor(body)(body, sink)
   }
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
@@ -272,6 +277,14 @@ function wasmScan(body: Uint8Array, sink: LineSink): void {
 /** The scanner for a body: the wasm one, or its TypeScript twin for bodies over WASM_SCAN_MAX. */
 function scannerFor(body: Uint8Array): (body: Uint8Array, sink: LineSink) => void {
   return body.length > WASM_SCAN_MAX ? scanBodyTs : wasmScan
+}
+
+/**
+ * Feeds every line's scan record of `body` to `sink`, offsets into `body` (the lint checks that
+ * need line bounds read the bytes they were given, not a Robots' body, which may be compact).
+ */
+export function scanBodyLines(body: Uint8Array, sink: LineSink): void {
+  scannerFor(body)(body, sink)
 }
 
 /** @internal Parses bytes already cut to size. */

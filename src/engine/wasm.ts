@@ -96,6 +96,8 @@ export interface StreamVerdict {
   line: number
   allow: boolean
   pattern: Uint8Array | null
+  /** The compact body, when asked for (a copy). */
+  compact: Uint8Array | null
 }
 
 /** Output lines of `robotstxt check --urls`, with their count and how many were disallowed. */
@@ -293,22 +295,29 @@ export class Engine {
   /**
    * One URL decided straight from `body` for the agents `tokens`, no table built
    * (assembly/stream.ts): the deciding line (0: none), the verdict, and the deciding rule's kind
-   * and value as written. Costs one scan of the body, as compiling does, but no table.
+   * and value as written. Costs one scan of the body, as compiling does, but no table. With
+   * `compact`, the same scan also writes the compact body (assembly/compact.ts), returned as a copy.
    */
-  streamCheck(body: Uint8Array | string, tokens: readonly string[], url: string): StreamVerdict {
+  streamCheck(body: Uint8Array | string, tokens: readonly string[], url: string, compact: boolean): StreamVerdict {
     const cap = typeof body === 'string' ? body.length * 3 : body.length
     // A normalized pattern (3 bytes per byte of its value) and the index.html rule derived from it,
     // then the matcher's KMP table in scratch: all bounded by the longest line the scanner keeps.
     const longest = Math.min(cap, MAX_LINE_BYTES)
     if (3 * longest > this.residentMaxPat) this.relayout(this.tableCap, this.inputCap, this.workCap, 3 * longest)
     const urlRoom = align16(url.length * 3 + 64)
-    const { len, agents, agentsLen, free } = this.loadBodyAndAgents(body, tokens, urlRoom + 6 * longest + 64)
+    const workRoom = align16(6 * longest + 64)
+    const { len, agents, agentsLen, free } = this.loadBodyAndAgents(body, tokens, urlRoom + workRoom + (compact ? cap + 64 : 0))
     const urlLen = encoder.encodeInto(url, this.u8.subarray(free, free + url.length * 3)).written
-    const r = this.w.streamCheck(this.input, len, agents, agentsLen, free, urlLen, free + urlRoom)
+    const out = compact ? free + urlRoom + workRoom : 0
+    const r = this.w.streamCheck(this.input, len, agents, agentsLen, free, urlLen, free + urlRoom, out)
     const line = r >>> 1
-    if (line === 0) return { allowed: (r & 1) === 1, line, allow: false, pattern: null }
+    const v: StreamVerdict = { allowed: (r & 1) === 1, line, allow: false, pattern: null, compact: null }
+    if (compact) v.compact = this.u8.slice(out, out + this.w.compactLength())
+    if (line === 0) return v
     const from = this.input + this.w.streamRuleStart()
-    return { allowed: (r & 1) === 1, line, allow: this.w.streamRuleAllow() !== 0, pattern: this.u8.subarray(from, this.input + this.w.streamRuleEnd()) }
+    v.allow = this.w.streamRuleAllow() !== 0
+    v.pattern = this.u8.subarray(from, this.input + this.w.streamRuleEnd())
+    return v
   }
 
   /**

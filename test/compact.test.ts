@@ -1,0 +1,107 @@
+// A Robots replaces its body by the compact body (assembly/compact.ts) at its first check. Every
+// view must stay exactly what the original body gives: the per-line report, sitemaps, directives,
+// usage preferences, Crawl-delay, verdicts with their lines and rules, on every labelled body and
+// on random ones; and the compact body must be smaller, stable, and compact no further.
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { parseRobots, type Robots } from '../src/index.js'
+import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
+import { corpusAvailable, loadCorpus, loadFixture, type LabelledBody } from './helpers/cases.js'
+import { fuzzOptions } from './helpers/fuzz.js'
+
+const AGENTS = ['googlebot', 'bingbot', 'gptbot', 'x', ['googlebot-news', 'googlebot']] as const
+
+/** Everything a Robots tells, but verdicts (which the callers compare on their own URLs). */
+function views(r: Robots): unknown {
+  return {
+    lines: r.lines,
+    sitemaps: r.sitemaps,
+    directives: r.directives,
+    prefs: AGENTS.map((a) => r.usagePreferences(a)),
+    delays: AGENTS.map((a) => r.crawlDelay(a as string)),
+  }
+}
+
+/** A Robots compacted by its first check (of `url` for `agent`), and the verdict it gave. */
+function compacted(body: string | Uint8Array, url: string, agent: string | readonly string[]) {
+  const r = parseRobots(body)
+  const first = r.check(url, agent)
+  return { r, first }
+}
+
+function compareBody(b: LabelledBody, bad: string[]): void {
+  const fresh = parseRobots(b.body)
+  const c0 = b.cases[0]
+  const { r, first } = compacted(b.body, c0?.url ?? 'http://h/', c0?.agent ?? 'x')
+  if (c0 !== undefined && (first.allowed !== c0.allowed || first.line !== c0.line)) bad.push(`${b.id}: first check ${JSON.stringify(first)}`)
+  b.cases.forEach((c, i) => {
+    const got = r.check(c.url, c.agent)
+    if (got.allowed !== c.allowed || got.line !== c.line) bad.push(`${b.id} #${i}: compact ${got.allowed}/${got.line}, label ${c.allowed}/${c.line}`)
+    if (JSON.stringify(got) !== JSON.stringify(fresh.check(c.url, c.agent))) bad.push(`${b.id} #${i}: rule differs`)
+  })
+  if (JSON.stringify(views(r)) !== JSON.stringify(views(fresh))) bad.push(`${b.id}: views differ`)
+  const body = r.parsed.body
+  if (body.length > b.body.length) bad.push(`${b.id}: compact ${body.length} B > original ${b.body.length} B`)
+}
+
+describe('compact body: every view equals the original body\'s', () => {
+  for (const name of ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl']) {
+    test(name, () => {
+      const bad: string[] = []
+      for (const b of loadFixture(name)) compareBody(b, bad)
+      expect(bad).toEqual([])
+    })
+  }
+  test.skipIf(!corpusAvailable())('corpus: 2,454 real files, and they shrink', () => {
+    const bad: string[] = []
+    let before = 0
+    let after = 0
+    for (const b of loadCorpus()) {
+      compareBody(b, bad)
+      const r = parseRobots(b.body)
+      r.isAllowed('http://h/', 'x')
+      before += b.body.length
+      after += r.parsed.body.length
+    }
+    expect(bad).toEqual([])
+    // The real files keep about half their bytes (comments, blank lines, spacing go).
+    expect(after).toBeLessThan(before * 0.7)
+  })
+  test(`property: random bodies (${fuzzOptions(5_000).numRuns} runs)`, () => {
+    fc.assert(fc.property(bodyArb, callerArb, urlArb, (body, agent, url) => {
+      const fresh = parseRobots(body)
+      const { r, first } = compacted(body, url, agent)
+      expect(first).toEqual(fresh.check(url, agent))
+      expect(views(r)).toEqual(views(fresh))
+      expect(r.check(url, agent)).toEqual(fresh.check(url, agent))
+    }), fuzzOptions(5_000))
+  })
+})
+
+describe('compact body: form', () => {
+  test('comments, blank lines, spacing, CR line ends and a BOM go; line numbers stay', () => {
+    const body = '\ufeff# site rules\r\n\r\nUser-agent :  Googlebot  # us\r\nDisallow\t/private\r\n<div class="x">\rAllow: /p/ok\n'
+    const r = parseRobots(body)
+    expect(r.check('http://h/private/x', 'Googlebot')).toEqual({ allowed: false, line: 4, rule: { kind: 'disallow', pattern: '/private' } })
+    expect(new TextDecoder().decode(r.parsed.body)).toBe('#\n\nUser-agent:Googlebot#\nDisallow /private\n<div class="x">\nAllow:/p/ok\n')
+  })
+  test('a line over 16,663 bytes is kept whole, so it is still reported too long', () => {
+    const long = 'Disallow: /' + 'a'.repeat(20_000)
+    const r = parseRobots(`User-agent: *\n${long}\n`)
+    r.isAllowed('http://h/', 'x')
+    expect(r.lines[1]!.tooLong).toBe(true)
+    expect(r.parsed.body.length).toBe(13 + long.length + 1)
+  })
+  test('compacting twice changes nothing; a Robots read before its first check keeps its body', () => {
+    const body = 'User-agent: *  # all\n\nDisallow:   /x\n'
+    const once = parseRobots(body)
+    once.isAllowed('http://h/x', 'a')
+    const twice = parseRobots(once.parsed.body)
+    twice.isAllowed('http://h/x', 'a')
+    expect([...twice.parsed.body]).toEqual([...once.parsed.body])
+    const read = parseRobots(body)
+    void read.parsed
+    read.isAllowed('http://h/x', 'a')
+    expect(new TextDecoder().decode(read.parsed.body)).toBe(body)
+  })
+})
