@@ -9,6 +9,7 @@ import { utf8 } from '../src/engine/bytes.js'
 import * as L from '../src/engine/layout.js'
 import type { LineSink } from '../src/engine/parse.js'
 import { getEngine } from '../src/engine/wasm.js'
+import { compileAgents, scanLines } from '../src/engine/wasm-body.js'
 import '../src/index.js'
 
 const ASSEMBLY = join(import.meta.dirname, '..', 'assembly')
@@ -35,7 +36,7 @@ describe('layout: one definition, both sides', () => {
   })
   test('a compiled table reads back field by field through the host names', () => {
     const body = 'User-agent: *\nDisallow: /private/\nAllow: /*.pdf$\nDisallow: /*?q=\nAllow: /a/index.html\n'
-    const table = getEngine().compile(utf8(body), ['bot'])
+    const table = compileAgents(getEngine(), utf8(body), ['bot'])
     const v = new DataView(table.buffer, table.byteOffset, table.byteLength)
     const u32 = (at: number) => v.getUint32(at, true)
     const n = u32(L.TABLE_N_RULES)
@@ -73,7 +74,7 @@ describe('layout: one definition, both sides', () => {
     const lines = ['User-agent: *', 'Disallow: /', 'Disallow: /*.pdf$']
     for (let i = 0; lines.length < L.SORTED_SCAN_MAX + 40; i++) lines.push(`Disallow: /${words[i % words.length]}/${i}`)
     const read = (body: string) => {
-      const table = getEngine().compile(utf8(body), ['bot'])
+      const table = compileAgents(getEngine(), utf8(body), ['bot'])
       const v = new DataView(table.buffer, table.byteOffset, table.byteLength)
       return { table, v, u32: (at: number) => v.getUint32(at, true) }
     }
@@ -116,7 +117,7 @@ describe('layout: one definition, both sides', () => {
     const body = utf8('\uFEFFUser agent: Foo # c\n\n# only\n?? ??? ?\nDisallow: /%e9\r\n' + 'x'.repeat(20_000))
     const got: number[][] = []
     const sink: LineSink = { line: (...fields) => void got.push(fields) }
-    getEngine().scan(body, sink)
+    scanLines(getEngine(), body, sink)
     const F = L
     expect(got).toEqual([
       [1, F.KIND_USER_AGENT | F.SCAN_F_TYPO | F.SCAN_F_COMMENT, 3, 22, 3, 13, 15, 18],

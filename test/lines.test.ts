@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { parseRobots, type Matcher } from '../src/index.js'
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_CODE, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../src/engine/layout.js'
 import { getEngine } from '../src/engine/wasm.js'
+import { lineBounds, verdictLines } from '../src/engine/wasm-urls.js'
 import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -203,14 +204,14 @@ describe('line bounds: where each line starts and its text ends', () => {
     const byte = fc.oneof(fc.constantFrom(0x0a, 0x0d, 0x0d, 0x2f, 0x00, 0xff), fc.integer({ min: 0x20, max: 0x7e }))
     fc.assert(fc.property(fc.array(byte, { maxLength: 80 }), (raw) => {
       const bytes = Uint8Array.from(raw)
-      expect(asPairs(getEngine().lineBounds(bytes))).toEqual(lineSpans(bytes))
+      expect(asPairs(lineBounds(getEngine(), bytes))).toEqual(lineSpans(bytes))
     }), fuzzOptions(5_000, 0x11b0))
   })
   test('input of several chunks: offsets run on across them; a line over a chunk, CRLF at a chunk edge', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => `/p${i}${i % 5 === 0 ? '\r' : ''}`)
     lines[20_000] = '/' + 'x'.repeat(200_000)
     const bytes = enc.encode(lines.join('\n') + '\r')
-    const got = asPairs(getEngine().lineBounds(bytes))
+    const got = asPairs(lineBounds(getEngine(), bytes))
     expect(got.length).toBe(40_000)
     expect(got).toEqual(lineSpans(bytes))
   })
@@ -239,7 +240,7 @@ describe('verdict lines: the output of check --urls', () => {
       const n = splitLines(bytes).length
       const codes = new Int32Array(n).fill(one)
       const marks = markList === null ? null : Uint8Array.from(markList.slice(0, n))
-      const got = getEngine().verdictLines(bytes, one, marks)
+      const got = verdictLines(getEngine(), bytes, one, marks)
       expectOutput(got.out, oracle(bytes, codes, marks))
       expect(got.lines).toBe(n)
     }), fuzzOptions(5_000, 0x0e7a))
@@ -278,7 +279,7 @@ describe('verdict lines: the output of check --urls', () => {
     const marks = Uint8Array.from({ length: n }, (_, i) => (i % 1000 === 7 ? VERDICT_ERROR : VERDICT_CODE))
     expectOutput(matcher.verdictLines(bytes, marks).out, oracle(bytes, codes, marks))
     expectOutput(matcher.verdictLines(bytes, null).out, oracle(bytes, codes, null))
-    const none = getEngine().verdictLines(bytes, ~0, marks)
+    const none = verdictLines(getEngine(), bytes, ~0, marks)
     expectOutput(none.out, oracle(bytes, new Int32Array(n).fill(~0), marks))
     expect([none.lines, none.disallowed]).toEqual([n, n - marks.filter((m) => m !== VERDICT_CODE).length])
   })

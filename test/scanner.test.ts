@@ -8,6 +8,7 @@ import '../src/index.js'
 import { parseBody, parsedCrawlDelay, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
+import { compileAgents, compileRules, crawlDelayOf, scanLines } from '../src/engine/wasm-body.js'
 import { parseBytes } from '../src/engine/robots.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb } from './helpers/arbitraries.js'
@@ -26,7 +27,7 @@ function records(body: Uint8Array, scan: (body: Uint8Array, sink: LineSink) => v
   return out
 }
 
-const wasmScan = (body: Uint8Array, sink: LineSink): void => getEngine().scan(body, sink)
+const wasmScan = (body: Uint8Array, sink: LineSink): void => scanLines(getEngine(), body, sink)
 
 function same(body: Uint8Array): void {
   expect(records(body, wasmScan)).toEqual(records(body, scanBodyTs))
@@ -66,8 +67,8 @@ describe('scanner: wasm line scanner equals the TS parser', () => {
 function sameTable(body: Uint8Array, agent: string | string[]): void {
   const tokens = agentTokens(agent)
   const parsed = parseBody(body)
-  const fromBody = getEngine().compile(body, tokens)
-  const fromList = getEngine().compileList(parsed, selectRules(parsed, tokens).rules)
+  const fromBody = compileAgents(getEngine(), body, tokens)
+  const fromList = compileRules(getEngine(), parsed, selectRules(parsed, tokens).rules)
   expect(Buffer.from(fromBody).toString('hex')).toBe(Buffer.from(fromList).toString('hex'))
 }
 
@@ -94,7 +95,7 @@ describe('compiler: wasm selection from the body equals the TS parser\'s selecti
 // per-group index (bodies too large for wasm memory). They must agree on every body and agent.
 function sameDelay(body: Uint8Array, agent: string | string[]): void {
   const tokens = agentTokens(agent)
-  expect(getEngine().crawlDelay(body, tokens)).toBe(parsedCrawlDelay(parseBody(body), tokens))
+  expect(crawlDelayOf(getEngine(), body, tokens)).toBe(parsedCrawlDelay(parseBody(body), tokens))
 }
 
 describe('crawl-delay: the wasm pass equals the parsed form', () => {
@@ -108,7 +109,7 @@ describe('crawl-delay: the wasm pass equals the parsed form', () => {
     let found = 0
     for (const b of loadCorpus()) {
       for (const a of agents) sameDelay(b.body.subarray(0, 512_000), a)
-      if (getEngine().crawlDelay(b.body.subarray(0, 512_000), ['bingbot']) !== undefined) found++
+      if (crawlDelayOf(getEngine(), b.body.subarray(0, 512_000), ['bingbot']) !== undefined) found++
     }
     // Hundreds of real files set a delay: the comparison above is not all `undefined`.
     expect(found).toBeGreaterThan(100)
@@ -126,8 +127,8 @@ describe('crawl-delay: the wasm pass equals the parsed form', () => {
     }), fuzzOptions(20_000, 0xde1a))
   })
   test('a user-agent line after the Crawl-delay line still names the group', () => {
-    expect(getEngine().crawlDelay(utf8('User-agent: *\nCrawl-delay: 5\nUser-agent: a\nDisallow: /\nUser-agent: b\nCrawl-delay: 7'), ['a'])).toBe(5)
-    expect(getEngine().crawlDelay(utf8('User-agent: x\nCrawl-delay: 5\nUser-agent: *\nDisallow: /'), ['a'])).toBe(5)
-    expect(getEngine().crawlDelay(utf8('User-agent: x\nCrawl-delay: 5\nDisallow: /\nUser-agent: *\nDisallow: /'), ['a'])).toBeUndefined()
+    expect(crawlDelayOf(getEngine(), utf8('User-agent: *\nCrawl-delay: 5\nUser-agent: a\nDisallow: /\nUser-agent: b\nCrawl-delay: 7'), ['a'])).toBe(5)
+    expect(crawlDelayOf(getEngine(), utf8('User-agent: x\nCrawl-delay: 5\nUser-agent: *\nDisallow: /'), ['a'])).toBe(5)
+    expect(crawlDelayOf(getEngine(), utf8('User-agent: x\nCrawl-delay: 5\nDisallow: /\nUser-agent: *\nDisallow: /'), ['a'])).toBeUndefined()
   })
 })

@@ -60,8 +60,8 @@ describe('property: streamed and compiled checks agree', () => {
   })
 })
 
-describe('an agent is streamed once, then compiled', () => {
-  test('the second check of an agent compiles a matcher; each new agent streams first', () => {
+describe('a site streams its first check, then compiles', () => {
+  test('the first agent compiles on its second check, every other agent on its first', () => {
     const r = parseRobots('User-agent: a\nDisallow: /x\nUser-agent: *\nAllow: /\nDisallow: /y\n')
     expect(r.check('http://h/x', 'a')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/x' } })
     expect(r.matcherKeys).toEqual(['["a"]'])

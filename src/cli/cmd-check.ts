@@ -7,6 +7,7 @@ import { bulkStdout } from './output.js'
 import { loadRobots, openInput, type LoadedRobots } from './source.js'
 import { streamCheck, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { getEngine } from '../engine/wasm.js'
+import { verdictLines } from '../engine/wasm-urls.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
 
@@ -106,7 +107,7 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
     // one pass too, with no codes array.
     lines: constant === null
       ? (block, marks) => matcher.verdictLines(block, marks)
-      : (block, marks) => getEngine().verdictLines(block, constant, marks),
+      : (block, marks) => verdictLines(getEngine(), block, constant, marks),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
   }

@@ -13,7 +13,8 @@
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
-import { getEngine, type VerdictLines } from '../engine/wasm.js'
+import { getEngine } from '../engine/wasm.js'
+import { lineBounds, type VerdictLines } from '../engine/wasm-urls.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
@@ -64,7 +65,7 @@ export async function streamCheck(
     let report = ''
     if (filter !== null || tooLongFirst || block.length > MAX_URL_LINE) {
       // The lines as the engine splits them, so each mark lands on the line it is meant for.
-      const bounds = getEngine().lineBounds(block)
+      const bounds = lineBounds(getEngine(), block)
       const step = LINE_BOUNDS_SIZE / 4
       marks = new Uint8Array(bounds.length / step)
       for (let n = 0; n < marks.length; n++) {

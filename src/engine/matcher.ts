@@ -3,7 +3,8 @@
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleLine } from './table.js'
-import { getEngine, type VerdictLines } from './wasm.js'
+import { getEngine } from './wasm.js'
+import { checkBatch, checkUrl, checkVerdictLines, lineVerdicts, type VerdictLines } from './wasm-urls.js'
 
 /** The answer for one URL. */
 export interface Verdict {
@@ -38,7 +39,7 @@ export class Matcher {
     const s = typeof url === 'string' ? url : urlString(url)
     const engine = getEngine()
     engine.use(this.#table)
-    return (engine.check(s) & 1) === 1
+    return (checkUrl(engine, s) & 1) === 1
   }
 
   /** The verdict with the matching line and rule. */
@@ -46,7 +47,7 @@ export class Matcher {
     const s = typeof url === 'string' ? url : urlString(url)
     const engine = getEngine()
     engine.use(this.#table)
-    return this.#verdict(engine.check(s))
+    return this.#verdict(checkUrl(engine, s))
   }
 
   /**
@@ -59,7 +60,7 @@ export class Matcher {
     else if (!(out instanceof Uint8Array) || out.length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    engine.many(strings, 0, strings.length, null, out)
+    checkBatch(engine, strings, 0, strings.length, null, out)
     return out
   }
 
@@ -73,7 +74,7 @@ export class Matcher {
     else if (!(out instanceof Int32Array) || out.length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    engine.many(strings, 0, strings.length, out, null)
+    checkBatch(engine, strings, 0, strings.length, out, null)
     return this.#toLines(out, strings.length)
   }
 
@@ -101,7 +102,7 @@ export class Matcher {
   #lineVerdicts(bytes: Uint8Array, wide: boolean, into: Int32Array | Uint8Array | undefined): Int32Array | Uint8Array {
     const engine = getEngine()
     engine.use(this.#table)
-    return wide ? engine.lineVerdicts(bytes, true, into as Int32Array | undefined) : engine.lineVerdicts(bytes, false, into as Uint8Array | undefined)
+    return wide ? lineVerdicts(engine, bytes, true, into as Int32Array | undefined) : lineVerdicts(engine, bytes, false, into as Uint8Array | undefined)
   }
 
   /**
@@ -112,7 +113,7 @@ export class Matcher {
   verdictLines(bytes: Uint8Array, marks: Uint8Array | null): VerdictLines {
     const engine = getEngine()
     engine.use(this.#table)
-    return engine.checkVerdictLines(bytes, marks)
+    return checkVerdictLines(engine, bytes, marks)
   }
 
   /**

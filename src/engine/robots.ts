@@ -4,7 +4,8 @@ import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder } from './bytes.js'
 import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
-import { getEngine, type StreamVerdict } from './wasm.js'
+import { getEngine } from './wasm.js'
+import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
@@ -63,9 +64,10 @@ export class Robots {
   }
 
   /**
-   * True when `agent` may fetch `url`. The first check of an agent is decided straight from the
-   * body (no table: a site checked once costs one scan); an agent checked again gets a compiled
-   * matcher, cached for the last few agents.
+   * True when `agent` may fetch `url`. The site's first check is decided straight from the body
+   * (no table: a site checked once costs one scan, which also compacts the body); an agent checked
+   * again, and any other agent, gets a compiled matcher, cached for the last few agents. So a body
+   * is scanned at most once more than the agents it is checked for.
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
@@ -91,7 +93,7 @@ export class Robots {
     if (this.#inWasm) {
       // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
       const compact = !this.#compacted && this.#parsed === null && this.#bytes === null
-      const v = getEngine().streamCheck(this.#source, tokens, s, compact)
+      const v = streamCheck(getEngine(), this.#source, tokens, s, compact)
       if (v.compact !== null) {
         this.#source = v.compact
         this.#compacted = true
@@ -117,8 +119,8 @@ export class Robots {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
-    if (this.#inWasm) return engine.compile(this.#source, tokens)
-    return engine.compileList(this.parsed, selectRules(this.parsed, tokens).rules)
+    if (this.#inWasm) return compileAgents(engine, this.#source, tokens)
+    return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules)
   }
 
   /** Sitemap URLs in file order, exact duplicates dropped. */
@@ -137,7 +139,7 @@ export class Robots {
   crawlDelay(agent: string | readonly string[]): number | undefined {
     const tokens = agentTokens(agent)
     // The parsed form is the wasm pass's twin for bodies too large to place in wasm memory.
-    if (this.#inWasm) return getEngine().crawlDelay(this.#source, tokens)
+    if (this.#inWasm) return crawlDelayOf(getEngine(), this.#source, tokens)
     return parsedCrawlDelay(this.parsed, tokens)
   }
 
@@ -179,8 +181,8 @@ export class Robots {
   }
 
   /**
-   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries, or null when
-   * this is the agent's first check (its entry then holds no matcher: the next check compiles).
+   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries, or null for
+   * the site's very first check (its entry then holds no matcher: the agent's next check compiles).
    * The agent is validated on every call (a string through the memo of valid agents), and the key
    * is the JSON of its product tokens: the matcher depends on nothing else, and JSON cannot confuse
    * `'a\nb'` with `['a', 'b']`. Recency is a tick per entry, so a hit costs one lookup and no
@@ -192,8 +194,15 @@ export class Robots {
     const entry = this.#matchers.get(key)
     if (entry === undefined) {
       if (this.#matchers.size >= MATCHER_CACHE) this.#evictOldest()
-      this.#matchers.set(key, { matcher: null, used: ++this.#tick })
-      return null
+      const first = this.#tick === 0
+      const created = { matcher: first ? null : Matcher.fromTable(this.#compile(JSON.parse(key) as string[])), used: ++this.#tick }
+      this.#matchers.set(key, created)
+      if (first) return null
+      if (typeof agent === 'string') {
+        this.#lastAgent = agent
+        this.#lastEntry = created
+      }
+      return created.matcher
     }
     entry.used = ++this.#tick
     entry.matcher ??= Matcher.fromTable(this.#compile(JSON.parse(key) as string[]))
@@ -271,7 +280,7 @@ function copyPrefix(body: Uint8Array, maxBytes: number): Uint8Array {
 const WASM_SCAN_MAX = 1 << 20
 
 function wasmScan(body: Uint8Array, sink: LineSink): void {
-  getEngine().scan(body, sink)
+  scanLines(getEngine(), body, sink)
 }
 
 /** The scanner for a body: the wasm one, or its TypeScript twin for bodies over WASM_SCAN_MAX. */

@@ -1,0 +1,183 @@
+// The body side of the engine (assembly/scanner.ts, compiler.ts, stream.ts, compact.ts): a
+// robots.txt body and agent tokens go into the input area, and out come line records, a compiled
+// table, a Crawl-delay, or one URL's verdict with the compact body.
+//
+// Invariants: the body sits at the start of the input area (Engine.loadBody copies it once per
+// body, so compiling more agents of one site copies nothing); the agent tokens follow it, 16-aligned
+// with 64 bytes of slack after each; what a call hands back is a copy, or a view of wasm memory the
+// caller reads before its next call.
+
+import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
+  SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
+  SCAN_VAL_START } from './layout.js'
+import { encoder } from './bytes.js'
+import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
+import { align16, type Engine } from './wasm.js'
+
+const AGENT_TOKEN = /^[a-z_-]+$/
+
+/**
+ * streamCheck's answer: the verdict, the deciding line (0: no rule matched) and, when there is one,
+ * the deciding rule's kind and value as written (a view of wasm memory, valid until the next call).
+ */
+export interface StreamVerdict {
+  allowed: boolean
+  line: number
+  allow: boolean
+  pattern: Uint8Array | null
+  /** The compact body, when asked for (a copy). */
+  compact: Uint8Array | null
+}
+
+/**
+ * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
+ * group selection and compilation in one pass over the body. Returns a JS-owned copy.
+ */
+export function compileAgents(e: Engine, body: Uint8Array | string, tokens: readonly string[]): Uint8Array {
+  const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
+  return runCompiler(e, () => e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap))
+}
+
+/**
+ * One URL decided straight from `body` for the agents `tokens`, no table built
+ * (assembly/stream.ts): the deciding line (0: none), the verdict, and the deciding rule's kind
+ * and value as written. Costs one scan of the body, as compiling does, but no table. With
+ * `compact`, the same scan also writes the compact body (assembly/compact.ts), returned as a copy.
+ */
+export function streamCheck(e: Engine, body: Uint8Array | string, tokens: readonly string[], url: string, compact: boolean): StreamVerdict {
+  const cap = typeof body === 'string' ? body.length * 3 : body.length
+  // A normalized pattern (3 bytes per byte of its value) and the index.html rule derived from it,
+  // then the matcher's KMP table in scratch: all bounded by the longest line the scanner keeps.
+  const longest = Math.min(cap, MAX_LINE_BYTES)
+  if (3 * longest > e.residentMaxPat) e.relayout(e.tableCap, e.inputCap, e.workCap, 3 * longest)
+  const urlRoom = align16(url.length * 3 + 64)
+  const workRoom = align16(6 * longest + 64)
+  const { len, agents, agentsLen, free } = loadBodyAndAgents(e, body, tokens, urlRoom + workRoom + (compact ? cap + 64 : 0))
+  const urlLen = encoder.encodeInto(url, e.u8.subarray(free, free + url.length * 3)).written
+  const out = compact ? free + urlRoom + workRoom : 0
+  const r = e.w.streamCheck(e.input, len, agents, agentsLen, free, urlLen, free + urlRoom, out)
+  const line = r >>> 1
+  const v: StreamVerdict = { allowed: (r & 1) === 1, line, allow: false, pattern: null, compact: null }
+  if (compact) v.compact = e.u8.slice(out, out + e.w.compactLength())
+  if (line === 0) return v
+  const from = e.input + e.w.streamRuleStart()
+  v.allow = e.w.streamRuleAllow() !== 0
+  v.pattern = e.u8.subarray(from, e.input + e.w.streamRuleEnd())
+  return v
+}
+
+/**
+ * The Crawl-delay of `tokens` in `body`, in seconds, or undefined: the wasm compiler's group
+ * selection finds the value (assembly/compiler.ts, crawlDelay), in one pass that writes nothing.
+ */
+export function crawlDelayOf(e: Engine, body: Uint8Array | string, tokens: readonly string[]): number | undefined {
+  const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
+  const start = e.w.crawlDelay(e.input, len, agents, agentsLen)
+  if (start < 0) return undefined
+  // The value is ASCII digits and at most one '.', as the compiler checked.
+  const at = e.input + start
+  return Number(String.fromCharCode(...e.u8.subarray(at, e.input + e.w.crawlDelayEnd())))
+}
+
+/**
+ * Puts `body` in the input area (unless it is there already) followed by the agent tokens that
+ * can name a group, '\n'-separated, as the compiler's entry points read them; `free` is where the
+ * `extra` bytes reserved after them begin.
+ */
+function loadBodyAndAgents(e: Engine, body: Uint8Array | string, tokens: readonly string[], extra = 0): { len: number; agents: number; agentsLen: number; free: number } {
+  // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
+  let agentsLen = 0
+  for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
+  // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
+  const cap = typeof body === 'string' ? body.length * 3 : body.length
+  e.reserveInput(align16(cap + 64) + align16(agentsLen + 64) + extra)
+  const len = e.loadBody(body)
+  const agents = e.input + align16(cap + 64)
+  const u8 = e.u8
+  let o = agents
+  for (const t of tokens) {
+    if (!AGENT_TOKEN.test(t)) continue
+    if (o > agents) u8[o++] = 0x0a
+    for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
+  }
+  return { len, agents, agentsLen: o - agents, free: agents + align16(agentsLen + 64) }
+}
+
+/**
+ * Compiles a rule list selected by the host (bodies too large to scan in wasm memory): the
+ * patterns and texts as written are copied in, then compiled as `compile` does.
+ */
+export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[]): Uint8Array {
+  let patBytes = 0
+  let origBytes = 0
+  for (const r of ruleIds) {
+    const [, ps, pe] = rulePattern(parsed, r)
+    patBytes += pe - ps
+    origBytes += parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
+  }
+  const refsSize = ruleIds.length * REF_SIZE
+  e.reserveInput(refsSize + patBytes + origBytes + 64)
+  const u8 = e.u8
+  const u32 = e.u32
+  const refs = e.input
+  e.inputBody = null
+  let o = refs + refsSize
+  for (let i = 0; i < ruleIds.length; i++) {
+    const r = ruleIds[i]!
+    const base = r * RULE_STRIDE
+    const [pat, ps, pe] = rulePattern(parsed, r)
+    const ref = (refs + i * REF_SIZE) >> 2
+    u8.set(pat.subarray(ps, pe), o)
+    u32[ref + REF_PAT_PTR / 4] = o
+    u32[ref + REF_PAT_LEN / 4] = pe - ps
+    o += pe - ps
+    const os = parsed.rules[base + R_START]!
+    const oe = parsed.rules[base + R_END]!
+    u8.set(parsed.body.subarray(os, oe), o)
+    u32[ref + REF_ORIG_PTR / 4] = o
+    u32[ref + REF_ORIG_LEN / 4] = oe - os
+    o += oe - os
+    u32[ref + REF_LINE / 4] = parsed.rules[base + R_LINE]!
+    u32[ref + REF_BITS / 4] = (parsed.rules[base + R_ALLOW] === 1 ? REF_F_ALLOW : 0) | (pat !== parsed.body ? REF_F_HAS_ORIG : 0)
+  }
+  return runCompiler(e, () => e.w.compileList(refs, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap))
+}
+
+/**
+ * Runs a compiler entry point (which reads the work area from e.scratch/scratchCap at each
+ * call) and returns a JS-owned copy of its table. The work area is sized from the actual rules:
+ * when the compiler says it is too small, it is grown to what the compiler counted, once.
+ * Growing moves neither the input area nor what it holds, which stay valid for the second call.
+ */
+function runCompiler(e: Engine, compile: () => number): Uint8Array {
+  let size = compile()
+  if (size === 0) {
+    e.reserveWork(e.w.compileNeeded())
+    size = compile()
+    if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
+  }
+  const at = e.w.compiledTable()
+  return e.u8.slice(at, at + size)
+}
+
+/**
+ * Runs the wasm line scanner over `body` and hands every line's record to `sink`, in order.
+ * Records go to scratch a bounded number at a time; the sink never calls into wasm, so the views
+ * stay valid while it reads them.
+ */
+export function scanLines(e: Engine, body: Uint8Array, sink: LineSink): void {
+  e.reserveInput(body.length + 16)
+  e.w.scanStart(e.input, e.loadBody(body))
+  const cap = Math.floor((3 * e.inputCap) / SCAN_RECORD_SIZE)
+  for (;;) {
+    const n = e.w.scan(e.scratch, cap)
+    if (n === 0) break
+    const w = e.u32
+    for (let r = 0, at = e.scratch >> 2; r < n; r++, at += SCAN_RECORD_SIZE / 4) {
+      sink.line(
+        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
+        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+      )
+    }
+  }
+}
