@@ -50,11 +50,8 @@ describe('crawlers', () => {
     const multi = Object.fromEntries(crawlers.filter((c) => c.tokens.length > 1).map((c) => [c.name, c.tokens]))
     expect(multi).toEqual({
       'Googlebot-Image': ['Googlebot-Image', 'Googlebot'],
-      'Googlebot-Video': ['Googlebot-Video', 'Googlebot'],
       'Googlebot-News': ['Googlebot-News', 'Googlebot'],
       'Google-InspectionTool': ['Google-InspectionTool', 'Googlebot'],
-      'GoogleOther-Image': ['GoogleOther-Image', 'GoogleOther'],
-      'GoogleOther-Video': ['GoogleOther-Video', 'GoogleOther'],
       Applebot: ['Applebot', 'Googlebot'],
       YandexBot: ['YandexBot', 'Yandex'],
     })

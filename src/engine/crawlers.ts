@@ -55,17 +55,19 @@ type Row = [name: string, tokens: string[], operator: string, sets: string[], so
 
 const ROWS: Row[] = [
   // Google's common crawlers. "Some crawlers have more than one user agent token; you need to match
-  // only one crawler token for a rule to apply."
+  // only one crawler token for a rule to apply." Googlebot-Video, GoogleOther-Image and
+  // GoogleOther-Video carry only their own token until a fallback to Googlebot or GoogleOther is
+  // confirmed on that page.
   ['Googlebot', ['Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-Image', ['Googlebot-Image', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
-  ['Googlebot-Video', ['Googlebot-Video', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
+  ['Googlebot-Video', ['Googlebot-Video'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-News', ['Googlebot-News', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Storebot-Google', ['Storebot-Google'], 'Google', ['search'], GOOGLE_COMMON],
   // The crawler of Search Console's URL inspection and the Rich Results Test; it mimics Googlebot.
   ['Google-InspectionTool', ['Google-InspectionTool', 'Googlebot'], 'Google', ['seo'], GOOGLE_COMMON],
   ['GoogleOther', ['GoogleOther'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Image', ['GoogleOther-Image', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Video', ['GoogleOther-Video', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Image', ['GoogleOther-Image'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Video', ['GoogleOther-Video'], 'Google', [], GOOGLE_COMMON],
   // A control token, not a fetcher: Googlebot's crawl, used for Gemini training and grounding.
   ['Google-Extended', ['Google-Extended'], 'Google', ['ai-training'], GOOGLE_COMMON],
   // Special-case crawlers that ignore the global `*` group with the publisher's permission. Only a
@@ -73,6 +75,7 @@ const ROWS: Row[] = [
   // whose only group is `*` gets that group's verdict here, not Google's.
   ['AdsBot-Google', ['AdsBot-Google'], 'Google', [], GOOGLE_SPECIAL],
   ['AdsBot-Google-Mobile', ['AdsBot-Google-Mobile'], 'Google', [], GOOGLE_SPECIAL],
+  // A special-case crawler too (ad products), which may ignore robots.txt rules by agreement.
   ['Mediapartners-Google', ['Mediapartners-Google'], 'Google', [], GOOGLE_SPECIAL],
   ['Bingbot', ['bingbot'], 'Microsoft', ['search'], BING],
   ['AdIdxBot', ['AdIdxBot'], 'Microsoft', [], BING],
