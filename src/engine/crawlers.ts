@@ -96,7 +96,6 @@ const ROWS: Row[] = [
   ['Claude-User', ['Claude-User'], 'Anthropic', ['ai-assistants'], ANTHROPIC],
   ['Claude-SearchBot', ['Claude-SearchBot'], 'Anthropic', ['ai-assistants'], ANTHROPIC],
   ['PerplexityBot', ['PerplexityBot'], 'Perplexity', ['ai-assistants'], PERPLEXITY],
-  // User-initiated: Perplexity says it generally ignores robots.txt for these requests.
   ['Perplexity-User', ['Perplexity-User'], 'Perplexity', ['ai-assistants'], PERPLEXITY],
   ['CCBot', ['CCBot'], 'Common Crawl', ['ai-training'], 'https://commoncrawl.org/faq'],
   ['Amazonbot', ['Amazonbot'], 'Amazon', ['ai-training'], AMAZON],
