@@ -14,8 +14,8 @@
 // An array of agents merges the groups that name any of them (Google's `AllowedByRobots` with a
 // vector of agents), so for Googlebot-Image the Googlebot group applies when no Googlebot-Image
 // group exists. When both exist Google's documentation says the crawler reads only its most
-// specific group, while the merged set also holds the Googlebot rules; the verdicts differ only
-// where a Googlebot rule matches a path more specifically than every Googlebot-Image rule.
+// specific group, while the merged set also holds the Googlebot rules; the verdicts can differ
+// only where a Googlebot rule matches the path and no Googlebot-Image rule matches it longer.
 //
 // What tokens cannot say: some crawlers ignore the global `*` group (Google's special-case
 // crawlers: AdsBot, APIs-Google) or may skip robots.txt for user-requested fetches. Their `*`
