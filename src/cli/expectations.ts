@@ -5,6 +5,7 @@
 // here decides a verdict; the command asks the engine's Robots.check.
 
 import { agentTokens } from '../engine/args.js'
+import { crawlerTokens } from '../engine/crawlers.js'
 import { isUrlOrPath, URL_OR_PATH } from './options.js'
 
 /** One expectation: `agent` should (or should not) be allowed to fetch `url`. */
@@ -13,7 +14,7 @@ export interface Expectation {
   line: number
   /** The AGENT word as written. */
   agent: string
-  /** The agent argument for Robots.check. */
+  /** The agent argument for Robots.check: a crawler preset's tokens, or the word itself. */
   tokens: readonly string[]
   expected: 'allow' | 'disallow'
   /** An absolute URL, or a path on the site (starting with one '/'). */
@@ -71,13 +72,21 @@ function parseFields(fields: string[], line: number): Expectation | string {
   const expected = verdict.toLowerCase()
   if (expected !== 'allow' && expected !== 'disallow') return `expected "allow" or "disallow" after the agent, got ${JSON.stringify(verdict)}`
   const tokens = agentArgument(agent)
-  if (tokens === null) return `expected an AGENT (a user-agent product token such as Googlebot), got ${JSON.stringify(agent)}`
+  if (tokens === null) return `expected an AGENT (a crawler name such as Googlebot-Image, or a user-agent token), got ${JSON.stringify(agent)}`
   if (!isUrlOrPath(url)) return `expected ${URL_OR_PATH}, got ${JSON.stringify(url)}`
   return { line, agent, tokens, expected, url }
 }
 
-/** The agent argument for a word, or null when the word names no agent. */
+/**
+ * The agent argument for a word: a crawler preset's tokens (Googlebot-Image obeys its own group and
+ * Googlebot's), else the word as a user-agent; null when it names no agent.
+ */
 function agentArgument(word: string): readonly string[] | null {
+  try {
+    return crawlerTokens(word)
+  } catch {
+    // Not a preset name: a user-agent of its own.
+  }
   try {
     agentTokens(word)
   } catch {

@@ -206,9 +206,11 @@ for example
   Googlebot allow /products/
   GPTBot    disallow /          # a comment
 Fields are separated by spaces or tabs; blank lines and comments (from a "#" that starts a
-field, so "/page#top" keeps its fragment) are skipped. AGENT is one word: a user-agent's
-product token (Googlebot, Bingbot, GPTBot). URL-OR-PATH is an absolute URL or a path starting
-with '/' on the site; when ROBOTS is a URL, absolute URLs must be on its origin.
+field, so "/page#top" keeps its fragment) are skipped. AGENT is one word: the name of a
+crawler preset (ignoring case), which stands for every token that crawler obeys (for
+Googlebot-Image, the groups naming Googlebot-Image or Googlebot), or else a user-agent product
+token, checked as it is. URL-OR-PATH is an absolute URL or a path starting with '/' on
+the site; when ROBOTS is a URL, absolute URLs must be on its origin.
 
 Each expectation is checked exactly as check does, and reported with the robots.txt line that
 decided (0 when no rule matched). A line that is not an expectation is reported on stderr as
