@@ -193,9 +193,9 @@ describe('robotstxt test: exit status 2', () => {
   })
 
   test('an expectations file over the size limit is refused, not read whole', async () => {
-    const big = write('big.txt', 'Googlebot allow /\n'.repeat(((8 << 20) / 18) + 1))
+    const big = write('big.txt', 'Googlebot allow /\n'.repeat(((1 << 20) / 18) + 1))
     const r = await cli(['test', 'robots.txt', big])
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'robotstxt: big.txt: longer than 8,388,608 bytes; split it into several files\n' })
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'robotstxt: big.txt: longer than 1,048,576 bytes; split it into several files\n' })
   })
 })
 

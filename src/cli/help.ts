@@ -200,7 +200,8 @@ errors, 2 on a usage error or unreadable input.
   robotstxt test ROBOTS EXPECTATIONS [--format text|json|github|junit]
 
 Checks a robots.txt against what its site expects of it, for CI: after each build, on the file
-the build wrote. EXPECTATIONS is a file ('-' = stdin) with one expectation per line:
+the build wrote. EXPECTATIONS is a file ('-' = stdin; at most 1 MiB) with one expectation per
+line:
   AGENT allow|disallow URL-OR-PATH
 for example
   Googlebot allow /products/
