@@ -101,8 +101,9 @@ function verdictText(r: TestResult, loaded: LoadedRobots): string {
   const verdict = r.allowed ? 'allowed' : 'disallowed'
   const f = loaded.fetched
   if (f !== null && f.outcome !== 'ok') return `${verdict}: the robots.txt fetch got ${f.status ?? 'no response'} (${f.outcome})`
-  if (r.rule === null) return `${verdict}: no rule of ${robotsName(loaded)} matches`
-  return `${verdict} by ${robotsName(loaded)}:${r.robotsLine} (${r.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${r.rule.pattern})`
+  if (r.robotsLine === 0) return `${verdict}: no rule of ${robotsName(loaded)} matches`
+  const rule = r.rule === null ? '' : ` (${r.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${r.rule.pattern})`
+  return `${verdict} by ${robotsName(loaded)}:${r.robotsLine}${rule}`
 }
 
 function expectationText(r: Expectation): string {
@@ -181,7 +182,10 @@ function renderGithub(report: Report): string {
   return out.map((a) => a.text).join('') + githubData(summaryText(report)) + '\n'
 }
 
-/** Text for XML content and attribute values; printable() has already removed what XML 1.0 forbids but U+FFFE and U+FFFF. */
+/**
+ * Text for XML content and attribute values. Of what XML 1.0 forbids, printable() has escaped the
+ * controls, UTF-8 output turns a lone surrogate into U+FFFD, and U+FFFE and U+FFFF are left here.
+ */
 function xml(text: string): string {
   return printable(text).replace(/[&<>"'\ufffe\uffff]/g, (c) => XML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16)}`)
 }
