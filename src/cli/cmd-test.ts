@@ -11,7 +11,7 @@ import { parseExpectations, type Expectation, type ExpectationError } from './ex
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption } from './options.js'
 import { loadRobots, readInput, type LoadedRobots } from './source.js'
-import { printable, printableJson, styleFor, type Style } from './style.js'
+import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, format: { type: 'string' } } as const
 
@@ -63,9 +63,9 @@ export async function runTest(argv: string[]): Promise<number> {
   // The expectations come first: a file that holds none is reported before any fetch.
   const label = expectationsArg === '-' ? '(stdin)' : expectationsArg
   const read = await readInput(expectationsArg, MAX_EXPECTATIONS_BYTES)
-  if (read.truncated) throw new InputError(`${printable(label)}: longer than ${MAX_EXPECTATIONS_BYTES.toLocaleString('en-US')} bytes; split it into several files`)
+  if (read.truncated) throw new InputError(`${label}: longer than ${MAX_EXPECTATIONS_BYTES.toLocaleString('en-US')} bytes; split it into several files`)
   const { expectations, errors } = parseExpectations(new TextDecoder().decode(read.bytes))
-  if (expectations.length === 0 && errors.length === 0) throw new InputError(`${printable(label)}: no expectations (each line is "AGENT allow|disallow URL-OR-PATH")`)
+  if (expectations.length === 0 && errors.length === 0) throw new InputError(`${label}: no expectations (each line is "AGENT allow|disallow URL-OR-PATH")`)
 
   const robots = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'test')
   reportFetch(robots)
@@ -79,7 +79,7 @@ export async function runTest(argv: string[]): Promise<number> {
   errors.sort((a, b) => a.line - b.line)
   const report: Report = { robots, expectations: label, results: checked.map((e) => judge(robots, e)), errors }
 
-  for (const err of errors) process.stderr.write(`robotstxt: ${printable(`${label}:${err.line}: ${err.message}`)}\n`)
+  for (const err of errors) process.stderr.write(`robotstxt: ${escapeControls(`${label}:${err.line}: ${err.message}`)}\n`)
   process.stdout.write(RENDER[format as Format](report))
   return errors.length > 0 ? 2 : report.results.some((r) => !r.passed) ? 1 : 0
 }
@@ -135,10 +135,10 @@ function renderText(report: Report, st: Style): string {
   let out = ''
   for (const r of report.results) {
     const status = r.passed ? st.green('pass') : st.red('FAIL')
-    const where = st.dim(printable(`${report.expectations}:${r.line}`))
-    out += `${status}  ${where}  ${printable(expectationText(r))}  ->  ${printable(verdictText(r, report.robots))}\n`
+    const where = st.dim(escapeControls(`${report.expectations}:${r.line}`))
+    out += `${status}  ${where}  ${escapeControls(expectationText(r))}  ->  ${escapeControls(verdictText(r, report.robots))}\n`
   }
-  return out + printable(summaryText(report)) + '\n'
+  return out + escapeControls(summaryText(report)) + '\n'
 }
 
 /** The whole report as one JSON object, every field as the engine gave it. */
@@ -160,7 +160,7 @@ function renderJson(report: Report): string {
 // ':' and ',' too in a property, where they would end the value. Control characters are made
 // visible first, so no raw byte of the input reaches the log.
 function githubData(text: string): string {
-  return printable(text).replace(/[%\r\n]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+  return escapeControls(text).replace(/[%\r\n]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
 }
 
 function githubProperty(text: string): string {
@@ -183,11 +183,11 @@ function renderGithub(report: Report): string {
 }
 
 /**
- * Text for XML content and attribute values. Of what XML 1.0 forbids, printable() has escaped the
- * controls, UTF-8 output turns a lone surrogate into U+FFFD, and U+FFFE and U+FFFF are left here.
+ * Text for XML content and attribute values. Of what XML 1.0 forbids, escapeControls() escapes
+ * the controls, UTF-8 output turns a lone surrogate into U+FFFD, and U+FFFE and U+FFFF are left.
  */
 function xml(text: string): string {
-  return printable(text).replace(/[&<>"'\ufffe\uffff]/g, (c) => XML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16)}`)
+  return escapeControls(text).replace(/[&<>"'\ufffe\uffff]/g, (c) => XML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16)}`)
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }

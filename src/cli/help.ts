@@ -36,6 +36,10 @@ Options:
   -h, --help      show help (also after a command: robotstxt check --help)
   -V, --version   print the version
 
+Text output shows control characters from files, URLs and arguments as escapes (\x1b,
+\t, \u202e), so a hostile robots.txt or URL list cannot drive the terminal; --json output
+keeps every string exact.
+
 Exit status: 0 allowed / no lint errors / expectations met, 1 disallowed / lint errors /
 expectations failed, 2 usage error or unreadable input, 3 some --urls lines could not be checked.
 `,
@@ -169,7 +173,7 @@ Stops on Ctrl-C. Exit status: 0, or 2 on a usage error or when the port is taken
 `,
 
   lint: `Usage:
-  robotstxt lint ROBOTS [--json]
+  robotstxt lint ROBOTS [--json [--all-lines]]
 
 Reports, with line numbers, what crawlers will do differently from what the file seems to say:
   error    lines or parts of the file without effect: rules before any User-agent line,
@@ -183,12 +187,13 @@ Reports, with line numbers, what crawlers will do differently from what the file
 
 Output is "FILE:LINE: severity: message [code]", coloured on a terminal (unless NO_COLOR is
 set). --json prints {source, bytes, summary, findings, lines}, where lines is the parser's
-per-line report.
+report of each line a finding points at (of every line with --all-lines).
 
 ${ROBOTS_ARG}
 
 Options:
   --json              print the findings as JSON
+  --all-lines         with --json, the report of every line, not only of those with findings
 ${FETCH_OPTS}
   -h, --help          show this help
 

@@ -1,6 +1,9 @@
-// Terminal styling: ANSI colours only when the stream is a terminal and NO_COLOR is unset or empty
-// (https://no-color.org), so pipes and files always get plain text; and the escaping of untrusted
-// text, which no stream may print raw.
+// Terminal text: ANSI colours only when the stream is a terminal and NO_COLOR is unset or empty
+// (https://no-color.org), so pipes and files always get plain text; and `escapeControls`, the one
+// escape every text printer applies to what it did not write itself (robots.txt lines, URLs,
+// agents, file names, error messages), on a terminal or not: a hostile file must not be able to
+// drive the terminal of whoever reads the output. JSON output is exact and never goes through it
+// (printableJson writes the controls JSON.stringify leaves raw as JSON's own escapes).
 
 import type { Writable } from 'node:stream'
 
@@ -28,31 +31,30 @@ export function styleFor(stream: Writable & { isTTY?: boolean }): Style {
   return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), green: sgr(32, 39) }
 }
 
-// What a terminal acts on instead of showing: the C0 controls (escape sequences, carriage returns,
-// backspaces), and beyond them DEL, the C1 controls, the line and paragraph separators, and the
-// bidirectional marks and overrides, which reorder what is shown.
-const BEYOND_C0 = '\\x7f-\\x9f\\u2028\\u2029\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069'
-const UNPRINTABLE = new RegExp(`[\\x00-\\x1f${BEYOND_C0}]`, 'g')
-// In JSON text the C0 controls are escaped already, and the line breaks left are the indentation's.
-const UNPRINTABLE_IN_JSON = new RegExp(`[${BEYOND_C0}]`, 'g')
-
 /**
- * Untrusted text (a file name, a URL, a robots.txt pattern) made safe to print on a terminal: each
- * character that could move the cursor, run an escape sequence or reorder the line becomes a
- * visible `\xHH` or `\uHHHH`. Everything else, other non-ASCII text included, is kept.
+ * What a terminal acts on: C0 controls (ESC starts every escape sequence, CR overwrites a line),
+ * DEL, C1 controls (U+009B is a one-character CSI) and the bidi embeddings, overrides and
+ * isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them.
  */
-export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => {
-    const code = c.charCodeAt(0)
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
-  })
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
+const CONTROLS = new RegExp(CONTROL.source, 'g')
+const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
+
+/** `s` with every control character written as an escape (`\x1b`, `\n`, `\u202e`); `s` itself when it has none. */
+export function escapeControls(s: string): string {
+  return CONTROL.test(s) ? s.replace(CONTROLS, escapeOne) : s
+}
+
+function escapeOne(c: string): string {
+  const code = c.charCodeAt(0)
+  return SHORT[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
 }
 
 /**
- * `value` as indented JSON that is also safe on a terminal: JSON.stringify escapes the C0 controls,
- * and the other characters printable() escapes become `\uHHHH` escapes, which parse back to the
- * same string, so the JSON stays exact.
+ * `value` as indented JSON in which the controls JSON.stringify leaves raw (DEL, C1, bidi) are
+ * `\uHHHH` escapes too: the same value when parsed, and inert on a terminal. The only raw C0
+ * control in that text is the indentation's line feed.
  */
 export function printableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(UNPRINTABLE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(value, null, 2).replace(CONTROLS, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
 }

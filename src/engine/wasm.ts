@@ -92,6 +92,8 @@ export interface VerdictLines {
   out: Uint8Array
   lines: number
   disallowed: number
+  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi): the CLI escapes them. */
+  controls: number
 }
 
 /** `a`, or when it has fewer than `need` items an array of its kind, twice as long at least, holding its first `keep`. */
@@ -551,6 +553,7 @@ export class Engine {
     const parts: Uint8Array[] = []
     let lines = 0
     let disallowed = 0
+    let controls = 0
     this.eachChunk(data, (len) => marksRoom(len) + verdictsRoom(len), (at, len, free) => {
       if (marks !== null) this.u8.set(marks.subarray(lines, lines + len + 1), free)
       const stage = free + marksRoom(len)
@@ -559,8 +562,9 @@ export class Engine {
       parts.push(this.u8.slice(out, out + written))
       lines += this.w.verdictLinesSeen()
       disallowed += this.w.verdictDisallowed()
+      controls += this.w.verdictControls()
     })
-    return { out: joinParts(parts), lines, disallowed }
+    return { out: joinParts(parts), lines, disallowed, controls }
   }
 
   /**
