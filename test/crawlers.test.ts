@@ -34,6 +34,7 @@ describe('crawlers', () => {
         expect(valueAgentToken(token), `${c.name}: ${token}`).toBe(token.toLowerCase())
       }
       expect(new Set(c.tokens.map((t) => t.toLowerCase())).size, c.name).toBe(c.tokens.length)
+      expect(c.tokens[0]!.toLowerCase(), c.name).toBe(c.name.toLowerCase())
     }
   })
 

@@ -4,9 +4,11 @@
 // Invariants (test/crawlers.test.ts): the list and everything in it is frozen; names are unique
 // ignoring ASCII case; every token is a product token the engine keeps as it is (letters, `-`, `_`),
 // so a `User-agent:` line spelling it names the crawler; every set id is one of CRAWLER_SETS and
-// every set has members. A crawler whose operator documents no token is left out, not guessed, and
-// so is one whose token holds a digit (Majestic's MJ12bot): Google's parser reads only the letters,
-// `-` and `_` of a User-agent line (`MJ12bot` names `MJ`), so no agent can select its group alone.
+// every set has members; the first token is the name (ignoring case), so a crawler reported by its
+// first token (diffRobots) is found again by name. A crawler whose operator documents no token is
+// left out, not guessed, and so is one whose token holds a digit (Majestic's MJ12bot): Google's
+// parser reads only the letters, `-` and `_` of a User-agent line (`MJ12bot` names `MJ`), so no
+// agent can select its group alone.
 //
 // The tokens are the `agent` argument: `robots.isAllowed(url, crawlerTokens('Googlebot-Image'))`.
 // An array of agents merges the groups that name any of them (Google's `AllowedByRobots` with a
@@ -72,7 +74,7 @@ const ROWS: Row[] = [
   ['AdsBot-Google', ['AdsBot-Google'], 'Google', [], GOOGLE_SPECIAL],
   ['AdsBot-Google-Mobile', ['AdsBot-Google-Mobile'], 'Google', [], GOOGLE_SPECIAL],
   ['Mediapartners-Google', ['Mediapartners-Google'], 'Google', [], GOOGLE_SPECIAL],
-  ['bingbot', ['bingbot'], 'Microsoft', ['search'], BING],
+  ['Bingbot', ['bingbot'], 'Microsoft', ['search'], BING],
   ['AdIdxBot', ['AdIdxBot'], 'Microsoft', [], BING],
   // "If robots instructions don't mention Applebot but do mention Googlebot, the Apple robot will
   // follow Googlebot instructions."
