@@ -228,7 +228,8 @@ Formats (--format):
   json     {robots, expectations, fetch, summary, results, errors}; each result is
            {line, agent, tokens, expected, url, passed, allowed, robotsLine, rule}
   github   GitHub Actions annotations: "::error file=EXPECTATIONS,line=N,..." on each failed
-           expectation's line (the message names the robots.txt line), then the summary
+           expectation's line (the message names the robots.txt line), then the summary;
+           give EXPECTATIONS as a path from the repository's root for them to show on it
   junit    JUnit XML: a testcase per expectation, a failure when it is not met, an error per
            malformed line
 
