@@ -371,6 +371,20 @@ describe('examples/site-ci', () => {
     expect(r.stdout).toMatch(/^::error file=expectations\.txt,line=15,/m)
     expect(r.stdout).toMatch(/robots\.txt: 7 of 9 expectations met, 2 failed\n$/)
   })
+
+  test('and fails on an expectation the robots.txt does not meet', async () => {
+    const site = mkdtempSync(join(tmp, 'site-'))
+    cpSync(SITE, site, { recursive: true })
+    const expectations = readFileSync(join(site, 'expectations.txt'), 'utf8')
+    writeFileSync(join(site, 'expectations.txt'), `${expectations}Googlebot allow /cart\n`)
+    const r = await cli(workflowCommand(), '', site)
+    expect(r).toEqual({
+      code: 1,
+      stdout: '::error file=expectations.txt,line=16,title=robots.txt%3A Googlebot allow /cart::expected Googlebot allow /cart, but it is disallowed by robots.txt:6 (Disallow: /cart)\n'
+        + 'robots.txt: 9 of 10 expectations met, 1 failed\n',
+      stderr: '',
+    })
+  })
 })
 
 describe('robotstxt test: help', () => {
