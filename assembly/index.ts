@@ -64,7 +64,7 @@
 //   lineBounds(data, len, base, out): u32   the starts and text ends (+ base) of the lines the line
 //                                     exports see in data[0, len), see url.ts.
 //   verdictLines(data, len, code, marks, out, stage): u32   see verdicts.ts.
-//   checkVerdictLines, verdictLinesSeen, verdictDisallowed   see verdicts.ts.
+//   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
@@ -75,7 +75,7 @@
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch } from './url';
 export { scan, scanLineCount, scanStart } from './scanner';
-export { checkVerdictLines, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
+export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
 export { compactLength } from './compact';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';

@@ -13,8 +13,10 @@
 //   checkVerdictLines(data, len, marks, out, stage): u32
 //       the same with each code computed against the current table, as checkLines computes it, in
 //       the one pass.
-//   verdictLinesSeen(), verdictDisallowed(): the lines the last call wrote, and how many of them
-//       were disallowed (rejected lines not counted).
+//   verdictLinesSeen(), verdictDisallowed(), verdictControls(): the lines the last call wrote, how
+//       many of them were disallowed (rejected lines not counted), and how many echo a URL holding
+//       a character a terminal acts on (C0, DEL, C1, bidi overrides and isolates): the host escapes
+//       those lines (src/cli/stream.ts), so the common output costs one more vector compare.
 //
 // Invariants: a URL is echoed as it was checked, its bytes as read unless they are ill-formed UTF-8,
 // which is repaired as TextDecoder would (the verdict was computed on that repaired text); nothing
@@ -65,31 +67,56 @@ const ERROR_LEN: u32 = 8;
     o += ERROR_LEN;
   }
   if (mark != VERDICT_ERROR_SILENT) {
-    if (copyHigh(o, url, n)) {
+    const found = copyScan(o, url, n);
+    if (found & HIGH) {
       n = repairUtf8(url, n, stage);
       copyRun(o, stage, n);
     }
+    if (found & CONTROL || (found & HIGH && wideControl(o, n))) controlsSeen++;
     o += n;
   }
   store<u8>(o, 0x0a);
   return o + 1;
 }
 
-// copyRun that also tells whether any of the n bytes is >= 0x80.
-@inline function copyHigh(dst: usize, src: usize, n: u32): bool {
+// What copyScan found in the bytes it copied: a byte >= 0x80, a C0 control or DEL.
+const HIGH: u32 = 1;
+const CONTROL: u32 = 2;
+
+// copyRun that also tells (HIGH | CONTROL) what the n bytes hold.
+@inline function copyScan(dst: usize, src: usize, n: u32): u32 {
   let high: u32 = 0;
+  let control: u32 = 0;
+  const space = i8x16.splat(0x20);
+  const del = i8x16.splat(0x7f);
   for (let q: u32 = 0; q < n; q += 16) {
     const v = v128.load(src + q);
     v128.store(dst + q, v);
-    let bits = i8x16.bitmask(v);
-    if (n - q < 16) bits &= (1 << (n - q)) - 1;
-    high |= bits;
+    const live: u32 = n - q < 16 ? (1 << (n - q)) - 1 : 0xffff;
+    high |= i8x16.bitmask(v) & live;
+    control |= i8x16.bitmask(v128.or(i8x16.lt_u(v, space), i8x16.eq(v, del))) & live;
   }
-  return high != 0;
+  return (high != 0 ? HIGH : 0) | (control != 0 ? CONTROL : 0);
+}
+
+// Whether well-formed UTF-8 p[0, n) holds a C1 control (U+0080-U+009F: C2 80-9F) or a bidi
+// embedding, override (U+202A-U+202E: E2 80 AA-AE) or isolate (U+2066-U+2069: E2 81 A6-A9).
+function wideControl(p: usize, n: u32): bool {
+  for (let i: u32 = 0; i + 1 < n; i++) {
+    const b = load<u8>(p + i);
+    const c = load<u8>(p + i + 1);
+    if (b == 0xc2 && c >= 0x80 && c <= 0x9f) return true;
+    if (b == 0xe2 && i + 2 < n) {
+      const d = load<u8>(p + i + 2);
+      if ((c == 0x80 && d >= 0xaa && d <= 0xae) || (c == 0x81 && d >= 0xa6 && d <= 0xa9)) return true;
+    }
+  }
+  return false;
 }
 
 let linesSeen: u32 = 0;
 let disallowedSeen: u32 = 0;
+let controlsSeen: u32 = 0;
 
 /** The lines the last verdictLines/checkVerdictLines call wrote. */
 export function verdictLinesSeen(): u32 {
@@ -101,6 +128,11 @@ export function verdictDisallowed(): u32 {
   return disallowedSeen;
 }
 
+/** How many of them echo a URL with a control character (see copyScan and wideControl). */
+export function verdictControls(): u32 {
+  return controlsSeen;
+}
+
 // The loop of the two exports: each line's end is found once, in the sweep that locates its path
 // when it is checked here; its code is `fixed`, or, when `computed` (a constant at both call
 // sites), checked against the current table.
@@ -109,6 +141,7 @@ export function verdictDisallowed(): u32 {
   let start: u32 = 0;
   let i: usize = 0;
   let disallowed: u32 = 0;
+  controlsSeen = 0;
   while (start < len) {
     const mark = marks != 0 ? <u32>load<u8>(marks + i) : VERDICT_CODE;
     let code = fixed;

@@ -7,9 +7,11 @@ import { runExplain } from './cli/cmd-explain.js'
 import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
+import { runTest } from './cli/cmd-test.js'
 import { InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
 import { outputFailed } from './cli/output.js'
+import { escapeControls } from './cli/style.js'
 import { VERSION } from './cli/version.js'
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -19,6 +21,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   filter: runFilter,
   lint: runLint,
   playground: runPlayground,
+  test: runTest,
 }
 
 /** Runs the command line `argv` (without node and script); resolves to the exit status. */
@@ -60,13 +63,15 @@ main(process.argv.slice(2)).then(
     process.exitCode = status
   },
   (err: unknown) => {
+    // Messages quote arguments, file names and URLs: escaped like any text output (cli/style.ts).
     if (err instanceof UsageError) {
       const help = err.command !== undefined ? `robotstxt help ${err.command}` : 'robotstxt --help'
-      process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${err.message}\nTry '${help}'.\n`)
+      process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${escapeControls(err.message)}\nTry '${help}'.\n`)
     } else if (err instanceof InputError) {
-      process.stderr.write(`robotstxt: ${err.message}\n`)
+      process.stderr.write(`robotstxt: ${escapeControls(err.message)}\n`)
     } else {
-      process.stderr.write(`robotstxt: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+      const text = err instanceof Error ? (err.stack ?? err.message) : String(err)
+      process.stderr.write(`robotstxt: unexpected error: ${text.split('\n').map(escapeControls).join('\n')}\n`)
     }
     process.exitCode = 2
   },

@@ -515,8 +515,12 @@ describe('cli: lint', () => {
     expect(json.summary).toEqual({ errors: 3, warnings: 11, infos: 3 })
     expect(json.findings.find((x) => x.line === 6)!.message).toContain('did you mean "User-agent"?')
     expect(json.findings.find((x) => x.line === 11)!.message).toContain('write the path without scheme and host')
-    expect(json.lines).toHaveLength(14)
+    // The lines a finding points at (line 14, empty, has none); --all-lines gives every line.
+    expect(json.lines.map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
     expect(json.lines[0]).toMatchObject({ line: 1, type: 'disallow', typo: true, missingColon: true, outsideGroup: true })
+    const all = JSON.parse((await run(['lint', f, '--json', '--all-lines'])).stdout) as LintJson
+    expect(all.lines.map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+    expect({ ...all, lines: json.lines }).toEqual(json)
     const human = await run(['lint', f])
     expect(human.code).toBe(1)
     expect(human.stdout).toContain(`${f}:4: error: pattern "private" starts with neither "/" nor "*": it never matches (paths start with "/") [never-matches]\n`)
@@ -594,6 +598,102 @@ describe('cli: lint', () => {
   })
 })
 
+describe('cli: hostile text (issue 34 item 5)', () => {
+  // Control characters a terminal acts on: C0 (ESC, BEL, CR, ...), DEL, C1 (U+009B is a CSI on
+  // its own) and the bidi overrides and isolates. Tab and newline are the output's own separators.
+  const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
+  const ESC = '\x1b'
+  const CSI = '\u009b'
+  const RLO = '\u202e'
+  const hostile = [
+    `User-agent: bot${ESC}[2J`,
+    `User-agent: *`,
+    `Disallow: /p${ESC}]0;pwned\x07`,
+    `Disallow: /q${CSI}31m${RLO}txt.exe`,
+    `Allow: /r\rX\x7f`,
+    `Evil${ESC}[31m: value`,
+    `Crawl-delay: 1${ESC}[5m`,
+    `Sitemap: ${ESC}[1mnot-a-url`,
+    `Content-Signal: ai-train${ESC}=yes`,
+    `${RLO}Disallow: /z`,
+    '',
+  ].join('\n')
+  const urls = [`/p${ESC}]0;pwned\x07`, `/q${CSI}31m${RLO}txt.exe`, `/r\rX\x7f`, `/ok${ESC}[0m`, '/plain']
+  const clean = (r: Run, what: string) => {
+    expect(TERMINAL_CONTROL.exec(r.stdout), `${what}: stdout`).toBeNull()
+    expect(TERMINAL_CONTROL.exec(r.stderr), `${what}: stderr`).toBeNull()
+  }
+
+  test('lint, explain, diff and check escape control characters in text output', async () => {
+    const robots = file('hostile.txt', hostile)
+    const plain = file('plain.txt', 'User-agent: *\nDisallow: /\n')
+    const lint = await run(['lint', robots])
+    clean(lint, 'lint')
+    expect(lint.stdout).toContain('unknown key "Evil\\x1b[31m"')
+    for (const url of urls) {
+      const r = await run(['explain', robots, `bot${ESC}[2J`, url])
+      clean(r, `explain ${JSON.stringify(url)}`)
+      expect(r.code).toBe(0)
+    }
+    const explained = await run(['explain', robots, 'x', urls[1]!])
+    expect(explained.stdout).toContain('/q\\x9b31m\\u202etxt.exe')
+    const diff = await run(['diff', plain, robots])
+    clean(diff, 'diff')
+    expect(diff.code).toBe(1)
+    expect(diff.stdout).toContain('\t//p\\x1b]0;pwned\\x07\t')
+    const check = await run(['check', robots, 'x', ...urls])
+    clean(check, 'check URL...')
+    expect(check.stdout.split('\n')[0]).toBe('disallowed\t3\t/p\\x1b]0;pwned\\x07')
+    const stream = await run(['check', robots, 'x', '--urls', '-'], urls.join('\n') + '\n')
+    clean(stream, 'check --urls')
+    expect(stream.stdout).toBe(check.stdout)
+  })
+
+  test('error messages quoting an argument or a URL line are escaped too', async () => {
+    const robots = file('hostile-args.txt', 'User-agent: *\nDisallow: /\n')
+    for (const args of [
+      ['check', robots, 'x', `no url${CSI}2J`],
+      ['explain', robots, 'x', `no url${RLO}`],
+      [`frob${ESC}[2J`],
+      ['lint', file(`name${ESC}[31m.txt`, 'User-agent: *\n')],
+    ]) {
+      const r = await run(args)
+      clean(r, args.join(' '))
+    }
+    const server = createServer((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /\n'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const r = await run(['check', origin, 'x', '--urls', '-'], `https://elsewhere.example/${ESC}[2J\n/ok\n`)
+      clean(r, 'check --urls, a line on another origin')
+      expect(r.stderr).toContain('--urls line 1: ')
+    } finally {
+      server.close()
+    }
+  })
+
+  test('JSON output keeps the strings exact', async () => {
+    const robots = file('hostile-json.txt', hostile)
+    const lint = JSON.parse((await run(['lint', robots, '--json'])).stdout) as { findings: { message: string }[] }
+    expect(lint.findings.some((f) => f.message.includes(`"Evil${ESC}[31m"`))).toBe(true)
+    const explained = JSON.parse((await run(['explain', robots, 'x', urls[1]!, '--json'])).stdout) as { url: string }
+    expect(explained.url).toBe(urls[1])
+    const diff = JSON.parse((await run(['diff', file('plain-json.txt', 'User-agent: *\nDisallow: /\n'), robots, '--json'])).stdout) as { changes: { url: string }[] }
+    expect(diff.changes.some((c) => c.url === `//p${ESC}]0;pwned\x07`)).toBe(true)
+  })
+
+  test('lint --json of 512,000 empty lines stays small: only lines with findings are reported', async () => {
+    // It printed every line's report: 118 MB for this 512,000-byte file.
+    const empty = file('empty-lines.txt', '\n'.repeat(512_000))
+    const r = await run(['lint', empty, '--json'])
+    expect(r.code).toBe(0)
+    expect(r.stdout.length).toBeLessThan(4096)
+    expect((JSON.parse(r.stdout) as { lines: unknown[] }).lines).toEqual([])
+    const usage = await run(['lint', empty, '--all-lines'])
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining('--all-lines goes with --json')])
+  })
+})
+
 describe('cli: streamCheck (the byte path of check --urls)', () => {
   const enc = new TextEncoder()
   const matcher = parseRobots('User-agent: *\nDisallow: /private\n').matcher('x')
@@ -607,9 +707,9 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
     return { stdout, stderr, result }
   }
 
-  test('splits on LF across chunks, drops the CR of CRLF (even split from its LF), keeps a lone CR, counts a final line', async () => {
+  test('splits on LF across chunks, drops the CR of CRLF (even split from its LF), keeps a lone CR (echoed escaped), counts a final line', async () => {
     const r = await streamOf(['/a\r', '\n/priv', 'ate\n/d\re\n\n', '/last'])
-    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\re\nallowed\t0\t\nallowed\t0\t/last\n')
+    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\\re\nallowed\t0\t\nallowed\t0\t/last\n')
     expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 0 })
   })
 
@@ -625,6 +725,20 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
     const r = await streamOf(['/ok\nbad\n/private\nbad too'], (b, s, e) => (b[s] === 0x62 ? `line of ${e - s} bytes` : null))
     expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\tbad\ndisallowed\t2\t/private\nerror\t0\tbad too\n')
     expect(r.stderr).toBe('robotstxt: --urls line 2: line of 3 bytes\nrobotstxt: --urls line 4: line of 7 bytes\n')
+  })
+
+  test('each kind of control character is echoed escaped, alone in its block or not; other text is untouched', async () => {
+    // The engine flags C0 and DEL in its copy, C1 and bidi controls in the UTF-8 it echoes.
+    const cases: [string, string][] = [
+      ['/a\x1b[2J', '/a\\x1b[2J'], ['/b\x7f', '/b\\x7f'], ['/c\tx', '/c\\tx'], ['/d\u009b1m', '/d\\x9b1m'],
+      ['/e\u0085', '/e\\x85'], ['/f\u202ex', '/f\\u202ex'], ['/g\u2069', '/g\\u2069'], ['/private\u2066', '/private\\u2066'],
+    ]
+    for (const [url, shown] of cases) {
+      const r = await streamOf([url + '\n'])
+      expect(r.stdout).toBe(`${url.startsWith('/private') ? 'disallowed\t2' : 'allowed\t0'}\t${shown}\n`)
+    }
+    const near = '/\u00e9\u00a0\u2028\u2029\u202f\u2065\u206a\ufeff'
+    expect((await streamOf([near + '\n'])).stdout).toBe(`allowed\t0\t${near}\n`)
   })
 
   test('ill-formed UTF-8 is echoed as it was checked; a BOM only at the very start is dropped', async () => {

@@ -14,6 +14,7 @@ import { RobotsTxtFile as StockRobotsTxtFile } from '@crawlee/utils'
 import { RobotsCache, RobotsTxtFile, withGoogleRobots } from '../src/crawlee.js'
 import { closeAll, serve, type TestServer } from './helpers/server.js'
 import { ensureDist, DIST } from './helpers/dist.js'
+import { CUT_BODIES, ENCODED, encodedReply } from './helpers/encoded.js'
 
 const storageDir = mkdtempSync(join(tmpdir(), 'robotstxt-crawlee-'))
 const previousStorageDir = process.env.CRAWLEE_STORAGE_DIR
@@ -45,6 +46,31 @@ const ROBOTS = [
 ].join('\n')
 
 const PAGES = ['/', '/a/', '/a/index.html', '/a/other', '/typo', '/free', '/mybot-only']
+
+/** A forward proxy on 127.0.0.1 that tunnels every CONNECT to `port`, whatever host is asked. */
+async function tunnelProxy(port: number): Promise<{ url: string; tunnels: string[]; close(): void }> {
+  const tunnels: string[] = []
+  const proxy = createServer((_req, res) => res.writeHead(405).end())
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '')
+    const upstream = connect(port, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      upstream.write(head)
+      upstream.pipe(client).pipe(upstream)
+    })
+    upstream.on('error', () => client.destroy())
+    client.on('error', () => upstream.destroy())
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    tunnels,
+    close: () => {
+      proxy.closeAllConnections()
+      proxy.close()
+    },
+  }
+}
 
 /** A site whose root links to every page; robots.txt answers with `robots`. */
 async function site(robots: { status: number; body?: string }): Promise<TestServer> {
@@ -177,28 +203,34 @@ describe('crawlee: RobotsTxtFile', () => {
 
   test('find(url, proxyUrl): the robots.txt is fetched through the proxy (CONNECT tunnel)', async () => {
     const target = await site({ status: 200, body: 'User-agent: *\nDisallow: /no\n' })
-    // A forward proxy on 127.0.0.1 that tunnels every CONNECT to the local site, whatever host is asked.
-    const tunnels: string[] = []
-    const proxy = createServer((_req, res) => res.writeHead(405).end())
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '')
-      const upstream = connect(target.port, '127.0.0.1', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-        upstream.write(head)
-        upstream.pipe(client).pipe(upstream)
-      })
-      upstream.on('error', () => client.destroy())
-      client.on('error', () => upstream.destroy())
-    })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const proxy = await tunnelProxy(target.port)
     try {
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-      const robots = await RobotsTxtFile.find('http://robots.invalid/page', proxyUrl, { timeoutMillis: 5000 })
-      expect(tunnels).toEqual(['robots.invalid:80'])
+      const robots = await RobotsTxtFile.find('http://robots.invalid/page', proxy.url, { timeoutMillis: 5000 })
+      expect(proxy.tunnels).toEqual(['robots.invalid:80'])
       expect(target.requests).toEqual(['/robots.txt'])
       expect([robots.outcome, robots.isAllowed('http://robots.invalid/no'), robots.isAllowed('http://robots.invalid/yes')]).toEqual(['ok', false, true])
     } finally {
-      proxy.closeAllConnections()
+      proxy.close()
+    }
+  })
+
+  test('find(url, proxyUrl): undici\'s fetch takes an encoded body cut mid-stream for a truncated response', async () => {
+    // Issue 34 item 2 on the undici package's fetch: the 12 cut bodies each came back as 'ok' with
+    // the rules before the cut; the whole bodies must still parse.
+    const target = await serve(encodedReply('gzip', Buffer.alloc(0)))
+    const proxy = await tunnelProxy(target.port)
+    try {
+      const got: string[] = []
+      for (const { name, encoding, bytes } of [...CUT_BODIES, ...ENCODED]) {
+        target.handle(encodedReply(encoding, bytes))
+        const robots = await RobotsTxtFile.find('http://robots.invalid/', proxy.url, { timeoutMillis: 5000 })
+        got.push(`${name}: ${robots.outcome} ${robots.isAllowed('http://robots.invalid/private')}`)
+      }
+      expect(got).toEqual([
+        ...CUT_BODIES.map((c) => `${c.name}: disallow-all false`),
+        ...ENCODED.map((e) => `${e.name}: ok false`),
+      ])
+    } finally {
       proxy.close()
     }
   })

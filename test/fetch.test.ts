@@ -8,6 +8,7 @@ import { gzipSync, createGzip } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
 import { closeAll, reply, serve, type Handler } from './helpers/server.js'
+import { CUT_BODIES, ENCODED, encodedReply } from './helpers/encoded.js'
 
 afterAll(closeAll)
 
@@ -393,6 +394,37 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
       throw new TypeError('fetch failed')
     }) as unknown as typeof fetch
     expect(await fetchRobots('https://example.com/', { fetch: throwing })).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
+})
+
+describe('encoded bodies despite Accept-Encoding: identity (rfc9309 2.3.1.4, issue 34 item 2)', () => {
+  // The platform fetch (undici on Node) decodes leniently: without the strict check each cut body
+  // below came back as status 200, outcome 'ok' and the rules before the cut.
+  for (const { name, encoding, bytes } of CUT_BODIES) {
+    it(`${name}: an encoded stream that does not end is a truncated response (status null)`, async () => {
+      const s = await serve(encodedReply(encoding, bytes))
+      const r = await fetchRobots(s.origin)
+      expect(s.headers[0]?.['accept-encoding']).toBe('identity')
+      expect(r).toMatchObject({ status: null, outcome: 'disallow-all' })
+      expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    })
+  }
+
+  for (const { name, encoding, bytes } of ENCODED) {
+    it(`${name}: a whole encoded body is decoded and parsed`, async () => {
+      const s = await serve(encodedReply(encoding, bytes))
+      const r = await fetchRobots(s.origin)
+      expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+      expect([r.isAllowed(`${s.origin}/private`, 'Bot'), r.isAllowed(`${s.origin}/public`, 'Bot')]).toEqual([false, true])
+    })
+  }
+
+  it('an empty encoded body is an empty file, and an unknown coding is parsed as it came', async () => {
+    const s = await serve(encodedReply('gzip', new Uint8Array(0)))
+    expect(await fetchRobots(s.origin)).toMatchObject({ status: 200, outcome: 'ok' })
+    s.handle(encodedReply('x-unknown', Buffer.from('User-agent: *\nDisallow: /private\n')))
+    const r = await fetchRobots(s.origin)
+    expect([r.outcome, r.isAllowed(`${s.origin}/private`, 'Bot')]).toEqual(['ok', false])
   })
 })
 

@@ -28,7 +28,7 @@ const BUDGETS: Record<string, number> = {
   'compat.js': 100 * KiB, // 94,357 now; 82,534 before the streamed check; 64,473 when first set
   'compat.cjs': 101 * KiB, // 95,313 now; 65,429 when first set
   'compat-workerd.js': 62 * KiB, // 57,247 now; 43,233 when first set
-  'cli.js': 194 * KiB, // 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
+  'cli.js': 244 * KiB, // 199,754 with `test` (expectations, four report formats, the crawler presets); 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
 }
 
 const sizes = new Map<string, { raw: number; gzip: number }>()

@@ -6,6 +6,7 @@ import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, on
 import { bulkStdout } from './output.js'
 import { loadRobots, openInput, type LoadedRobots } from './source.js'
 import { streamCheck, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
+import { escapeControls } from './style.js'
 import { getEngine } from '../engine/wasm.js'
 import { verdictLines } from '../engine/wasm-urls.js'
 
@@ -49,7 +50,7 @@ export async function runCheck(argv: string[]): Promise<number> {
     for (let i = 0; i < urls.length; i++) {
       const v = out[i]!
       if (v < 0) anyDisallowed = true
-      text += `${v < 0 ? 'disallowed' : 'allowed'}\t${v < 0 ? ~v : v}\t${urls[i]!}\n`
+      text += `${v < 0 ? 'disallowed' : 'allowed'}\t${v < 0 ? ~v : v}\t${escapeControls(urls[i]!)}\n`
     }
     process.stdout.write(text)
     return anyDisallowed ? 1 : 0

@@ -9,6 +9,7 @@ import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
+import { escapeControls } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
 
@@ -58,11 +59,14 @@ export async function runDiff(argv: string[]): Promise<number> {
   return diff.changes.length > 0 ? 1 : 0
 }
 
-/** One tab-separated line per change: agent, URL, old verdict and line, new verdict and line. */
+/**
+ * One tab-separated line per change: agent, URL, old verdict and line, new verdict and line. Agent
+ * and URL come from the files: escaped, which also keeps a tab in them from adding a column.
+ */
 function render(diff: RobotsDiff): string {
   let out = ''
   for (const c of diff.changes) {
-    out += `${c.agent}\t${c.url}\t${c.old.allowed ? 'allowed' : 'disallowed'}\t${c.old.line}\t${c.new.allowed ? 'allowed' : 'disallowed'}\t${c.new.line}\n`
+    out += `${escapeControls(c.agent)}\t${escapeControls(c.url)}\t${c.old.allowed ? 'allowed' : 'disallowed'}\t${c.old.line}\t${c.new.allowed ? 'allowed' : 'disallowed'}\t${c.new.line}\n`
   }
   return out
 }

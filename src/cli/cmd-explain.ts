@@ -6,7 +6,7 @@ import { explain, type Explanation, type RuleMatch } from './explain.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
-import { styleFor, type Style } from './style.js'
+import { escapeControls as esc, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
 
@@ -73,25 +73,26 @@ const GROUP_WHY: Record<Explanation['group'], (token: string) => string> = {
 export function render(loaded: LoadedRobots, e: Explanation, st: Style): string {
   const out: string[] = []
   const field = (name: string, value: string) => out.push(`${st.bold(name.padEnd(9))}${value}`)
-  field('robots', loaded.fetched === null ? loaded.label : `${loaded.fetched.origin}/robots.txt (${loaded.fetched.status ?? 'no response'} ${loaded.fetched.outcome})`)
-  field('agent', e.token === e.agent.toLowerCase() ? e.agent : `${e.agent} (matched as "${e.token}")`)
-  field('url', e.url)
-  field('path', e.path)
+  // Every value shown comes from the file, the command line or the fetch: escaped (style.ts).
+  field('robots', loaded.fetched === null ? esc(loaded.label) : `${loaded.fetched.origin}/robots.txt (${loaded.fetched.status ?? 'no response'} ${loaded.fetched.outcome})`)
+  field('agent', e.token === e.agent.toLowerCase() ? esc(e.agent) : `${esc(e.agent)} (matched as "${esc(e.token)}")`)
+  field('url', esc(e.url))
+  field('path', esc(e.path))
   out.push('')
   if (loaded.fetched === null || loaded.fetched.outcome === 'ok') {
-    field('group', GROUP_WHY[e.group](e.token))
+    field('group', GROUP_WHY[e.group](esc(e.token)))
     if (e.group !== 'specific' && !/^[a-z_-]+$/.test(e.token)) {
       // RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent: a User-agent line's name stops at the first other character.
-      out.push(`  ${st.yellow('note')}: no User-agent line can name "${e.token}": their names are matched up to the first character that is not a letter, "-" or "_"`)
+      out.push(`  ${st.yellow('note')}: no User-agent line can name "${esc(e.token)}": their names are matched up to the first character that is not a letter, "-" or "_"`)
     }
     const w = lineWidth(e)
-    for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(w)}`)}${a.text}${a.names ? st.cyan(`   <- names ${e.token}`) : ''}`)
+    for (const a of e.agentLines) out.push(`  ${st.dim(`line ${String(a.line).padEnd(w)}`)}${esc(a.text)}${a.names ? st.cyan(`   <- names ${esc(e.token)}`) : ''}`)
     out.push('')
     if (e.matches.length === 0) {
       field('rules', 'no rule of these groups matches the path')
     } else {
       field('rules', 'matching the path (priority = pattern length in bytes; the longest wins, an allow wins a tie)')
-      const width = e.matches.reduce((w, m) => Math.max(w, m.text.length), 0)
+      const width = e.matches.reduce((w, m) => Math.max(w, esc(m.text).length), 0)
       for (const m of e.matches) out.push(`  ${matchLine(m, lineWidth(e), width, m === e.decidingRule, st)}`)
     }
     out.push('')
@@ -101,14 +102,14 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
     field('usage', 'AI usage preferences for this agent (Google ignores them for crawling)')
     for (const [category, p] of usage) {
       const base = p.allowed === null ? 'only for some paths' : `${p.allowed ? 'yes' : 'no'}  (${p.source}, line ${p.line})`
-      out.push(`  ${category.padEnd(12)}${base}`)
-      for (const at of p.paths) out.push(`  ${''.padEnd(12)}${at.allowed ? 'yes' : 'no'} under ${at.path}  (Content-Usage, line ${at.line})`)
+      out.push(`  ${esc(category).padEnd(12)}${base}`)
+      for (const at of p.paths) out.push(`  ${''.padEnd(12)}${at.allowed ? 'yes' : 'no'} under ${esc(at.path)}  (Content-Usage, line ${at.line})`)
     }
     out.push('')
   }
   const verdict = e.allowed ? st.green('allowed') : st.red('disallowed')
   field('verdict', `${verdict}${e.line > 0 ? ` by line ${e.line}` : ''}`)
-  out.push(`  ${e.reason}`)
+  out.push(`  ${esc(e.reason)}`)
   return out.join('\n') + '\n'
 }
 
@@ -122,7 +123,7 @@ function lineWidth(e: Explanation): number {
 }
 
 function matchLine(m: RuleMatch, lineW: number, width: number, decides: boolean, st: Style): string {
-  const via = m.indexHtml !== undefined ? ` (as ${m.indexHtml}, the index.html rule)` : ''
-  const text = `${st.dim(`line ${String(m.line).padEnd(lineW)}`)}${m.text.padEnd(width)}  priority ${m.priority}${via}`
+  const via = m.indexHtml !== undefined ? ` (as ${esc(m.indexHtml)}, the index.html rule)` : ''
+  const text = `${st.dim(`line ${String(m.line).padEnd(lineW)}`)}${esc(m.text).padEnd(width)}  priority ${m.priority}${via}`
   return decides ? `${text}${st.cyan('   <- decides')}` : text
 }

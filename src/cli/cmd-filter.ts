@@ -8,6 +8,7 @@ import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { openInput } from './source.js'
 import { MAX_URL_LINE, textLines } from './stream.js'
+import { escapeControls } from './style.js'
 
 const OPTIONS = {
   ...COMMON_OPTIONS, ...FETCH_OPTIONS,
@@ -49,7 +50,7 @@ export async function runFilter(argv: string[]): Promise<number> {
       if (v.error !== undefined) {
         bad++
         const why = tooLong.delete(lineNo) ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} characters; expected one URL per line` : v.error
-        process.stderr.write(`${progress.clear()}robotstxt: --urls line ${lineNo}: ${why}\n`)
+        process.stderr.write(`${progress.clear()}robotstxt: --urls line ${lineNo}: ${escapeControls(why)}\n`)
       } else if (!v.allowed) disallowed++
       progress.count(v)
       out += render(v, mode)
@@ -69,9 +70,9 @@ export async function runFilter(argv: string[]): Promise<number> {
 
 function render(v: UrlVerdict, mode: 'json' | 'verdicts' | 'allowed'): string {
   if (mode === 'json') return JSON.stringify(v) + '\n'
-  if (mode === 'allowed') return v.allowed ? v.url + '\n' : ''
+  if (mode === 'allowed') return v.allowed ? escapeControls(v.url) + '\n' : ''
   const verdict = v.error !== undefined ? 'error' : v.allowed ? 'allowed' : 'disallowed'
-  return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${v.url}\n`
+  return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${escapeControls(v.url)}\n`
 }
 
 function concurrencyOption(value: string | boolean | undefined): number {

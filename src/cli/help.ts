@@ -25,6 +25,7 @@ Usage:
   robotstxt diff OLD NEW                     URLs whose verdict changes between two versions
   robotstxt filter AGENT [--urls FILE]       the allowed URLs of a list of any hosts
   robotstxt playground                       a page to try robots.txt files, on localhost
+  robotstxt test ROBOTS EXPECTATIONS         hold a robots.txt to a file of expected verdicts
   robotstxt help [COMMAND]                   help for a command
 
 ${ROBOTS_ARG}
@@ -35,8 +36,12 @@ Options:
   -h, --help      show help (also after a command: robotstxt check --help)
   -V, --version   print the version
 
-Exit status: 0 allowed / no lint errors, 1 disallowed / lint errors, 2 usage error or
-unreadable input, 3 some --urls lines could not be checked.
+Text output shows control characters from files, URLs and arguments as escapes (\x1b,
+\t, \u202e), so a hostile robots.txt or URL list cannot drive the terminal; --json output
+keeps every string exact.
+
+Exit status: 0 allowed / no lint errors / expectations met, 1 disallowed / lint errors /
+expectations failed, 2 usage error or unreadable input, 3 some --urls lines could not be checked.
 `,
 
   check: `Usage:
@@ -168,7 +173,7 @@ Stops on Ctrl-C. Exit status: 0, or 2 on a usage error or when the port is taken
 `,
 
   lint: `Usage:
-  robotstxt lint ROBOTS [--json]
+  robotstxt lint ROBOTS [--json [--all-lines]]
 
 Reports, with line numbers, what crawlers will do differently from what the file seems to say:
   error    lines or parts of the file without effect: rules before any User-agent line,
@@ -182,16 +187,60 @@ Reports, with line numbers, what crawlers will do differently from what the file
 
 Output is "FILE:LINE: severity: message [code]", coloured on a terminal (unless NO_COLOR is
 set). --json prints {source, bytes, summary, findings, lines}, where lines is the parser's
-per-line report.
+report of each line a finding points at (of every line with --all-lines).
 
 ${ROBOTS_ARG}
 
 Options:
   --json              print the findings as JSON
+  --all-lines         with --json, the report of every line, not only of those with findings
 ${FETCH_OPTS}
   -h, --help          show this help
 
 Exit status: 0 when there are no errors (warnings and infos are fine), 1 when there are
 errors, 2 on a usage error or unreadable input.
+`,
+
+  test: `Usage:
+  robotstxt test ROBOTS EXPECTATIONS [--format text|json|github|junit]
+
+Checks a robots.txt against what its site expects of it, for CI: after each build, on the file
+the build wrote. EXPECTATIONS is a file ('-' = stdin; at most 1 MiB) with one expectation per
+line:
+  AGENT allow|disallow URL-OR-PATH
+for example
+  Googlebot allow /products/
+  GPTBot    disallow /          # a comment
+Fields are separated by spaces or tabs; blank lines and comments (from a "#" that starts a
+field, so "/page#top" keeps its fragment) are skipped. AGENT is one word: the name of a
+crawler preset (ignoring case), which stands for every token that crawler obeys (for
+Googlebot-Image, the groups naming Googlebot-Image or Googlebot), or else a user-agent product
+token, checked as it is. URL-OR-PATH is an absolute URL or a path starting with '/' on
+the site; when ROBOTS is a URL, absolute URLs must be on its origin.
+
+Each expectation is checked exactly as check does, and reported with the robots.txt line that
+decided (0 when no rule matched). A line that is not an expectation is reported on stderr as
+"EXPECTATIONS:LINE: expected ..."; the other lines are still checked and reported.
+
+Formats (--format):
+  text     "pass" or "FAIL", the expectation's file:line, the verdict and its deciding line,
+           then a summary
+  json     {robots, expectations, fetch, summary, results, errors}; each result is
+           {line, agent, tokens, expected, url, passed, allowed, robotsLine, rule}
+  github   GitHub Actions annotations: "::error file=EXPECTATIONS,line=N,..." on each failed
+           expectation's line (the message names the robots.txt line), then the summary;
+           give EXPECTATIONS as a path from the repository's root for them to show on it
+  junit    JUnit XML: a testcase per expectation, a failure when it is not met, an error per
+           malformed line
+
+${ROBOTS_ARG}
+
+Options:
+  --format F          text (default), json, github or junit
+${FETCH_OPTS}
+  -h, --help          show this help
+
+Exit status: 0 when every expectation is met, 1 when one is not, 2 on a usage error,
+unreadable input, an empty EXPECTATIONS or a malformed line in it.
 `,
 }

@@ -51,13 +51,17 @@ export function agentArgument(agent: string, command: string): string {
  * "example.com/a", which the matcher would read as the path "/a".
  */
 export function urlArgument(url: string, command: string): string {
-  if (url.startsWith('/') && !url.startsWith('//')) return url
-  try {
-    new URL(url)
-  } catch {
-    throw new UsageError(`URL: expected an absolute URL (https://host/path) or a path starting with "/", got ${JSON.stringify(url)}`, command)
-  }
+  if (!isUrlOrPath(url)) throw new UsageError(`URL: expected ${URL_OR_PATH}, got ${JSON.stringify(url)}`, command)
   return url
+}
+
+/** What a URL argument (or a `test` expectation's URL-OR-PATH) must be, for messages. */
+export const URL_OR_PATH = 'an absolute URL (https://host/path) or a path starting with "/"'
+
+/** True for a string urlArgument accepts: a path starting with one '/', or a URL that parses. */
+export function isUrlOrPath(url: string): boolean {
+  if (url.startsWith('/')) return !url.startsWith('//')
+  return URL.canParse(url)
 }
 
 /**

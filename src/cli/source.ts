@@ -70,18 +70,18 @@ export async function loadRobots(arg: string, options: LoadOptions, command: str
     // fetchRobots stops reading at the limit, so a body of exactly that length may have been cut.
     return { label: arg, robots: fetched.robots, body, size: null, truncated: body.length >= DEFAULT_MAX_BYTES, fetched }
   }
-  let read: Capped
-  if (arg === '-') {
-    try {
-      read = await readStreamCapped(process.stdin, DEFAULT_MAX_BYTES)
-    } catch (err) {
-      throw new InputError(`cannot read stdin: ${describeFsError(err)}`)
-    }
-  } else {
-    read = await readFileCapped(arg, DEFAULT_MAX_BYTES)
-  }
-  const { bytes, size, truncated } = read
+  const { bytes, size, truncated } = await readInput(arg, DEFAULT_MAX_BYTES)
   return { label: arg === '-' ? '(stdin)' : arg, robots: parseRobots(bytes), body: bytes, size, truncated, fetched: null }
+}
+
+/** The first `max` bytes of a file, or of stdin for '-'; InputError when it cannot be read. */
+export async function readInput(arg: string, max: number): Promise<Capped> {
+  if (arg !== '-') return readFileCapped(arg, max)
+  try {
+    return await readStreamCapped(process.stdin, max)
+  } catch (err) {
+    throw new InputError(`cannot read stdin: ${describeFsError(err)}`)
+  }
 }
 
 /** The first `max` bytes of a file; for a regular file, no byte past `max` is read. */
@@ -113,7 +113,7 @@ async function readFileCapped(path: string, max: number): Promise<Capped> {
   }
 }
 
-interface Capped {
+export interface Capped {
   bytes: Uint8Array
   /** Total size when known (regular files, or a stream that ended within the limit). */
   size: number | null

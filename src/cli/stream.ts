@@ -8,13 +8,15 @@
 // is checked and its output lines written in one wasm pass (assembly/verdicts.ts) into one buffer,
 // written once; when the output reports a full buffer, reading waits for 'drain'. JavaScript looks
 // at single lines only when some may be rejected (a fetched robots.txt's origin filter, or an
-// overlong line).
+// overlong line). A URL echoed to the output has its control characters escaped (style.ts): the
+// engine counts the lines that need it, so only a block holding one is rewritten.
 
 import { once } from 'node:events'
 import type { Writable } from 'node:stream'
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
 import { getEngine } from '../engine/wasm.js'
 import { lineBounds, type VerdictLines } from '../engine/wasm-urls.js'
+import { escapeControls } from './style.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
@@ -75,17 +77,17 @@ export async function streamCheck(
           ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
           : filter === null ? null : filter(block, start, end)
         if (reason !== null) {
-          report += `robotstxt: --urls line ${result.total + n + 1}: ${reason}\n`
+          report += `robotstxt: --urls line ${result.total + n + 1}: ${escapeControls(reason)}\n`
           result.bad++
           marks[n] = end - start <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
         }
       }
     }
-    const { out, lines, disallowed } = check(block, marks)
+    const { out, lines, disallowed, controls } = check(block, marks)
     result.disallowed += disallowed
     result.total += lines
     if (report !== '') errors.write(report)
-    if (!output.write(out)) await drained(output)
+    if (!output.write(controls > 0 ? escapeUrls(out) : out)) await drained(output)
     onProgress?.(result)
   }
 
@@ -182,6 +184,20 @@ export async function* textLines(input: AsyncIterable<Uint8Array>, tooLong: (lin
   } else if (rest !== '') {
     yield one(rest, false)
   }
+}
+
+/**
+ * Verdict lines with every URL (after the second tab) escaped for a terminal (style.ts): the rare
+ * block in which the engine saw a control character.
+ */
+function escapeUrls(out: Uint8Array): Uint8Array {
+  const lines = new TextDecoder().decode(out).split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const url = line.indexOf('\t', line.indexOf('\t') + 1) + 1
+    lines[i] = line.slice(0, url) + escapeControls(line.slice(url))
+  }
+  return new TextEncoder().encode(lines.join('\n'))
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -1,5 +1,9 @@
-// Terminal styling: ANSI colours only when the stream is a terminal and NO_COLOR is unset or empty
-// (https://no-color.org), so pipes and files always get plain text.
+// Terminal text: ANSI colours only when the stream is a terminal and NO_COLOR is unset or empty
+// (https://no-color.org), so pipes and files always get plain text; and `escapeControls`, the one
+// escape every text printer applies to what it did not write itself (robots.txt lines, URLs,
+// agents, file names, error messages), on a terminal or not: a hostile file must not be able to
+// drive the terminal of whoever reads the output. JSON output is exact and never goes through it
+// (printableJson writes the controls JSON.stringify leaves raw as JSON's own escapes).
 
 import type { Writable } from 'node:stream'
 
@@ -25,4 +29,32 @@ export function styleFor(stream: Writable & { isTTY?: boolean }): Style {
   const noColor = process.env.NO_COLOR
   if (stream.isTTY !== true || (noColor !== undefined && noColor !== '')) return PLAIN
   return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), green: sgr(32, 39) }
+}
+
+/**
+ * What a terminal acts on: C0 controls (ESC starts every escape sequence, CR overwrites a line),
+ * DEL, C1 controls (U+009B is a one-character CSI) and the bidi embeddings, overrides and
+ * isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them.
+ */
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
+const CONTROLS = new RegExp(CONTROL.source, 'g')
+const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
+
+/** `s` with every control character written as an escape (`\x1b`, `\n`, `\u202e`); `s` itself when it has none. */
+export function escapeControls(s: string): string {
+  return CONTROL.test(s) ? s.replace(CONTROLS, escapeOne) : s
+}
+
+function escapeOne(c: string): string {
+  const code = c.charCodeAt(0)
+  return SHORT[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * `value` as indented JSON in which the controls JSON.stringify leaves raw (DEL, C1, bidi) are
+ * `\uHHHH` escapes too: the same value when parsed, and inert on a terminal. The only raw C0
+ * control in that text is the indentation's line feed.
+ */
+export function printableJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(CONTROLS, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
 }

@@ -45,6 +45,8 @@ export interface WasmExports {
   verdictLinesSeen(): number
   /** How many of them were disallowed (lines marked rejected not counted). */
   verdictDisallowed(): number
+  /** How many of them echo a URL with a character a terminal acts on (C0, DEL, C1, bidi controls). */
+  verdictControls(): number
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /**

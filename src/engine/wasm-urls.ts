@@ -45,6 +45,8 @@ export interface VerdictLines {
   out: Uint8Array
   lines: number
   disallowed: number
+  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi): the CLI escapes them. */
+  controls: number
 }
 
 /** `a`, or when it has fewer than `need` items an array of its kind, twice as long at least, holding its first `keep`. */
@@ -244,6 +246,7 @@ function verdictChunks(e: Engine,
   const parts: Uint8Array[] = []
   let lines = 0
   let disallowed = 0
+  let controls = 0
   eachChunk(e, data, (len) => marksRoom(len) + verdictsRoom(len), (at, len, free) => {
     if (marks !== null) e.u8.set(marks.subarray(lines, lines + len + 1), free)
     const stage = free + marksRoom(len)
@@ -252,8 +255,9 @@ function verdictChunks(e: Engine,
     parts.push(e.u8.slice(out, out + written))
     lines += e.w.verdictLinesSeen()
     disallowed += e.w.verdictDisallowed()
+    controls += e.w.verdictControls()
   })
-  return { out: joinParts(parts), lines, disallowed }
+  return { out: joinParts(parts), lines, disallowed, controls }
 }
 
 /**

@@ -4,6 +4,7 @@
 import { agentTokens, fail } from '../engine/args.js'
 import { concatBytes } from '../engine/bytes.js'
 import { locateRobots } from './origin.js'
+import { platformStrictDispatcher } from './strict-decoding.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 
 /** What a fetch means for crawling (RFC 9309 2.3.1 and Google's documented handling). */
@@ -115,12 +116,10 @@ export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
   if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('options.fetch', 'a fetch function', o.fetch)
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', o.timeoutMs)
-  // Identity, not gzip: HTTP clients decode compressed bodies leniently (Node's undici flushes a
-  // gzip stream that stops short of its trailer as if it were whole), so a compressed body cut
-  // short would pass for a complete robots.txt. An identity body is framed by Content-Length or
-  // chunking, and the client rejects it when the connection drops early: a truncated body then
-  // counts as a network failure, as RFC 9309 2.3.1 and Google's documentation say. (Browsers drop this header; they pick the
-  // encoding themselves.)
+  // Identity, not gzip: an identity body is framed by Content-Length or chunking, and the client
+  // rejects it when the connection drops early, so a truncated body counts as a network failure
+  // (RFC 9309 2.3.1.4). A server may still compress; strict-decoding.ts then checks that the
+  // encoded stream ends. (Browsers drop this header; they pick the encoding themselves.)
   const headers: Record<string, string> = { 'accept-encoding': 'identity' }
   if (o.userAgent !== undefined) {
     if (typeof o.userAgent !== 'string' || o.userAgent === '') fail('options.userAgent', 'a non-empty string', o.userAgent)
@@ -178,8 +177,12 @@ function allowAll(status: number): RawFetch {
 async function follow(start: string, doFetch: typeof fetch, headers: Record<string, string>, signal: AbortSignal): Promise<RawFetch> {
   let url = start
   const visited = new Set([start])
+  // The platform's fetch gets a dispatcher that rejects cut encoded bodies (undici only; other
+  // platforms ignore the option). A caller's own fetch may carry its own dispatcher: left alone.
+  const dispatcher = doFetch === globalThis.fetch ? platformStrictDispatcher() : null
   for (let hop = 0; ; hop++) {
-    const init: RequestInit = { method: 'GET', headers, redirect: 'manual', signal }
+    const init: RequestInit & { dispatcher?: object } = { method: 'GET', headers, redirect: 'manual', signal }
+    if (dispatcher !== null) init.dispatcher = dispatcher
     // Called with globalThis as `this`: browsers reject a detached window.fetch otherwise. The
     // race makes the time limit hold even for a fetch that ignores its signal.
     let res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, init]) as Promise<Response>, signal)

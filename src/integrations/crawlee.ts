@@ -8,6 +8,7 @@
 
 import { fail } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
+import { strictDispatcher, type Dispatcher } from '../http/strict-decoding.js'
 
 /** How `getSitemaps` filters sitemap URLs relative to the robots.txt host (Crawlee's `EnqueueStrategy` values). */
 export type SitemapsStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin'
@@ -246,6 +247,8 @@ async function proxyFetch(proxyUrl: string): Promise<typeof fetch> {
   } catch {
     throw new Error('robotstxt-wasm/crawlee: RobotsTxtFile.find(url, proxyUrl) needs the undici package (npm install undici), or options.fetch')
   }
-  const dispatcher = new undici.ProxyAgent(proxyUrl)
+  const proxy = new undici.ProxyAgent(proxyUrl) as Dispatcher
+  // undici decodes a compressed body leniently; the strict wrapper makes a cut one fail.
+  const dispatcher = strictDispatcher(proxy) ?? proxy
   return ((url: string, init: RequestInit) => undici.fetch(url, { ...init, dispatcher })) as unknown as typeof fetch
 }

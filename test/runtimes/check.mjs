@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
+import zlib from 'node:zlib'
 import * as pkg from 'robotstxt-wasm'
 import compat from 'robotstxt-wasm/compat'
 import { checkEveryWay } from './every-way.mjs'
@@ -85,6 +86,35 @@ for (const name of ['parseRobots', 'Robots', 'Matcher', 'fetchRobots', 'RobotsCa
     for await (const v of checkUrls([`${origin}/a`, `${origin}/private/b`, 'not a url', `${origin}/c`], { agent: 'bot', cache: new RobotsCache() })) got.push(v)
     check('checkUrls: verdicts in order, one fetch', got.map((v) => `${v.allowed}/${v.line}/${v.outcome}`).join() === 'true/0/ok,false/2/ok,false/0/,true/0/ok'.replace('/,', '/null,') && fetches === 1,
       got.map((v) => `${v.allowed}/${v.line}/${v.outcome}`).join())
+  } finally {
+    server.close()
+  }
+}
+
+// A compressed body cut inside complete chunked framing is a truncated response, not the file
+// (undici's lenient decoding, issue 34 item 2); the whole body is parsed. Deno's fetch does not
+// decode a body it did not ask to be compressed, so it is left out.
+if (typeof Deno === 'undefined') {
+  const rules = 'User-agent: *\nAllow: /\n' + '# filler\n'.repeat(300) + 'Disallow: /private\n'
+  let body = new Uint8Array(0)
+  let encoding = 'gzip'
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-encoding': encoding, 'transfer-encoding': 'chunked' }).end(body))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${server.address().port}`
+  const compress = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync }
+  try {
+    const got = []
+    for (const [name, encode] of Object.entries(compress)) {
+      const whole = encode(rules)
+      for (const keep of [whole.length, whole.length >> 1, whole.length - 1]) {
+        body = whole.subarray(0, keep)
+        encoding = name
+        const r = await pkg.fetchRobots(origin)
+        got.push(`${name}/${keep === whole.length ? 'whole' : 'cut'}: ${r.status} ${r.outcome}`)
+      }
+    }
+    const want = Object.keys(compress).flatMap((n) => [`${n}/whole: 200 ok`, `${n}/cut: null disallow-all`, `${n}/cut: null disallow-all`])
+    check('fetchRobots: an encoded body cut mid-stream is truncated, a whole one parsed', got.join() === want.join(), got.join())
   } finally {
     server.close()
   }
