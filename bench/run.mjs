@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { cpus, totalmem, platform, arch } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Bench } from 'tinybench'
 import robotsParser from 'robots-parser'
@@ -16,6 +16,7 @@ import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
 import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
+import { coldStart, perSite } from './per-site.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -117,25 +118,14 @@ function target(what, value, goal, ok) {
   targets.push({ what, value, goal, ok })
 }
 
-// ── init: a fresh process importing the package and answering one check ──────────────────────
+// ── init: a fresh process importing the package and answering one check, over an empty one ─────
 function initPhase() {
-  const ours = pathToFileURL(join(root, 'dist', 'index.js')).href
-  const theirs = pathToFileURL(join(root, 'node_modules', 'robots-parser', 'index.js')).href
-  const script = (lib) => lib === 'ours'
-    ? `const t=performance.now();const{parseRobots}=await import(${JSON.stringify(ours)});parseRobots('User-agent: *\\nDisallow: /x').isAllowed('http://a/x','bot');console.log(performance.now()-t)`
-    : `const t=performance.now();const{default:p}=await import(${JSON.stringify(theirs)});p('http://a/robots.txt','User-agent: *\\nDisallow: /x').isAllowed('http://a/x','bot');console.log(performance.now()-t)`
-  const o = []
-  const t = []
-  for (let i = 0; i < Math.max(5, ROUNDS * 2); i++) {
-    for (const lib of i % 2 ? ['theirs', 'ours'] : ['ours', 'theirs']) {
-      const ms = Number(execFileSync(process.execPath, ['--input-type=module', '-e', script(lib)], { encoding: 'utf8' }))
-      ;(lib === 'ours' ? o : t).push(ms * 1e6)
-    }
-  }
-  const row = { phase: 'init: import + first check (fresh process)', ours: median(o), theirs: median(t) }
+  const cold = coldStart(Math.max(11, ROUNDS * 2 + 1))
+  const row = { phase: `init: import + first check (fresh process, over one with an empty script: ${fmtNs(cold.empty)})`, ours: cold.ours, theirs: cold.theirs }
   row.ratio = row.theirs / row.ours
   rows.push(row)
-  log(`init: ours ${fmtNs(row.ours)}, robots-parser ${fmtNs(row.theirs)}`)
+  log(`init: ours +${fmtNs(row.ours)}, robots-parser +${fmtNs(row.theirs)} over an empty node (${fmtNs(cold.empty)})`)
+  return cold
 }
 
 // ── parse + compile + first check, over the real corpus ─────────────────────────────────────────
@@ -602,7 +592,7 @@ log(`robotstxt-wasm benchmarks, ${date}, Node ${process.version}, ${machine}`)
 const corpus = loadCorpus()
 if (corpus === null) log('corpus: ../shared/corpus not found, the real-file phases are SKIPPED')
 
-initPhase()
+const cold = initPhase()
 if (corpus) parsePhase(corpus)
 syntheticPhase()
 if (corpus) realPhase(corpus)
@@ -622,6 +612,7 @@ const memory = memoryPhase()
 const cli = cliStreamPhase()
 const hostile = hostilePhase()
 const peers = await peersPhase()
+const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
 const sizeRows = sizes()
 
 const md = []
@@ -649,6 +640,7 @@ md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
 md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
 for (const t of targets) md.push(`| ${t.what} | ${t.value.toFixed(2)} | ${t.goal} | ${t.ok ? 'met' : '**missed**'} |`)
+if (sites) md.push('', ...sites.md)
 const report = md.join('\n') + '\n'
 process.stdout.write('\n' + report)
 writeFileSync(join(here, 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\`.\n\n${report}`)

@@ -1,0 +1,323 @@
+// `npm run bench`'s per-site rows (issue 33): robots.txt as crawlers meet it, a site at a time, against
+// robots-parser 3.0.1 in this process and protego and urllib.robotparser in a Python process
+// (bench/per-site.py). Owns the five measurements below, their tables and their goal table.
+// Invariants: every timing is interleaved (one warm-up pass of each library, then rounds with the
+// order rotating) and reported as the median of its rounds; every library is given the same sites
+// (bench/sites.mjs); agreement with the labels is counted from the timed passes' own verdicts.
+//
+//   first contact     parseRobots(body).isAllowed(url, 'Googlebot') per file, string and byte bodies
+//   crawler checks    the labelled checks shuffled with a fixed seed, so hosts switch on almost every one
+//   memory            bytes kept per cached Robots / Matcher / robots-parser instance (bench/per-site-memory.mjs)
+//   cold start        import + first check in a fresh process, over a fresh process that does nothing
+//   field benchmark   per site: parse, then check its links; totals and per-site percentiles
+//
+// Alone: `node bench/per-site.mjs` prints the section (BENCH_ROUNDS as for bench/run.mjs).
+import { execFileSync, spawnSync } from 'node:child_process'
+import { arch, cpus, platform, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import robotsParser from 'robots-parser'
+import { parseRobots } from '../dist/index.js'
+import { loadSites } from './sites.mjs'
+import { ensureProtego, runPerSitePy } from './python.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+const CORPUS = join(root, '..', 'shared', 'corpus')
+const AGENT = 'Googlebot'
+const MEMORY_COUNT = 20_000
+const SEED = 33
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+/** Nearest rank, as bench/per-site.py takes it. */
+const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((sorted.length * p) / 100) - 1)]
+const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`)
+const fmtB = (b) => `${Math.round(b).toLocaleString('en')} B`
+const count = (n) => n.toLocaleString('en')
+const faster = (theirs, ours) => (theirs >= ours ? `${(theirs / ours).toFixed(1)}x faster` : `${(ours / theirs).toFixed(2)}x slower`)
+const log = (s) => process.stderr.write(s + '\n')
+
+/**
+ * Each pass once to warm up, then `rounds` rounds of every pass, the order rotating so each takes
+ * each position; per pass, its ns and its result per round.
+ */
+function interleave(passes, rounds) {
+  const names = Object.keys(passes)
+  const out = Object.fromEntries(names.map((n) => [n, { ns: [], results: [] }]))
+  for (const n of names) passes[n]()
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(r + k) % names.length]
+      const t = process.hrtime.bigint()
+      const result = passes[n]()
+      out[n].ns.push(Number(process.hrtime.bigint() - t))
+      out[n].results.push(result)
+    }
+  }
+  return out
+}
+
+// ── first contact: parse + first check, per file ────────────────────────────────────────────────
+function firstContact(sites, rounds) {
+  const pass = (check) => () => {
+    let allowed = 0
+    for (const s of sites) allowed += check(s) ? 1 : 0
+    return allowed
+  }
+  const t = interleave({
+    string: pass((s) => parseRobots(s.text).isAllowed(s.first, AGENT)),
+    bytes: pass((s) => parseRobots(s.bytes).isAllowed(s.first, AGENT)),
+    theirs: pass((s) => robotsParser(s.robotsUrl, s.text).isAllowed(s.first, AGENT) !== false),
+  }, rounds)
+  if (t.string.results[0] !== t.bytes.results[0]) throw new Error(`first contact: ${t.string.results[0]} files allow their URL from a string body, ${t.bytes.results[0]} from bytes`)
+  const per = (k) => median(t[k].ns) / sites.length
+  return { string: per('string'), bytes: per('bytes'), theirs: per('theirs') }
+}
+
+// ── crawler-shaped checks: one labelled check after another, hosts switching ─────────────────────
+/** Fisher-Yates with mulberry32, so every run checks in the same order. */
+function shuffle(xs, seed) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1))
+    ;[xs[i], xs[j]] = [xs[j], xs[i]]
+  }
+  return xs
+}
+
+function crawlerChecks(sites, rounds) {
+  const items = []
+  for (const s of sites) {
+    const robots = parseRobots(s.text)
+    const rp = robotsParser(s.robotsUrl, s.text)
+    const matchers = new Map()
+    for (const c of s.links) {
+      let matcher = matchers.get(c.agent)
+      if (matcher === undefined) {
+        matchers.set(c.agent, (matcher = robots.matcher(c.agent)))
+        // Warmed once per (site, agent): the first check of a pair is first contact, measured apart.
+        robots.isAllowed(c.url, c.agent)
+      }
+      items.push({ site: s, robots, rp, matcher, agent: c.agent, url: c.url, allowed: c.allowed })
+    }
+  }
+  shuffle(items, SEED)
+  let switches = 0
+  for (let i = 1; i < items.length; i++) if (items[i].site !== items[i - 1].site) switches++
+  // One loop per library, so no call site inside a timed loop sees more than one library.
+  const t = interleave({
+    matcher: () => {
+      let agree = 0
+      for (const it of items) agree += it.matcher.isAllowed(it.url) === it.allowed ? 1 : 0
+      return agree
+    },
+    robots: () => {
+      let agree = 0
+      for (const it of items) agree += it.robots.isAllowed(it.url, it.agent) === it.allowed ? 1 : 0
+      return agree
+    },
+    theirs: () => {
+      let agree = 0
+      // undefined (another origin, or not a URL) is no verdict; counted as allowed, as bench/peers.mjs does.
+      for (const it of items) agree += (it.rp.isAllowed(it.url, it.agent) !== false) === it.allowed ? 1 : 0
+      return agree
+    },
+  }, rounds)
+  const per = (k) => median(t[k].ns) / items.length
+  return {
+    checks: items.length, switched: switches / (items.length - 1),
+    matcher: per('matcher'), robots: per('robots'), theirs: per('theirs'),
+    agree: { matcher: t.matcher.results[0], robots: t.robots.results[0], theirs: t.theirs.results[0] },
+  }
+}
+
+// ── memory kept per cached site: a child process per library ───────────────────────────────────
+function memory() {
+  const kept = (kind) => {
+    const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'per-site-memory.mjs'), kind, String(MEMORY_COUNT), CORPUS], { encoding: 'utf8' })
+    return JSON.parse(out).perObject
+  }
+  return { string: kept('robots-string'), bytes: kept('robots-bytes'), matcher: kept('matcher'), theirs: kept('robots-parser') }
+}
+
+// ── cold start: a fresh process, over one that imports nothing ──────────────────────────────────
+/**
+ * Wall time of `node --input-type=module -e SCRIPT` importing each library and answering one check,
+ * less the median of the same with an empty script (Node's own start); `runs` interleaved runs of each.
+ * A wrong verdict exits 3, so a process that did not do the work cannot pass for a fast one.
+ */
+export function coldStart(runs) {
+  const ours = JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)
+  const theirs = JSON.stringify(pathToFileURL(join(root, 'node_modules', 'robots-parser', 'index.js')).href)
+  const body = JSON.stringify('User-agent: *\nDisallow: /x')
+  const scripts = {
+    empty: '',
+    ours: `const{parseRobots}=await import(${ours});if(parseRobots(${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
+    theirs: `const{default:p}=await import(${theirs});if(p('http://a/robots.txt',${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
+  }
+  const passes = {}
+  for (const [name, script] of Object.entries(scripts)) {
+    passes[name] = () => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' })
+      if (r.status !== 0) throw new Error(`cold start (${name}): the process exited ${r.status ?? r.signal}`)
+    }
+  }
+  const t = interleave(passes, runs)
+  const empty = median(t.empty.ns)
+  return { runs, empty, ours: median(t.ours.ns) - empty, theirs: median(t.theirs.ns) - empty }
+}
+
+// ── the field's benchmark: per site, parse, then check its links ────────────────────────────────
+function fieldNode(sites, rounds) {
+  const timed = (site) => () => {
+    const times = new Float64Array(sites.length)
+    let agree = 0
+    for (let i = 0; i < sites.length; i++) {
+      const t = process.hrtime.bigint()
+      agree += site(sites[i])
+      times[i] = Number(process.hrtime.bigint() - t)
+    }
+    return { times, agree }
+  }
+  const viaRobots = (body) => (s) => {
+    const r = parseRobots(body(s))
+    let agree = 0
+    for (const c of s.links) agree += r.isAllowed(c.url, c.agent) === c.allowed ? 1 : 0
+    return agree
+  }
+  const viaMatcher = (body) => (s) => {
+    const r = parseRobots(body(s))
+    const matchers = new Map()
+    let agree = 0
+    for (const c of s.links) {
+      let m = matchers.get(c.agent)
+      if (m === undefined) matchers.set(c.agent, (m = r.matcher(c.agent)))
+      agree += m.isAllowed(c.url) === c.allowed ? 1 : 0
+    }
+    return agree
+  }
+  const text = (s) => s.text
+  const bytes = (s) => s.bytes
+  const libs = {
+    'robotstxt-wasm|string|`Robots.isAllowed(url, agent)`': viaRobots(text),
+    'robotstxt-wasm|string|`Matcher.isAllowed(url)`, a Matcher per agent': viaMatcher(text),
+    'robotstxt-wasm|bytes|`Robots.isAllowed(url, agent)`': viaRobots(bytes),
+    'robotstxt-wasm|bytes|`Matcher.isAllowed(url)`, a Matcher per agent': viaMatcher(bytes),
+    'robots-parser 3.0.1|string|`isAllowed(url, agent)`': (s) => {
+      const r = robotsParser(s.robotsUrl, s.text)
+      let agree = 0
+      for (const c of s.links) agree += (r.isAllowed(c.url, c.agent) !== false) === c.allowed ? 1 : 0
+      return agree
+    },
+  }
+  const t = interleave(Object.fromEntries(Object.entries(libs).map(([k, site]) => [k, timed(site)])), rounds)
+  const checks = sites.reduce((n, s) => n + s.links.length, 0)
+  return Object.entries(t).map(([key, { results }]) => {
+    const [name, body, via] = key.split('|')
+    const perSite = sites.map((_, i) => median(results.map((r) => r.times[i]))).sort((a, b) => a - b)
+    return {
+      name, body, via, checks, agree: results[0].agree,
+      total: median(results.map((r) => r.times.reduce((a, b) => a + b, 0))),
+      p50: percentile(perSite, 50), p95: percentile(perSite, 95), p99: percentile(perSite, 99),
+    }
+  })
+}
+
+/** protego and urllib.robotparser rows from bench/per-site.py; a library it could not run is a row saying why. */
+async function fieldPython(rounds) {
+  const missing = await ensureProtego()
+  if (missing !== null) log(`\n*** per site: protego NOT MEASURED: ${missing} ***\n`)
+  let py
+  try {
+    py = runPerSitePy(join(CORPUS, 'cases.jsonl'), join(CORPUS, 'robots'), rounds)
+  } catch (error) {
+    const why = `bench/per-site.py failed: ${String(error.message).split('\n')[0]}`
+    log(`\n*** per site: protego and urllib.robotparser NOT MEASURED: ${why} ***\n`)
+    return { python: null, rows: ['protego', 'urllib.robotparser'].map((name) => ({ name, error: why })) }
+  }
+  const rows = py.libraries.map((l) => l.error !== undefined
+    ? { name: l.name, error: missing ?? l.error }
+    : { name: l.name, body: 'string', via: l.name.startsWith('protego') ? '`can_fetch(url, agent)`' : '`can_fetch(agent, url)`', checks: l.checks, agree: l.agree, total: l.total_ns, p50: l.p50_ns, p95: l.p95_ns, p99: l.p99_ns })
+  for (const r of rows) if (r.error !== undefined) log(`\n*** per site: ${r.name} NOT MEASURED: ${r.error} ***\n`)
+  return { python: `Python ${py.python} (${py.executable})`, rows }
+}
+
+// ── the section ─────────────────────────────────────────────────────────────────────────────────
+/**
+ * Measures every per-site row and returns `{ md, targets }`: the section's Markdown lines and its
+ * goals as { what, value, goal, ok }. `cold` is a coldStart() result already measured, if any.
+ */
+export async function perSite({ rounds, cold = null, date = new Date().toISOString().slice(0, 10), machine = describeMachine() }) {
+  const sites = loadSites(CORPUS)
+  const mb = sites.reduce((n, s) => n + s.bytes.length, 0) / 1e6
+  const node = `Node ${process.version}`
+  log(`per site: ${sites.length} files, ${mb.toFixed(1)} MB, ${rounds} rounds`)
+
+  const first = firstContact(sites, rounds)
+  log(`per site, first contact: string ${fmtNs(first.string)}, bytes ${fmtNs(first.bytes)}, robots-parser ${fmtNs(first.theirs)}`)
+  const checks = crawlerChecks(sites, rounds)
+  log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)}, robots-parser ${fmtNs(checks.theirs)}`)
+  const mem = memory()
+  log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
+  cold ??= coldStart(Math.max(11, 2 * rounds + 1))
+  log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours +${fmtNs(cold.ours)}, robots-parser +${fmtNs(cold.theirs)}`)
+  const field = fieldNode(sites, rounds)
+  for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
+  const py = await fieldPython(rounds)
+
+  const targets = []
+  const goal = (what, value, wanted, ok) => targets.push({ what, value, goal: wanted, ok })
+  goal('first contact, string body: robots-parser / ours', first.theirs / first.string, '>= 6', first.theirs / first.string >= 6)
+  goal('first contact, byte body: robots-parser / ours', first.theirs / first.bytes, '>= 8', first.theirs / first.bytes >= 8)
+  goal('crawler-shaped checks, Matcher.isAllowed: robots-parser / ours', checks.theirs / checks.matcher, '>= 20', checks.theirs / checks.matcher >= 20)
+  goal('crawler-shaped checks, Robots.isAllowed: robots-parser / ours', checks.theirs / checks.robots, '>= 15', checks.theirs / checks.robots >= 15)
+  goal('crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed', checks.robots / checks.matcher, '<= 1.3', checks.robots / checks.matcher <= 1.3)
+  goal('memory per cached site: a Robots / a robots-parser instance', mem.string / mem.theirs, '<= 0.5', mem.string / mem.theirs <= 0.5)
+  goal('memory per compiled Matcher / a robots-parser instance', mem.matcher / mem.theirs, '<= 0.25', mem.matcher / mem.theirs <= 0.25)
+  goal('cold start over an empty node: ours / robots-parser', cold.ours / cold.theirs, '<= 1', cold.ours <= cold.theirs)
+
+  const agreeCell = (agree, all) => `${((100 * agree) / all).toFixed(2)}% (${count(agree)} of ${count(all)})`
+  const md = []
+  md.push('## Per site', '')
+  md.push(`Measured ${date} on ${machine}, ${node}; robots-parser 3.0.1 in the same process, interleaved, median of ${rounds} rounds; the ${count(sites.length)} real files of ../shared/corpus/robots (${mb.toFixed(1)} MB).`, '')
+  md.push('| what crawlers do | robots-parser | robotstxt-wasm | robotstxt-wasm is | goal |', '|---|---:|---:|---:|---:|')
+  md.push(`| first contact: \`parseRobots(body).isAllowed(url, 'Googlebot')\`, per file, body as a string | ${fmtNs(first.theirs)} | ${fmtNs(first.string)} | **${faster(first.theirs, first.string)}** | >= 6x |`)
+  md.push(`| the same, body as bytes (a Uint8Array) | | ${fmtNs(first.bytes)} | **${faster(first.theirs, first.bytes)}** | >= 8x |`)
+  md.push(`| crawler-shaped checks: ${count(checks.checks)} labelled checks shuffled (seed ${SEED}; the host changes on ${(100 * checks.switched).toFixed(1)}% of them), \`Matcher.isAllowed\`, a Matcher kept per site and agent | ${fmtNs(checks.theirs)} | ${fmtNs(checks.matcher)} | **${faster(checks.theirs, checks.matcher)}** | >= 20x |`)
+  md.push(`| the same through \`Robots.isAllowed(url, agent)\`, a Robots kept per site (warmed once per agent) | | ${fmtNs(checks.robots)} | **${faster(checks.theirs, checks.robots)}**; ${(checks.robots / checks.matcher).toFixed(2)}x Matcher's time | >= 15x, <= 1.3x Matcher's |`)
+  md.push(`| memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled) | ${fmtB(mem.theirs)} | ${fmtB(mem.string)} | **${(mem.string / mem.theirs).toFixed(2)}x the bytes** | <= 0.5x |`)
+  md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
+  md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
+  md.push(`| cold start: import + first check in a fresh process, over one with an empty script (${fmtNs(cold.empty)}; median of ${cold.runs} runs, interleaved) | +${fmtNs(cold.theirs)} | +${fmtNs(cold.ours)} | **${faster(cold.theirs, cold.ours)}** | no slower |`)
+  md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
+
+  const checksAll = field[0].checks
+  const pyLine = py.python ?? 'Python: not run'
+  md.push('', `The field's benchmark (the one Scrapy used to choose protego): for each of the ${count(sites.length)} sites, parse its robots.txt, then check its links, here its labelled URLs from ../shared/corpus/cases.jsonl (${count(checksAll)} in all), each for its case's own agent, as the labels are. Measured ${date} on ${machine}; ${node} in this process and ${pyLine} in its own, each side interleaved, median of ${rounds} rounds; per-site percentiles by nearest rank over each site's median.`, '')
+  md.push('| library | body | checks through | total | p50 per site | p95 | p99 | total / first row | agrees with the labels |', '|---|---|---|---:|---:|---:|---:|---:|---:|')
+  const base = field[0].total
+  for (const r of [...field, ...py.rows]) {
+    if (r.error !== undefined) md.push(`| ${r.name} | | | **NOT MEASURED: ${r.error.replaceAll('|', '\\|')}** | | | | | |`)
+    else md.push(`| ${r.name} | ${r.body} | ${r.via} | ${fmtNs(r.total)} | ${fmtNs(r.p50)} | ${fmtNs(r.p95)} | ${fmtNs(r.p99)} | ${(r.total / base).toFixed(2)}x | ${agreeCell(r.agree, r.checks)} |`)
+  }
+
+  md.push('', `Per-site goals, ${date}, ${machine}, ${node}:`, '')
+  md.push('| target | measured | goal | |', '|---|---:|---:|---|')
+  for (const g of targets) md.push(`| ${g.what} | ${g.value.toFixed(2)} | ${g.goal} | ${g.ok ? 'met' : '**missed**'} |`)
+  return { md, targets }
+}
+
+function describeMachine() {
+  return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { md } = await perSite({ rounds: Number(process.env.BENCH_ROUNDS ?? 5) })
+  process.stdout.write('\n' + md.join('\n') + '\n')
+}
