@@ -304,6 +304,29 @@ describe('bounds (http.md "Caching")', () => {
     expect(b.count()).toBe(2)
   })
 
+  it('stats: origins, kept body bytes and their mean per origin, within the bounds after every store', async () => {
+    const body = RULES + '#'.repeat(400 - RULES.length)
+    const servers = [await serve(reply(200, body)), await serve(reply(200, body)), await serve(reply(404)), await serve(reply(200, body))]
+    const cache = new RobotsCache({ maxBytes: 1000, maxEntries: 3 })
+    expect(cache.stats).toEqual({ origins: 0, bytes: 0, bytesPerOrigin: 0, maxEntries: 3, maxBytes: 1000, pending: 0 })
+    const seen: { origins: number; bytes: number; bytesPerOrigin: number }[] = []
+    for (const s of servers) {
+      await cache.get(s.origin)
+      const { origins, bytes, bytesPerOrigin } = cache.stats
+      seen.push({ origins, bytes, bytesPerOrigin })
+    }
+    // The 404 keeps no body; the fourth 400-byte body pushes out the least recently used one.
+    expect(seen).toEqual([
+      { origins: 1, bytes: 400, bytesPerOrigin: 400 },
+      { origins: 2, bytes: 800, bytesPerOrigin: 400 },
+      { origins: 3, bytes: 800, bytesPerOrigin: 267 },
+      { origins: 3, bytes: 800, bytesPerOrigin: 267 },
+    ])
+    const stats = cache.stats
+    expect(Object.isFrozen(stats)).toBe(true)
+    expect(cache.stats).not.toBe(stats)
+  })
+
   it('http.md: a body larger than maxBytes is used for that lookup and not kept', async () => {
     const big = RULES + '#'.repeat(5000)
     const small = await serve(reply(200, RULES))

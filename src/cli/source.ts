@@ -66,7 +66,7 @@ export async function loadRobots(arg: string, options: LoadOptions, command: str
       if (err instanceof TypeError) throw new UsageError(`ROBOTS: ${err.message}`, command)
       throw err
     }
-    const body = fetched.outcome === 'ok' ? fetched.robots.parsed.body : new Uint8Array(0)
+    const body = fetched.outcome === 'ok' ? fetched.robots.bodyBytes : new Uint8Array(0)
     // fetchRobots stops reading at the limit, so a body of exactly that length may have been cut.
     return { label: arg, robots: fetched.robots, body, size: null, truncated: body.length >= DEFAULT_MAX_BYTES, fetched }
   }

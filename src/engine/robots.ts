@@ -169,6 +169,14 @@ export class Robots {
     return preferencesFor(this.directives, this.parsed, agentTokens(agent))
   }
 
+  /**
+   * @internal The body's bytes, without parsing them: the text as sent until the first check,
+   * the compact body after it (both scan to the same lines). Read-only: it is the Robots' own.
+   */
+  get bodyBytes(): Uint8Array {
+    return this.#body
+  }
+
   /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */
   get parsed(): ParsedRobots {
     if (this.#parsed === null) this.#parsed = parseBytes(this.#body)

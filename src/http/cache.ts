@@ -93,6 +93,20 @@ const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
 const DEFAULT_MAX_ENTRIES = 10_000
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 
+/** `RobotsCache.stats`: what the cache holds at the moment it is read. */
+export interface RobotsCacheStats {
+  /** Origins with a kept answer. */
+  readonly origins: number
+  /** robots.txt body bytes kept, never above `maxBytes`. */
+  readonly bytes: number
+  /** `bytes / origins`, rounded (0 when empty). */
+  readonly bytesPerOrigin: number
+  readonly maxEntries: number
+  readonly maxBytes: number
+  /** Fetches in flight (one per origin at most). */
+  readonly pending: number
+}
+
 interface Entry {
   record: StoredRobots
   result: FetchResult
@@ -178,6 +192,22 @@ export class RobotsCache {
     return result.isAllowed(url, agent)
   }
 
+  /**
+   * What the cache holds now, as a fresh object: the origins kept, the robots.txt body bytes kept
+   * (what `maxBytes` bounds; allow-all and disallow-all answers keep none), their mean per origin,
+   * the bounds, and the fetches in flight.
+   *
+   * @example
+   * const { origins, bytes, bytesPerOrigin } = cache.stats
+   */
+  get stats(): RobotsCacheStats {
+    const origins = this.#entries.size
+    return Object.freeze({
+      origins, bytes: this.#bytes, bytesPerOrigin: origins === 0 ? 0 : Math.round(this.#bytes / origins),
+      maxEntries: this.#maxEntries, maxBytes: this.#maxBytes, pending: this.#pending.size,
+    })
+  }
+
   #now(): number {
     const t: unknown = this.#clock()
     if (typeof t !== 'number' || !Number.isFinite(t)) fail('options.now', 'a function returning a finite number of ms', t)
@@ -238,7 +268,7 @@ export class RobotsCache {
     let entry: Entry
     if (isSuccess(raw)) {
       const result = resultOf(origin, raw, t, this.#lifetimes)
-      const body = raw.outcome === 'ok' ? result.robots.parsed.body : null
+      const body = raw.outcome === 'ok' ? result.robots.bodyBytes : null
       const record: StoredRobots = {
         origin, status: raw.status, outcome: raw.outcome, body, fetchedAt: t, expiresAt: result.expiresAt, unreachableSince: null, good: true,
       }
@@ -367,7 +397,7 @@ function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal
 /** A stored record as an entry; the body is copied into the parsed robots.txt, which owns it. */
 function adopt(stored: StoredRobots): Entry {
   const robots = stored.outcome === 'ok' ? parseRobots(stored.body ?? new Uint8Array(0)) : noRobots()
-  const body = stored.outcome === 'ok' ? robots.parsed.body : null
+  const body = stored.outcome === 'ok' ? robots.bodyBytes : null
   const record: StoredRobots = { ...stored, body }
   const result = new FetchResult(stored.origin, stored.status, stored.outcome, robots, stored.fetchedAt, stored.expiresAt, stored.unreachableSince)
   return { record, result, bytes: body?.length ?? 0 }
