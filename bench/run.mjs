@@ -530,7 +530,8 @@ function hostilePhase() {
     writeFileSync(tmp, body)
     // Each CLI command is a process: compared with `check` of one URL on the same file.
     const check = run(['check', tmp, 'x', '/a'])
-    const cliMs = { lint: run(['lint', tmp, '--json']), explain: run(['explain', tmp, 'x', '/d1/a.x']) }
+    // --all-lines: the report of every line, lint's most expensive output.
+    const cliMs = { lint: run(['lint', tmp, '--json', '--all-lines']), explain: run(['explain', tmp, 'x', '/d1/a.x']) }
     out.push({ shape, bytes: body.length, base, ratios, check, cliMs })
     log(`worst shape ${shape}: matcher ${base.toFixed(2)} ms; ${Object.entries(ratios).map(([k, r]) => `${k} ${r.toFixed(1)}x`).join(', ')}; cli check ${check.toFixed(0)} ms, lint ${cliMs.lint.toFixed(0)} ms, explain ${cliMs.explain.toFixed(0)} ms`)
   }
