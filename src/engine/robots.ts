@@ -1,5 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
+import { AgentCache } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder } from './bytes.js'
 import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
@@ -17,8 +18,6 @@ export interface ParseOptions {
   maxBytes?: number
 }
 
-const MATCHER_CACHE = 16
-
 /** A parsed robots.txt. Create it with `parseRobots`. */
 export class Robots {
   /**
@@ -31,12 +30,8 @@ export class Robots {
   #bytes: Uint8Array | null = null
   #compacted = false
   #parsed: ParsedRobots | null = null
-  /** Matcher cache entries by agent key; a null matcher: the agent has had its one streamed check. */
-  readonly #matchers = new Map<string, { matcher: Matcher | null; used: number }>()
-  #tick = 0
-  /** The string agent of the last compiled-matcher call and its cache entry (agent null: none). */
-  #lastAgent: string | null = null
-  #lastEntry: { matcher: Matcher | null; used: number } | null = null
+  /** Compiled matchers by agent (created at the first check). */
+  #agents: AgentCache | null = null
   #lines: readonly LineReport[] | null = null
   #sitemaps: readonly string[] | null = null
   #directives: readonly Directive[] | null = null
@@ -71,15 +66,13 @@ export class Robots {
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
-    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().isAllowed(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
     return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
-    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().check(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
     const v = this.#stream(url, agent)
     if (v.pattern === null) return { allowed: v.allowed, line: v.line }
@@ -185,74 +178,14 @@ export class Robots {
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
   get matcherKeys(): string[] {
-    return [...this.#matchers].sort((a, b) => a[1].used - b[1].used).map(([k]) => k)
+    return this.#agents?.keys() ?? []
   }
 
-  /**
-   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries, or null for
-   * the site's very first check (its entry then holds no matcher: the agent's next check compiles).
-   * The agent is validated on every call (a string through the memo of valid agents), and the key
-   * is the JSON of its product tokens: the matcher depends on nothing else, and JSON cannot confuse
-   * `'a\nb'` with `['a', 'b']`. Recency is a tick per entry, so a hit costs one lookup and no
-   * reordering. A string agent with a matcher becomes the last agent, which the next call may take
-   * without any lookup.
-   */
+  /** The agent's matcher from the site's AgentCache, or null for the site's first check. */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
-    const key = typeof agent === 'string' ? agentKey(agent) : JSON.stringify(agentTokens(agent))
-    const entry = this.#matchers.get(key)
-    if (entry === undefined) {
-      if (this.#matchers.size >= MATCHER_CACHE) this.#evictOldest()
-      const first = this.#tick === 0
-      const created = { matcher: first ? null : Matcher.fromTable(this.#compile(JSON.parse(key) as string[])), used: ++this.#tick }
-      this.#matchers.set(key, created)
-      if (first) return null
-      if (typeof agent === 'string') {
-        this.#lastAgent = agent
-        this.#lastEntry = created
-      }
-      return created.matcher
-    }
-    entry.used = ++this.#tick
-    entry.matcher ??= Matcher.fromTable(this.#compile(JSON.parse(key) as string[]))
-    if (typeof agent === 'string') {
-      this.#lastAgent = agent
-      this.#lastEntry = entry
-    }
-    return entry.matcher
+    this.#agents ??= new AgentCache()
+    return this.#agents.get(agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
   }
-
-  /** The last agent's matcher, its entry marked as just used. */
-  #lastHit(): Matcher {
-    const e = this.#lastEntry!
-    e.used = ++this.#tick
-    return e.matcher!
-  }
-
-  #evictOldest(): void {
-    let oldest: string | null = null
-    let used = Infinity
-    for (const [k, e] of this.#matchers) {
-      if (e.used < used) { used = e.used; oldest = k }
-    }
-    if (this.#matchers.get(oldest!) === this.#lastEntry) this.#lastAgent = null
-    this.#matchers.delete(oldest!)
-  }
-}
-
-/** Cache keys of string agents seen before (so valid): raw string -> JSON of its tokens. */
-const agentKeys = new Map<string, string>()
-/** Distinct agent strings a process uses are few; a flood of them only resets the memo. */
-const AGENT_KEYS_MAX = 1024
-
-/** The cache key of a string agent, validating it (TypeError) the first time it is seen. */
-function agentKey(agent: string): string {
-  let key = agentKeys.get(agent)
-  if (key === undefined) {
-    key = JSON.stringify(agentTokens(agent))
-    if (agentKeys.size >= AGENT_KEYS_MAX) agentKeys.clear()
-    agentKeys.set(agent, key)
-  }
-  return key
 }
 
 /**
