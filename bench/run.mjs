@@ -128,6 +128,30 @@ function initPhase() {
   return cold
 }
 
+// ── a cold Cloudflare Worker: measured in workerd from outside (bench/workerd-cold.mjs) ───────────
+async function workerdColdPhase() {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  if (major < 22 || (major === 22 && minor < 12)) {
+    log('workerd cold start: SKIPPED, wrangler needs Node >= 22.12')
+    return null
+  }
+  const { workerdColdRows } = await import('./workerd-cold.mjs')
+  const r = await workerdColdRows()
+  const f = (ms) => `${ms.toFixed(1)} ms`
+  log(`workerd cold start: the package adds ${f(r.adds)} to a new isolate's first request`)
+  return [
+    `A cold Worker in workerd (wrangler ${wranglerVersion()}, local), ${r.samples} new isolates each, medians; timed from outside, since a Worker's clock stands still between I/O.`, '',
+    '| Worker | first request of a new isolate | its next requests | first minus next |', '|---|---:|---:|---:|',
+    `| one check of robotstxt-wasm per request | ${f(r.withPkg.first)} | ${f(r.withPkg.warm)} | ${f(r.withPkg.first - r.withPkg.warm)} |`,
+    `| the same answer without the package | ${f(r.without.first)} | ${f(r.without.warm)} | ${f(r.without.first - r.without.warm)} |`,
+    `| what the package adds to a cold request (module evaluated, wasm instantiated, first check) | | | **${f(r.adds)}** |`,
+  ]
+}
+
+function wranglerVersion() {
+  return JSON.parse(readFileSync(join(root, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version
+}
+
 // ── parse + compile + first check, over the real corpus ─────────────────────────────────────────
 function parsePhase(files) {
   const agent = 'Googlebot'
@@ -614,6 +638,7 @@ const cli = cliStreamPhase()
 const hostile = hostilePhase()
 const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
+const coldWorker = await workerdColdPhase()
 const sizeRows = sizes()
 
 const md = []
@@ -642,6 +667,7 @@ for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')}
 md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
 for (const t of targets) md.push(`| ${t.what} | ${t.value.toFixed(2)} | ${t.goal} | ${t.ok ? 'met' : '**missed**'} |`)
 if (sites) md.push('', ...sites.md)
+if (coldWorker) md.push('', ...coldWorker)
 const report = md.join('\n') + '\n'
 process.stdout.write('\n' + report)
 writeFileSync(join(here, 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\`.\n\n${report}`)
