@@ -15,16 +15,25 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
   return decoder.decode(bytes.subarray(start, end))
 }
 
+/** Text of byte ranges of one body; `ascii` when byte offsets are string offsets (every range is then exact). */
+export interface TextReader {
+  readonly ascii: boolean
+  text(start: number, end: number): string
+}
+
 /**
  * decodeUtf8 for many ranges of one body. An all-ASCII body (most robots.txt files) is decoded once
  * and each range is a slice of that string, byte offsets being string offsets: a slice costs a
- * fraction of a decoder call. Any other body decodes each range on its own.
+ * fraction of a decoder call. `source`, the string the body was encoded from, spares that decoding
+ * when it is ASCII (UTF-8 is as long as UTF-16 exactly then). Any other body decodes each range on
+ * its own.
  */
-export function textReader(bytes: Uint8Array): (start: number, end: number) => string {
+export function textReader(bytes: Uint8Array, source?: string): TextReader {
+  if (source !== undefined && source.length === bytes.length) return { ascii: true, text: (start, end) => source.slice(start, end) }
   const text = decoder.decode(bytes)
   // Every byte >= 0x80 decodes to a character >= 0x80 (itself part of one, or U+FFFD).
-  if (!NON_ASCII.test(text)) return (start, end) => text.slice(start, end)
-  return (start, end) => decoder.decode(bytes.subarray(start, end))
+  if (!NON_ASCII.test(text)) return { ascii: true, text: (start, end) => text.slice(start, end) }
+  return { ascii: false, text: (start, end) => decoder.decode(bytes.subarray(start, end)) }
 }
 
 const NON_ASCII = /[^\x00-\x7f]/

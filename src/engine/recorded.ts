@@ -1,0 +1,60 @@
+// A scan kept as numbers, to be replayed after the scanner is done: what lets caller code run
+// between line records (Robots.forEachLine) without running inside the wasm scan, whose body and
+// records sit in wasm memory that a check or compile made by that code would overwrite.
+//
+// Invariants: a replay feeds its sink exactly the records the scan produced, in order; it keeps
+// two bytes for every line and four numbers more for a line with a key, so the memory is bounded
+// by a small multiple of the body's size and freed with the recording.
+
+import { KIND_MASK, KIND_OTHER } from './layout.js'
+import type { LineSink } from './parse.js'
+
+export class RecordedScan implements LineSink {
+  // Kinds and flags fit in 16 bits (SCAN_F_* stop below 1 << 14).
+  #kinds = new Uint16Array(1024)
+  #lines = 0
+  /** keyStart, keyEnd, valStart, valEnd of each line with a key (kind <= KIND_OTHER), in order. */
+  #spans = new Int32Array(1024)
+  #spanLength = 0
+
+  line(_line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    if (this.#lines === this.#kinds.length) {
+      const k = new Uint16Array(this.#kinds.length * 2)
+      k.set(this.#kinds)
+      this.#kinds = k
+    }
+    this.#kinds[this.#lines++] = kindFlags
+    if ((kindFlags & KIND_MASK) > KIND_OTHER) return
+    if (this.#spanLength === this.#spans.length) {
+      const s = new Int32Array(this.#spans.length * 2)
+      s.set(this.#spans)
+      this.#spans = s
+    }
+    const s = this.#spans
+    const i = this.#spanLength
+    s[i] = keyStart
+    s[i + 1] = keyEnd
+    s[i + 2] = valStart
+    s[i + 3] = valEnd
+    this.#spanLength = i + 4
+  }
+
+  /**
+   * Feeds the recorded lines to `sink`. Line bounds are not kept: they are reported as -1, and the
+   * offsets of a line without a key as 0 (no reader of a replay uses them).
+   */
+  replay(sink: LineSink): void {
+    const kinds = this.#kinds
+    const s = this.#spans
+    let at = 0
+    for (let i = 0; i < this.#lines; i++) {
+      const kindFlags = kinds[i]!
+      if ((kindFlags & KIND_MASK) > KIND_OTHER) {
+        sink.line(i + 1, kindFlags, -1, -1, 0, 0, 0, 0)
+      } else {
+        sink.line(i + 1, kindFlags, -1, -1, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!)
+        at += 4
+      }
+    }
+  }
+}
