@@ -37,6 +37,21 @@ describe('hardening 10: accessors hand out frozen or fresh values', () => {
     }
   })
 
+  test('sitemaps: URLs whose byte hashes fall in one slot still come out once each, in file order', () => {
+    // FNV-1a (the collector's hash) of each candidate; keep those agreeing in the low 12 bits, so
+    // every one probes past all the others until the collector gives up its table for a Set.
+    const fnv = (s: string) => {
+      let h = 0x811c9dc5
+      for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+      return h & 0xfff
+    }
+    const urls: string[] = []
+    for (let i = 0; urls.length < 300; i++) if (fnv(`https://x/${i}`) === 0x123) urls.push(`https://x/${i}`)
+    const body = [...urls, ...urls.slice(0, 100).reverse(), ...urls].map((u) => `Sitemap: ${u}`).join('\n')
+    expect(parseRobots(body).sitemaps).toEqual(urls)
+    expect(parseRobots(new TextEncoder().encode(body)).sitemaps).toEqual(urls)
+  })
+
   test('lines: the array and every report frozen; editing a value does not change the preferences', () => {
     const robots = parseRobots(BODY)
     const lines = robots.lines as LineReport[]

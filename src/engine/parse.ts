@@ -154,21 +154,26 @@ export class GroupTracker {
  * Sitemap URLs in file order, exact duplicates dropped: what `Robots.sitemaps` returns. On an ASCII
  * body the text is the bytes, so duplicates are found by a hash of the bytes in an open-addressing
  * table of numbers: hashing thousands of freshly sliced strings in a Set cost more than the scan.
- * Any other body compares decoded text (two invalid sequences can decode to the same URL).
+ * The hash is not seeded, so a file could be made of colliding URLs: past a budget of probes (a few
+ * per URL) the collector moves to a Set, whose hash the engine seeds. Any other body compares
+ * decoded text from the start (two invalid sequences can decode to the same URL).
  */
 export class SitemapCollector {
   readonly urls: string[] = []
-  readonly #seen = new Set<string>()
+  #seen: Set<string> | null
   /** Index + 1 into `urls` per slot, 0 when free; kept at most half full. */
   #slots = new Int32Array(64)
   readonly #hashes: number[] = []
+  #probes = 0
 
-  constructor(private readonly body: Uint8Array, private readonly reader: TextReader) {}
+  constructor(private readonly body: Uint8Array, private readonly reader: TextReader) {
+    this.#seen = reader.ascii ? null : new Set()
+  }
 
   /** The sitemap line whose value is body[start, end). */
   add(start: number, end: number): void {
     const url = this.reader.text(start, end)
-    if (!this.reader.ascii) {
+    if (this.#seen !== null) {
       if (this.#seen.has(url)) return
       this.#seen.add(url)
       this.urls.push(url)
@@ -183,11 +188,13 @@ export class SitemapCollector {
     for (let k = this.#slots[slot]!; k !== 0; k = this.#slots[slot]!) {
       if (this.#hashes[k - 1] === h && this.urls[k - 1] === url) return
       slot = (slot + 1) & mask
+      this.#probes++
     }
     this.urls.push(url)
     this.#hashes.push(h)
     this.#slots[slot] = this.urls.length
-    if (this.urls.length * 2 > mask) this.#grow()
+    if (this.#probes > 4 * this.urls.length + 64) this.#seen = new Set(this.urls)
+    else if (this.urls.length * 2 > mask) this.#grow()
   }
 
   #grow(): void {

@@ -3,26 +3,26 @@
 // records sit in wasm memory that a check or compile made by that code would overwrite.
 //
 // Invariants: a replay feeds its sink exactly the records the scan produced, in order; it keeps
-// two bytes for every line and four numbers more for a line with a key, so the memory is bounded
-// by a small multiple of the body's size and freed with the recording.
+// two bytes per body byte (a line has at least one, but the last) and four numbers per line with a
+// key, so the memory is a small multiple of the body's size, freed with the recording.
 
 import { KIND_MASK, KIND_OTHER } from './layout.js'
 import type { LineSink } from './parse.js'
 
 export class RecordedScan implements LineSink {
-  // Kinds and flags fit in 16 bits (SCAN_F_* stop below 1 << 14).
-  #kinds = new Uint16Array(1024)
+  // Kinds and flags fit in 16 bits (SCAN_F_* stop below 1 << 14). A body of n bytes has at most
+  // n + 1 lines: room for all of them up front, so a line costs one store.
+  readonly #kinds: Uint16Array
   #lines = 0
   /** keyStart, keyEnd, valStart, valEnd of each line with a key (kind <= KIND_OTHER), in order. */
   #spans = new Int32Array(1024)
   #spanLength = 0
 
+  constructor(body: Uint8Array) {
+    this.#kinds = new Uint16Array(body.length + 1)
+  }
+
   line(_line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
-    if (this.#lines === this.#kinds.length) {
-      const k = new Uint16Array(this.#kinds.length * 2)
-      k.set(this.#kinds)
-      this.#kinds = k
-    }
     this.#kinds[this.#lines++] = kindFlags
     if ((kindFlags & KIND_MASK) > KIND_OTHER) return
     if (this.#spanLength === this.#spans.length) {

@@ -136,7 +136,7 @@ export class Robots {
     // The scan is recorded, then replayed: the callback may call into wasm (a check, a compile),
     // which would overwrite the body and records of a wasm scan in progress.
     const body = this.#body
-    const recording = new RecordedScan()
+    const recording = new RecordedScan(body)
     scannerFor(body)(body, recording)
     recording.replay(new LineReporter(body, callback, this.#sourceText))
   }
