@@ -361,7 +361,7 @@ export function parseWith(body: Uint8Array, scan: Scanner, source?: string): Par
 const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
 
 /** Makes each line's report from its scan record and hands it to `emit`, in order. */
-export class LineReporter implements LineSink {
+class LineReporter implements LineSink {
   readonly #groups = new GroupTracker()
   #text: ((start: number, end: number) => string) | null = null
 
@@ -431,13 +431,24 @@ function anyPrefix(body: Uint8Array, start: number, end: number, prefixes: Uint8
 
 /** Google's ParsedRobotsKey::Parse: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
 function classifyKey(body: Uint8Array, start: number, end: number): number {
-  if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
-  if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
-  if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KIND_ALLOW
-  if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KIND_DISALLOW
-  if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) return KIND_DISALLOW | SCAN_F_TYPO
-  if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KIND_SITEMAP
-  if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) return KIND_SITEMAP | SCAN_F_TYPO
+  // Each key word starts with u, a, d or s: the first letter picks the words worth comparing.
+  switch (body[start]! | 0x20) {
+    case 0x75:
+      if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
+      if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
+      break
+    case 0x61:
+      if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KIND_ALLOW
+      break
+    case 0x64:
+      if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KIND_DISALLOW
+      if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) return KIND_DISALLOW | SCAN_F_TYPO
+      break
+    case 0x73:
+      if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KIND_SITEMAP
+      if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) return KIND_SITEMAP | SCAN_F_TYPO
+      break
+  }
   return KIND_OTHER
 }
 
@@ -462,8 +473,15 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
   let i = bomLength(body)
 
   for (;;) {
+    // One pass finds the line's end and its first '#' or NUL.
     let j = i
-    while (j < n && body[j] !== 0x0a && body[j] !== 0x0d) j++
+    let stop = -1
+    while (j < n) {
+      const c = body[j]!
+      if (c === 0x0a || c === 0x0d) break
+      if ((c === 0x23 || c === 0) && stop < 0) stop = j
+      j++
+    }
     lineNo++
 
     // RFC 9309 2.2; Google's ParseRobotsTxt: keep 16,663 bytes, then stop at the first NUL.
@@ -474,12 +492,9 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
       flags |= SCAN_F_TOO_LONG
     }
     // Google's ParseKeyAndValue: a '#' starts a comment; a NUL (first) ends the line.
-    for (let k = i; k < e; k++) {
-      if (body[k] === 0 || body[k] === 0x23) {
-        if (body[k] === 0x23) flags |= SCAN_F_COMMENT
-        e = k
-        break
-      }
+    if (stop >= 0 && stop < e) {
+      if (body[stop] === 0x23) flags |= SCAN_F_COMMENT
+      e = stop
     }
     let s = i
     while (s < e && isSpace(body[s]!)) s++

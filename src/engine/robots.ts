@@ -5,9 +5,8 @@ import { encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { outlineOf, type Outline } from './outline.js'
-import { RecordedScan } from './recorded.js'
 import { getEngine } from './wasm.js'
-import { LineReporter, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
+import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
 export const DEFAULT_MAX_BYTES = 512_000
@@ -133,12 +132,10 @@ export class Robots {
    */
   forEachLine(callback: (report: LineReport) => void): void {
     if (typeof callback !== 'function') fail('callback', 'a function', callback)
-    // The scan is recorded, then replayed: the callback may call into wasm (a check, a compile),
-    // which would overwrite the body and records of a wasm scan in progress.
-    const body = this.#body
-    const recording = new RecordedScan(body)
-    scannerFor(body)(body, recording)
-    recording.replay(new LineReporter(body, callback, this.#sourceText))
+    // The TypeScript scanner, not the wasm one: the callback may call into wasm (a check, a
+    // compile), which would overwrite the body and records of a wasm scan in progress. It also
+    // delivers a line for less than the wasm scan's records cost to read, so nothing is lost.
+    reportLines(this.#body, scanBodyTs, callback, this.#sourceText)
   }
 
   /**
