@@ -429,25 +429,22 @@ function anyPrefix(body: Uint8Array, start: number, end: number, prefixes: Uint8
   return false
 }
 
+/** The key words in the order they are tried, each with its accepted misspellings. */
+const KEY_WORDS = [
+  { kind: KIND_USER_AGENT, word: P_USER_AGENT, typos: P_USER_AGENT_TYPOS },
+  { kind: KIND_ALLOW, word: P_ALLOW, typos: [] },
+  { kind: KIND_DISALLOW, word: P_DISALLOW, typos: P_DISALLOW_TYPOS },
+  { kind: KIND_SITEMAP, word: P_SITEMAP, typos: P_SITEMAP_TYPOS },
+]
+
 /** Google's ParsedRobotsKey::Parse: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
 function classifyKey(body: Uint8Array, start: number, end: number): number {
-  // Each key word starts with u, a, d or s: the first letter picks the words worth comparing.
-  switch (body[start]! | 0x20) {
-    case 0x75:
-      if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
-      if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
-      break
-    case 0x61:
-      if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KIND_ALLOW
-      break
-    case 0x64:
-      if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KIND_DISALLOW
-      if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) return KIND_DISALLOW | SCAN_F_TYPO
-      break
-    case 0x73:
-      if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KIND_SITEMAP
-      if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) return KIND_SITEMAP | SCAN_F_TYPO
-      break
+  const first = body[start]! | 0x20
+  for (const k of KEY_WORDS) {
+    // A word and its misspellings share their first letter: any other first byte rules them out.
+    if (k.word[0] !== first) continue
+    if (startsWithIgnoreCase(body, start, end, k.word)) return k.kind
+    if (anyPrefix(body, start, end, k.typos)) return k.kind | SCAN_F_TYPO
   }
   return KIND_OTHER
 }
