@@ -519,7 +519,10 @@ function lineObjects(n) {
 
 // ── worst shapes: every accessor and CLI command against the matcher, on hostile 500 KiB files ──
 function hostilePhase() {
+  // Each series starts from a collected heap: garbage left by the phases and shapes before would
+  // otherwise be collected inside whichever run comes next.
   const best = (fn, n = 5) => {
+    globalThis.gc?.()
     let ms = Infinity
     for (let k = 0; k < n; k++) {
       const t = performance.now()
