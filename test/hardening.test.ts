@@ -216,9 +216,9 @@ describe('hardening 1: every accessor and CLI command is linear on hostile 500 K
     expect(verdicts).toEqual([])
   })
   // The bench holds these to 5x the matcher (npm run bench, "worst shape"); this bound leaves room
-  // for a loaded machine and still fails the release before, where directives and usagePreferences
-  // cost 12-35x on the lines of nothing. `lines` is left out: it keeps a frozen object per line,
-  // and `forEachLine` is the report held to the bound.
+  // for noise and still fails the release before, where directives and usagePreferences cost 10-14x
+  // here on the lines of nothing. `lines` is left out: it keeps a frozen object per line, and
+  // `forEachLine` is the report held to the bound.
   const RATIO_BOUND = 9
   test('every accessor but the kept lines costs at most 9x parseRobots(body).matcher(\'x\') at 500 KiB, on every hostile shape', async () => {
     const result = await costs()

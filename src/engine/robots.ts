@@ -113,8 +113,8 @@ export class Robots {
   /**
    * The per-line report: for each line, its kind, key, value and group. Computed on first access
    * and kept, frozen (the array and every report), so it costs an object per line for as long as
-   * the Robots lives: on a file of half a million empty lines, several times a matcher's compile.
-   * `forEachLine` gives the same reports without keeping them.
+   * the Robots lives: on half a million empty lines, 10-19x a matcher's compile (the bench's worst
+   * shapes). `forEachLine` gives the same reports without keeping them.
    */
   get lines(): readonly LineReport[] {
     if (this.#lines === null) {
@@ -133,8 +133,8 @@ export class Robots {
   forEachLine(callback: (report: LineReport) => void): void {
     if (typeof callback !== 'function') fail('callback', 'a function', callback)
     // The TypeScript scanner, not the wasm one: the callback may call into wasm (a check, a
-    // compile), which would overwrite the body and records of a wasm scan in progress. It also
-    // delivers a line for less than the wasm scan's records cost to read, so nothing is lost.
+    // compile), which would overwrite the body and records of a wasm scan in progress. On files
+    // of short lines it is also the faster: reading the wasm scan's records costs more per line.
     reportLines(this.#body, scanBodyTs, callback, this.#sourceText)
   }
 
@@ -174,7 +174,7 @@ export class Robots {
 
   /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */
   get parsed(): ParsedRobots {
-    if (this.#parsed === null) this.#parsed = parseWith(this.#body, scannerFor(this.#body), this.#sourceText)
+    if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
     return this.#parsed
   }
 

@@ -1,7 +1,7 @@
 // Run by test/hardening.test.ts in a child `node --max-semi-space-size=128` (bundled with esbuild):
 // the cost of every accessor, lint and explain on each hostile shape at 64 KB and at 500 KiB, best
-// of five in CPU time. The large young generation keeps scavenges rare, so the growth compares work, not
-// garbage collection.
+// of five in CPU time. The large young generation keeps scavenges rare, so the growth compares
+// work, not garbage collection.
 // Prints { [shape]: { [name]: [small ms, large ms] } } as JSON.
 import { accessors, hostileShapes } from '../../bench/shapes.mjs'
 import { explain } from '../../src/cli/explain.js'
