@@ -19,13 +19,15 @@ const BUDGETS: Record<string, number> = {
   // The JS budgets were raised with the engine redesign: the shared layout module (every binary
   // field named) and the scanner's TypeScript twin ship in every entry.
   // Raised again for checkUrls and redisStorage (about 13 KB), which the main entries export.
-  // compat* raised for the Engine's verdict-line and Crawl-delay methods (the class ships whole).
+  // compat* raised for the Engine's verdict-line and Crawl-delay methods (the class ships whole),
+  // and again for Robots' accessor views (the outline, agent index, sitemap hash and forEachLine):
+  // Robots ships whole too.
   'index.js': 132 * KiB, // 112,438 (wasm embedded as base64)
   'index.cjs': 133 * KiB, // 113,558
   'workerd.js': 106 * KiB, // 89,879 (wasm beside it)
-  'compat.js': 88 * KiB, // 82,534 now; 64,473 when first set
-  'compat.cjs': 89 * KiB, // 83,490 now; 65,429 when first set
-  'compat-workerd.js': 62 * KiB, // 57,247 now; 43,233 when first set
+  'compat.js': 104 * KiB, // 96,731 now; 64,473 when first set
+  'compat.cjs': 105 * KiB, // 97,687 now; 65,429 when first set
+  'compat-workerd.js': 72 * KiB, // 66,204 now; 43,233 when first set
   'cli.js': 194 * KiB, // 165,589 with `filter` (checkUrls and the RobotsCache it fetches through)
 }
 

@@ -20,7 +20,7 @@ export const O_VAL_START = 4
 export const O_VAL_END = 5
 export const OTHER_STRIDE = 6
 
-/** Fields of one user-agent line in `Outline.agentLines`. */
+/** Fields of one user-agent line in the outline's own list (AGENT_STRIDE numbers per line). */
 const A_GROUP = 0
 const A_FLAGS = 1
 const A_VAL_START = 2
