@@ -1,0 +1,141 @@
+// WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
+// chunk). Response records become survey records; request, metadata, warcinfo and other records
+// are skipped. warcio stops without a word at truncated or garbage gzip data and reads anything as
+// a record, so this module checks what it gets: a record must start with a `WARC/` version line
+// and a response must have an HTTP status line, and when warcio stops before the end of the file,
+// the bytes it did not read become an error record with their offset, and reading resumes at the
+// next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
+// grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
+
+import { createReadStream } from 'node:fs'
+import { open, stat } from 'node:fs/promises'
+import { WARCParser, type WARCRecord } from 'warcio'
+import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
+import { robotsOrigin } from '../http/origin.js'
+import type { SurveyRecord } from './row.js'
+
+const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
+const WARC_LINE = new TextEncoder().encode('WARC/1.')
+const SCAN_CHUNK = 1 << 16
+
+/** The records of one WARC or WARC.gz file, with error records for what could not be read. */
+export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
+  const size = (await stat(path)).size
+  const gz = await startsWith(path, GZIP_MAGIC)
+  let start = 0
+  while (start < size) {
+    let end = start
+    let stopped: string | null = null
+    const parser = new WARCParser(createReadStream(path, { start, highWaterMark: SCAN_CHUNK }), { keepHeadersCase: true })
+    try {
+      for await (const record of parser) {
+        const offset = start + parser.offset
+        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+          stopped = 'not a WARC record (no WARC/ version line)'
+          end = offset
+          break
+        }
+        const rec = await responseRecord(record, path, offset)
+        // The record's end as warcio counts it; the last record's end is compared with the file size.
+        end = start + parser.offset + parser.recordLength
+        if (rec !== null) yield rec
+      }
+      if (stopped === null) {
+        end = Math.max(end, start + parser.offset)
+        if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+      }
+    } catch (e) {
+      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+      end = Math.max(end, start + parser.offset)
+    }
+    if (stopped === null) return
+    const next = await nextRecordStart(path, end + 1, gz)
+    yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+    if (next === null) return
+    start = next
+  }
+}
+
+function errorRecord(source: string, offset: number, error: string): SurveyRecord {
+  return { origin: '', source, offset, status: null, body: null, bytes: 0, error }
+}
+
+/** A response record as a survey record (an error record when it has no usable origin or HTTP head); null for other types. */
+async function responseRecord(record: WARCRecord, source: string, offset: number): Promise<SurveyRecord | null> {
+  if (record.warcType !== 'response') {
+    await record.skipFully()
+    return null
+  }
+  const target = record.warcTargetURI ?? ''
+  let origin: string
+  try {
+    origin = robotsOrigin(target)
+  } catch {
+    await record.skipFully()
+    return errorRecord(source, offset, 'response record without an http(s) WARC-Target-URI')
+  }
+  const status = record.httpHeaders?.statusCode
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
+    await record.skipFully()
+    return { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }
+  }
+  const { body, bytes } = await readCut(record)
+  return { origin, source, offset, status, body, bytes, error: null }
+}
+
+/** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
+async function readCut(record: WARCRecord): Promise<{ body: Uint8Array; bytes: number }> {
+  const chunks: Uint8Array[] = []
+  let kept = 0
+  let bytes = 0
+  for await (const chunk of record) {
+    bytes += chunk.length
+    if (kept >= DEFAULT_MAX_BYTES) continue
+    const part = chunk.subarray(0, DEFAULT_MAX_BYTES - kept)
+    chunks.push(part)
+    kept += part.length
+  }
+  if (chunks.length === 1) return { body: new Uint8Array(chunks[0]!), bytes }
+  const body = new Uint8Array(kept)
+  let at = 0
+  for (const c of chunks) {
+    body.set(c, at)
+    at += c.length
+  }
+  return { body, bytes }
+}
+
+async function startsWith(path: string, magic: readonly number[]): Promise<boolean> {
+  const fh = await open(path, 'r')
+  try {
+    const buf = new Uint8Array(magic.length)
+    const { bytesRead } = await fh.read(buf, 0, magic.length, 0)
+    return bytesRead === magic.length && magic.every((b, i) => buf[i] === b)
+  } finally {
+    await fh.close()
+  }
+}
+
+/** The offset of the next gzip member (or `WARC/1.` at a line start) at or after `from`; null if none. */
+async function nextRecordStart(path: string, from: number, gz: boolean): Promise<number | null> {
+  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
+  const fh = await open(path, 'r')
+  try {
+    const buf = new Uint8Array(SCAN_CHUNK + needle.length)
+    let pos = from
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+      if (bytesRead < needle.length) return null
+      for (let i = 0; i + needle.length <= bytesRead; i++) {
+        if (buf[i] !== needle[0]) continue
+        let j = 1
+        while (j < needle.length && buf[i + j] === needle[j]) j++
+        if (j < needle.length) continue
+        if (gz || pos + i === 0 || (i > 0 ? buf[i - 1] : -1) === 0x0a) return pos + i
+      }
+      pos += bytesRead - needle.length + 1
+    }
+  } finally {
+    await fh.close()
+  }
+}
