@@ -1,15 +1,16 @@
 // WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
 // chunk). Response records become survey records; request, metadata, warcinfo and other records
-// are skipped. warcio stops without a word at truncated or garbage gzip data and reads anything as
-// a record, so this module checks what it gets: a record must start with a `WARC/` version line
-// and a response must have an HTTP status line, and when warcio stops before the end of the file,
+// are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
+// a record and never returns from skipping a record cut short, so this module checks what it gets:
+// a record must start with a `WARC/` version line, be as long as it says (each is drained, never
+// skipped) and, for a response, have an HTTP status line; and when warcio stops before the end of the file,
 // the bytes it did not read become an error record with their offset, and reading resumes at the
 // next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
 // grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
 
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
-import { WARCParser, type WARCRecord } from 'warcio'
+import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
 import type { SurveyRecord } from './row.js'
@@ -26,7 +27,7 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
   while (start < size) {
     let end = start
     let stopped: string | null = null
-    const parser = new WARCParser(createReadStream(path, { start, highWaterMark: SCAN_CHUNK }), { keepHeadersCase: true })
+    const parser = new WARCParser(createReadStream(path, { start, highWaterMark: SCAN_CHUNK }), { keepHeadersCase: true, parseHttp: false })
     try {
       for await (const record of parser) {
         const offset = start + parser.offset
@@ -35,8 +36,12 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
           end = offset
           break
         }
-        const rec = await responseRecord(record, path, offset)
-        // The record's end as warcio counts it; the last record's end is compared with the file size.
+        const { rec, complete } = await readRecord(record, path, offset)
+        if (!complete) {
+          stopped = 'truncated WARC record'
+          end = offset
+          break
+        }
         end = start + parser.offset + parser.recordLength
         if (rec !== null) yield rec
       }
@@ -60,35 +65,48 @@ function errorRecord(source: string, offset: number, error: string): SurveyRecor
   return { origin: '', source, offset, status: null, body: null, bytes: 0, error }
 }
 
-/** A response record as a survey record (an error record when it has no usable origin or HTTP head); null for other types. */
-async function responseRecord(record: WARCRecord, source: string, offset: number): Promise<SurveyRecord | null> {
-  if (record.warcType !== 'response') {
-    await record.skipFully()
-    return null
+/**
+ * Reads a record to its end: a response becomes a survey record (an error record when it has no
+ * usable origin or HTTP head), other types null. `complete` is false when the input ended before
+ * the record's declared length; warcio cannot skip past such an end (it waits for bytes forever),
+ * so every record is drained here instead of skipped.
+ */
+async function readRecord(record: WARCRecord, source: string, offset: number): Promise<{ rec: SurveyRecord | null; complete: boolean }> {
+  const reader = record.reader
+  // Checked after the record is drained: a LimitReader with bytes still to come met the input's end.
+  const complete = async (): Promise<boolean> => {
+    for await (const _ of reader) { /* the rest of the record, unread */ }
+    return !(reader instanceof LimitReader) || reader.limit <= 0
   }
-  const target = record.warcTargetURI ?? ''
+  if (record.warcType !== 'response') return { rec: null, complete: await complete() }
   let origin: string
   try {
-    origin = robotsOrigin(target)
+    origin = robotsOrigin(record.warcTargetURI ?? '')
   } catch {
-    await record.skipFully()
-    return errorRecord(source, offset, 'response record without an http(s) WARC-Target-URI')
+    return { rec: errorRecord(source, offset, 'response record without an http(s) WARC-Target-URI'), complete: await complete() }
   }
-  const status = record.httpHeaders?.statusCode
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
-    await record.skipFully()
-    return { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }
+  // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
+  // would run on into the next record of an uncompressed WARC when a record has no head.
+  const raw = new AsyncIterReader(reader, null)
+  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
+  const status = head?.statusCode
+  if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
+    return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
   }
-  const { body, bytes } = await readCut(record)
-  return { origin, source, offset, status, body, bytes, error: null }
+  // Decoded as warcio decodes a record's content: de-chunked, then uncompressed.
+  const transfer = head.headers.get('transfer-encoding')
+  const chunked = transfer === 'chunked'
+  const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
+  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
+  return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
 }
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
-async function readCut(record: WARCRecord): Promise<{ body: Uint8Array; bytes: number }> {
+async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint8Array; bytes: number }> {
   const chunks: Uint8Array[] = []
   let kept = 0
   let bytes = 0
-  for await (const chunk of record) {
+  for await (const chunk of content) {
     bytes += chunk.length
     if (kept >= DEFAULT_MAX_BYTES) continue
     const part = chunk.subarray(0, DEFAULT_MAX_BYTES - kept)

@@ -16,19 +16,19 @@ const enc = new TextEncoder()
 /** One record, serialized (gzip: one gzip member per record, as Common Crawl writes them). */
 export async function warcRecord(r: Response, gzip: boolean): Promise<Uint8Array> {
   const bytes = typeof r.body === 'string' ? enc.encode(r.body) : r.body
-  const type = r.type ?? (r.raw ? 'resource' : 'response')
+  const type = r.raw ? 'resource' : (r.type ?? 'response')
   const record = WARCRecord.create(
     {
       url: r.url, type, warcVersion: 'WARC/1.1', date: '2026-01-01T00:00:00Z',
-      ...(r.raw || type !== 'response' ? {} : { statusline: `HTTP/1.1 ${r.status ?? 200} X`, httpHeaders: { 'Content-Type': 'text/plain' } }),
-      ...(r.raw && type === 'response' ? { warcHeaders: { 'Content-Type': 'application/http; msgtype=response' } } : {}),
+      ...(type === 'response' ? { statusline: `HTTP/1.1 ${r.status ?? 200} X`, httpHeaders: { 'Content-Type': 'text/plain' } } : {}),
     },
     (async function* () { yield bytes })(),
   )
-  // A "response" with no HTTP head: warcio adds one for response records, so write the record
-  // as a resource and rename its type in the serialized header.
-  const out = await WARCSerializer.serialize(record, { gzip: gzip && !(r.raw && type === 'response') })
-  if (!(r.raw && type === 'response')) return out
+  // A "response" with no HTTP head: warcio adds one to response records, so the record is written
+  // as a resource and its type renamed in the serialized header (same length).
+  const raw = r.raw === true && (r.type ?? 'response') === 'response'
+  const out = await WARCSerializer.serialize(record, { gzip: gzip && !raw })
+  if (!raw) return out
   const text = new TextDecoder('latin1').decode(out).replace('WARC-Type: resource', 'WARC-Type: response')
   const plain = Uint8Array.from(text, (c) => c.charCodeAt(0))
   if (!gzip) return plain
