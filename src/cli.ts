@@ -7,6 +7,7 @@ import { runExplain } from './cli/cmd-explain.js'
 import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
+import { runSurvey } from './cli/cmd-survey.js'
 import { InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
 import { outputFailed } from './cli/output.js'
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   filter: runFilter,
   lint: runLint,
   playground: runPlayground,
+  survey: runSurvey,
 }
 
 /** Runs the command line `argv` (without node and script); resolves to the exit status. */

@@ -26,3 +26,15 @@ export function styleFor(stream: Writable & { isTTY?: boolean }): Style {
   if (stream.isTTY !== true || (noColor !== undefined && noColor !== '')) return PLAIN
   return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), green: sgr(32, 39) }
 }
+
+/**
+ * Text from an input (a file name, a crawler name, an error about a record) made safe to print on a
+ * terminal: control characters (C0, DEL, C1) and the bidirectional overrides become visible
+ * escapes, so a hostile input cannot move the cursor, recolour the screen or reorder a line.
+ */
+export function terminalText(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0)
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`
+  })
+}

@@ -17,6 +17,8 @@ export { csvHeader, csvLine, jsonLine } from './columns.js'
 export { crawlers } from './presets.js'
 export { inputUnits } from './inputs.js'
 export type { PoolStats } from './pool.js'
+export { SurveyAggregate, type SurveyTotals } from './aggregate.js'
+export { surveyReport } from './report.js'
 
 /**
  * One row per robots.txt of the input, in input order, for every crawler and path of `options`.
