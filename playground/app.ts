@@ -2,22 +2,19 @@
 // the explain trace, lint markers, the crawlers × URLs matrix and a diff out. Everything runs here,
 // on the package's own engine: the verdicts are `Matcher.checkMany`'s, the trace is `explain`'s
 // (src/cli/explain.ts, the CLI's), the markers are `lint`'s (src/engine/lint.ts), the diff is
-// `diffRobots`'. The whole state lives in the URL fragment; nothing is sent anywhere (the Worker's
-// live fetch, when served by examples/worker, is the one request, and only on demand).
+// `diffRobots`'; the crawler presets are `crawlers`, each checked with every token it obeys. The
+// whole state lives in the URL fragment; nothing is sent anywhere (the Worker's live fetch, when
+// served by examples/worker, is the one request, and only on demand).
 
-import { lint, type Finding } from '../src/engine/lint.js'
+import { lint, lintCounts, type Finding } from '../src/engine/lint.js'
 import { explain, type Explanation } from '../src/cli/explain.js'
 import { utf8 } from '../src/engine/bytes.js'
+import { crawlers, crawlerTokens } from '../src/engine/crawlers.js'
 import { diffRobots, type RobotsDiff } from '../src/engine/diff.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../src/engine/robots.js'
 
-/** Crawlers offered in the picker: Google's, then the common others. */
-const CRAWLERS = [
-  'Googlebot', 'Googlebot-Image', 'Googlebot-News', 'Googlebot-Video', 'Storebot-Google', 'Google-Extended', 'GoogleOther',
-  'AdsBot-Google', 'Mediapartners-Google', 'Bingbot', 'GPTBot', 'ChatGPT-User', 'OAI-SearchBot', 'ClaudeBot', 'Claude-User',
-  'CCBot', 'PerplexityBot', 'Applebot', 'Applebot-Extended', 'DuckDuckBot', 'YandexBot', 'Baiduspider', 'Bytespider',
-  'Amazonbot', 'meta-externalagent', 'facebookexternalhit',
-]
+/** Crawlers offered in the picker, by name; each is checked with all of its tokens. */
+const CRAWLERS = crawlers.map((c) => c.name)
 const DEFAULT_AGENTS = ['Googlebot', 'Googlebot-Image', 'Bingbot', 'GPTBot', 'ClaudeBot']
 /** Rows of the matrix and the diff drawn; all are computed, the rest are counted. */
 const MAX_ROWS = 500
@@ -66,7 +63,10 @@ let state: State = {
 
 interface Computed {
   robots: Robots
+  /** The columns: crawler names, then the other user-agents as typed. */
   agents: string[]
+  /** What each column is checked as: a crawler's tokens, or the user-agent typed. */
+  agentArgs: (string | readonly string[])[]
   urls: string[]
   /** Per agent: checkMany's line per URL (negative when disallowed). */
   verdicts: Int32Array[]
@@ -93,9 +93,11 @@ function compute(): Computed {
   if (parsedFor === null || parsedFor.text !== state.robots) parsedFor = { text: state.robots, robots: parseRobots(state.robots) }
   const robots = parsedFor.robots
   const agents = selectedAgents()
+  const presets = new Set(state.agents)
+  const agentArgs = agents.map((a) => (presets.has(a) && CRAWLERS.includes(a) ? crawlerTokens(a) : a))
   const urls = urlList()
-  const verdicts = agents.map((a) => robots.matcher(a).checkMany(urls))
-  return { robots, agents, urls, verdicts, ms: performance.now() - t0 }
+  const verdicts = agentArgs.map((a) => robots.matcher(a).checkMany(urls))
+  return { robots, agents, agentArgs, urls, verdicts, ms: performance.now() - t0 }
 }
 
 // ── rendering ───────────────────────────────────────────────────────────────────────────────────
@@ -107,6 +109,11 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e
 }
 
+/** The CLI's reason, a clause, as a sentence of the page. */
+function sentence(clause: string): string {
+  return clause.charAt(0).toUpperCase() + clause.slice(1) + '.'
+}
+
 function verdictText(v: number): string {
   return v < 0 ? `disallowed, line ${-v}` : v > 0 ? `allowed, line ${v}` : 'allowed, no rule'
 }
@@ -114,7 +121,10 @@ function verdictText(v: number): string {
 function renderMatrix(c: Computed): void {
   const table = $('matrix')
   table.replaceChildren(table.querySelector('caption')!)
-  const head = el('tr', {}, el('th', { scope: 'col' }, 'URL'), ...c.agents.map((a) => el('th', { scope: 'col' }, a)))
+  const head = el('tr', {}, el('th', { scope: 'col' }, 'URL'), ...c.agents.map((a, k) => {
+    const arg = c.agentArgs[k]!
+    return el('th', { scope: 'col', title: typeof arg === 'string' ? `Checked as ${a}` : `Checked with the tokens ${arg.join(', ')}` }, a)
+  }))
   table.append(el('thead', {}, head))
   const body = el('tbody')
   const rows = Math.min(c.urls.length, MAX_ROWS)
@@ -123,7 +133,7 @@ function renderMatrix(c: Computed): void {
     c.agents.forEach((agent, k) => {
       const v = c.verdicts[k]![i]!
       const focused = state.focus !== null && state.focus.url === i && state.focus.agent === agent
-      const button = el('button', { type: 'button', 'aria-pressed': String(focused), 'data-agent': agent, 'data-line': String(Math.abs(v)), 'aria-label': `${agent}: ${verdictText(v)} for ${c.urls[i]}` },
+      const button = el('button', { type: 'button', 'aria-pressed': String(focused), 'data-agent': agent, 'data-line': String(Math.abs(v)), 'aria-label': `${agent}: ${verdictText(v)} for ${c.urls[i]}`, title: v === 0 ? 'Allowed: no rule matches' : `${v < 0 ? 'Disallowed' : 'Allowed'} by line ${Math.abs(v)} (the deciding line)` },
         v < 0 ? `✗ ${-v}` : `✓${v > 0 ? ` ${v}` : ''}`)
       button.addEventListener('click', () => {
         state.focus = { url: i, agent }
@@ -139,16 +149,18 @@ function renderMatrix(c: Computed): void {
 function renderExplain(c: Computed): void {
   const box = $('explain')
   const f = state.focus
-  if (f === null || f.url >= c.urls.length || !c.agents.includes(f.agent)) {
+  const k = f === null || f.url >= c.urls.length ? -1 : c.agents.indexOf(f.agent)
+  if (f === null || k < 0) {
     box.replaceChildren()
     highlight(robotsArea, 0)
     return
   }
-  const e: Explanation = explain(c.robots, f.agent, c.urls[f.url]!)
+  const e: Explanation = explain(c.robots, c.agentArgs[k]!, c.urls[f.url]!)
   highlight(robotsArea, e.line)
+  const named = e.tokens.map((t) => `"${t}"`).join(' or ')
   const groups = e.group === 'specific'
-    ? `a User-agent line names "${e.token}", so the * groups do not apply`
-    : e.group === 'global' ? `no group names "${e.token}": the * groups apply` : 'no group applies: everything is allowed'
+    ? `a User-agent line names ${named}, so the * groups do not apply`
+    : e.group === 'global' ? `no group names ${named}: the * groups apply` : 'no group applies: everything is allowed'
   const agentLines = el('ul', {}, ...e.agentLines.map((l) => el('li', {}, `line ${l.line}: `, el('code', {}, l.text), l.names ? ' ← names it' : '')))
   const matches = e.matches.length === 0
     ? el('p', {}, 'No rule of these groups matches the path.')
@@ -158,7 +170,7 @@ function renderExplain(c: Computed): void {
     el('h2', {}, `${f.agent} → ${c.urls[f.url]}: ${e.allowed ? 'allowed' : 'disallowed'}${e.line > 0 ? ` by line ${e.line}` : ''}`),
     el('p', {}, 'Path matched: ', el('code', {}, e.path), '. Groups: ', groups, '.'),
     agentLines, matches,
-    el('p', { 'data-testid': 'reason' }, e.reason),
+    el('p', { 'data-testid': 'reason' }, sentence(e.reason)),
   )
 }
 
@@ -182,10 +194,11 @@ function renderLint(findings: Finding[]): void {
     go.addEventListener('click', () => f.line !== null && goToLine(robotsArea, f.line))
     list.append(el('li', { class: f.severity, 'data-line': String(f.line ?? 0) }, go, `: ${f.severity}: ${f.message}`))
   }
-  $('lint-summary').textContent = `Lint: ${counts.error} errors, ${counts.warning} warnings, ${counts.info} infos`
+  $('lint-summary').textContent = `Lint: ${lintCounts({ errors: counts.error, warnings: counts.warning, infos: counts.info })}`
 }
 
-function renderDiff(d: RobotsDiff | null): void {
+/** `labels`: each column's name by the agent diffRobots reports it under (a crawler's first token). */
+function renderDiff(d: RobotsDiff | null, labels: ReadonlyMap<string, string>): void {
   const wrap = $('diff-wrap')
   wrap.hidden = d === null
   const table = $('diff')
@@ -195,7 +208,7 @@ function renderDiff(d: RobotsDiff | null): void {
   const body = el('tbody')
   for (const ch of d.changes.slice(0, MAX_ROWS)) {
     const side = (v: { allowed: boolean; line: number }) => el('td', { class: v.allowed ? 'allowed' : 'disallowed' }, `${v.allowed ? 'allowed' : 'disallowed'}${v.line > 0 ? `, line ${v.line}` : ''}`)
-    body.append(el('tr', {}, el('td', {}, ch.agent), el('td', { class: 'url' }, ch.url), side(ch.old), side(ch.new)))
+    body.append(el('tr', {}, el('td', {}, labels.get(ch.agent) ?? ch.agent), el('td', { class: 'url' }, ch.url), side(ch.old), side(ch.new)))
   }
   if (d.changes.length === 0) body.append(el('tr', {}, el('td', { colspan: '4' }, 'No verdict changes.')))
   table.append(body)
@@ -219,6 +232,26 @@ function renderGutter(area: HTMLTextAreaElement): void {
   gutter.textContent = text
   gutter.append(...marks)
 }
+
+/**
+ * Sizes a text box to its lines, so none hides below the edge until scrolled, up to `max` pixels
+ * (past that it scrolls). Counts the border and a horizontal scrollbar, which long lines bring.
+ */
+function fit(area: HTMLTextAreaElement, max: number): void {
+  if (area.offsetParent === null) return // hidden: nothing to measure; fitted when shown
+  const chrome = area.offsetHeight - area.clientHeight
+  // Overflowing: grow (a box at its cap stays as it is, with no relayout of a large file).
+  if (area.scrollHeight > area.clientHeight) {
+    area.style.height = `${Math.min(area.scrollHeight + chrome, max)}px`
+    return
+  }
+  // It fits, and may now be too tall: measure the content from the natural height.
+  area.style.height = 'auto'
+  area.style.height = `${Math.min(area.scrollHeight + (area.offsetHeight - area.clientHeight), max)}px`
+}
+
+const fitEditor = (area: HTMLTextAreaElement) => fit(area, Math.max(360, innerHeight * 0.75))
+const fitUrls = () => fit(urlsArea, Math.max(160, innerHeight * 0.5))
 
 function highlight(area: HTMLTextAreaElement, line: number): void {
   const hl = area.parentElement!.querySelector('.hl') as HTMLElement
@@ -314,7 +347,8 @@ function update({ recompute = true, relint = false } = {}): void {
     ;(window as unknown as { __playgroundTiming: unknown }).__playgroundTiming = { ms: c.ms, checks, urls: c.urls.length, agents: c.agents.length }
     renderMatrix(c)
     renderExplain(c)
-    renderDiff(state.mode === 'diff' ? diffRobots(state.robots, state.robotsNew, { agents: c.agents, ...(c.urls.length > 0 ? { urls: c.urls } : {}) }) : null)
+    const labels = new Map(c.agentArgs.map((a, k) => [typeof a === 'string' ? a : a[0]!, c.agents[k]!]))
+    renderDiff(state.mode === 'diff' ? diffRobots(state.robots, state.robotsNew, { agents: c.agentArgs, ...(c.urls.length > 0 ? { urls: c.urls } : {}) }) : null, labels)
     saveLink()
   })
   if (relint) {
@@ -333,14 +367,16 @@ function runLint(): void {
 
 function renderAgents(): void {
   const box = $('agents')
-  box.replaceChildren(...CRAWLERS.map((name) => {
+  box.replaceChildren(...crawlers.map(({ name, tokens, operator }) => {
     const input = el('input', { type: 'checkbox', value: name })
     input.checked = state.agents.includes(name)
     input.addEventListener('change', () => {
       state.agents = CRAWLERS.filter((n) => (n === name ? input.checked : state.agents.includes(n)))
       update()
     })
-    return el('label', {}, input, ` ${name}`)
+    // A crawler that falls back to other groups shows them: its column is checked with all.
+    const also = tokens.length > 1 ? [el('span', { class: 'also' }, ` → ${tokens.slice(1).join(', ')}`)] : []
+    return el('label', { title: `${operator}: obeys User-agent ${tokens.join(', then ')}` }, input, ` ${name}`, ...also)
   }))
 }
 
@@ -354,6 +390,9 @@ function applyState(): void {
   renderAgents()
   renderGutter(robotsArea)
   renderGutter(newArea)
+  fitEditor(robotsArea)
+  fitEditor(newArea)
+  fitUrls()
   update({ relint: true })
 }
 
@@ -366,16 +405,24 @@ function setRobots(text: string): void {
 robotsArea.addEventListener('input', () => {
   state.robots = robotsArea.value
   renderGutter(robotsArea)
+  fitEditor(robotsArea)
   update({ relint: true })
 })
 newArea.addEventListener('input', () => {
   state.robotsNew = newArea.value
   renderGutter(newArea)
+  fitEditor(newArea)
   update()
 })
 urlsArea.addEventListener('input', () => {
   state.urls = urlsArea.value
+  fitUrls()
   update()
+})
+addEventListener('resize', () => {
+  fitEditor(robotsArea)
+  fitEditor(newArea)
+  fitUrls()
 })
 customInput.addEventListener('input', () => {
   state.custom = customInput.value
@@ -388,6 +435,7 @@ for (const r of document.querySelectorAll<HTMLInputElement>('input[name=mode]'))
     $('new-box').hidden = state.mode !== 'diff'
     $('robots-label').textContent = state.mode === 'diff' ? 'Old version' : 'robots.txt'
     renderGutter(newArea)
+    fitEditor(newArea)
     update()
   })
 }

@@ -4,6 +4,7 @@ export { parseRobots, Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './eng
 export { Matcher, type Verdict } from './engine/matcher.js'
 export type { LineReport } from './engine/parse.js'
 export type { Directive, UsagePreference } from './engine/directives.js'
+export { crawlers, crawlerTokens, type Crawler } from './engine/crawlers.js'
 export { diffRobots, type RobotsDiff, type VerdictChange, type DiffOptions } from './engine/diff.js'
 export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } from './http/fetch.js'
 export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'

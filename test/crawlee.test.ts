@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CheerioCrawler, Configuration, log, RequestQueue } from 'crawlee'
+import { RobotsTxtFile as StockRobotsTxtFile } from '@crawlee/utils'
 import { RobotsCache, RobotsTxtFile, withGoogleRobots } from '../src/crawlee.js'
 import { closeAll, serve, type TestServer } from './helpers/server.js'
 import { ensureDist, DIST } from './helpers/dist.js'
@@ -109,7 +110,7 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
     expect(server.headers[server.requests.indexOf('/robots.txt')]?.['user-agent']).toBe('MyBot/1.0')
   })
 
-  test('a 503 robots.txt: no page of the origin is visited (the stock crawler visits all)', async () => {
+  test('a 503 robots.txt: no page of the origin is visited (the stock crawler parses its empty body and visits all)', async () => {
     const server = await site({ status: 503 })
     expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
     expect(await crawl(CheerioCrawler, server, true)).toEqual([...PAGES].sort())
@@ -218,6 +219,49 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
     await expect(RobotsTxtFile.find('http://127.0.0.1/', '' as string)).rejects.toThrow(/proxyUrl/)
+  })
+})
+
+describe("crawlee: the body of an error response, stock Crawlee (3.18.1) beside robotstxt-wasm/crawlee", () => {
+  // Stock Crawlee fetches with got-scraping, which does not throw on an HTTP error status, so the
+  // body of any status is parsed as the robots.txt (its 404 branch never runs). Ours reads only a
+  // 2xx body: other 4xx mean no robots.txt, 429 and 5xx disallow everything (RFC 9309 2.3.1).
+  const BLOCK_ALL = 'User-agent: *\nDisallow: /\n'
+  test.each([
+    [401, false, true],
+    [403, false, true],
+    [404, false, true],
+    [410, false, true],
+    [429, false, false],
+    [500, false, false],
+    [503, false, false],
+  ])('%i with "Disallow: /": stock allowed %s, ours %s', async (status, stockAllowed, oursAllowed) => {
+    const server = await site({ status, body: BLOCK_ALL })
+    const stock = await StockRobotsTxtFile.find(`${server.origin}/`)
+    expect(stock.isAllowed(`${server.origin}/free`)).toBe(stockAllowed)
+    const ours = await RobotsTxtFile.find(`${server.origin}/`, undefined, { timeoutMillis: 5000 })
+    expect(ours.isAllowed(`${server.origin}/free`)).toBe(oursAllowed)
+    expect(server.count('/robots.txt')).toBe(2)
+  })
+
+  test.each([[404], [503]])('%i with an empty body: stock allows everything (an empty file), ours as above', async (status) => {
+    const server = await site({ status })
+    expect((await StockRobotsTxtFile.find(`${server.origin}/`)).isAllowed(`${server.origin}/free`)).toBe(true)
+    expect((await RobotsTxtFile.find(`${server.origin}/`, undefined, { timeoutMillis: 5000 })).isAllowed(`${server.origin}/free`)).toBe(status === 404)
+  })
+
+  test('the crawlers: a 404 whose body is "Disallow: /" stops the stock crawler; ours crawls every page', async () => {
+    const server = await site({ status: 404, body: BLOCK_ALL })
+    expect(await crawl(CheerioCrawler, server, true)).toEqual([])
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([...PAGES].sort())
+  })
+
+  test('a network error: stock find rejects and the stock crawler crawls everything; ours disallows', async () => {
+    const server = await site({ status: 200, body: BLOCK_ALL })
+    const origin = server.origin
+    await server.close()
+    await expect(StockRobotsTxtFile.find(`${origin}/`)).rejects.toThrow()
+    expect((await RobotsTxtFile.find(`${origin}/`, undefined, { timeoutMillis: 5000 })).isAllowed(`${origin}/free`)).toBe(false)
   })
 })
 

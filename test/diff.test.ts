@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, test } from 'vitest'
-import { diffRobots, parseRobots } from '../src/index.js'
+import { crawlerTokens, diffRobots, parseRobots } from '../src/index.js'
 import { DIST, ensureDist } from './helpers/dist.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 
@@ -42,9 +42,26 @@ describe('diff: changes found from the rules alone', () => {
     expect(d.probes).toBe(2)
     expect(d.changes.map((c) => `${c.agent} ${c.url}`)).toEqual(['Bingbot https://x.example/a', 'Bingbot /b', 'GPTBot https://x.example/a', 'GPTBot /b'])
   })
+  test("a crawler's tokens as one agent: its groups merge, as in check, and it is reported as its first token", () => {
+    const oldBody = 'User-agent: *\nDisallow: /img/\n\nUser-agent: Googlebot\nAllow: /\n'
+    const newBody = oldBody + '\nUser-agent: Googlebot-Image\nDisallow: /img/\n'
+    const urls = ['https://x.example/img/a.png', 'https://x.example/page']
+    const d = diffRobots(oldBody, newBody, { agents: [crawlerTokens('Googlebot-Image'), 'Googlebot-Image'], urls })
+    expect(d.agents).toEqual(['Googlebot-Image', 'Googlebot-Image'])
+    // With its tokens the Googlebot group allowed /img/ before; the token alone read the * group,
+    // which already disallowed it, so only the first agent sees a change.
+    expect(d.changes).toEqual([{ agent: 'Googlebot-Image', url: urls[0], old: { allowed: true, line: 5 }, new: { allowed: false, line: 8 } }])
+    for (const [body, side] of [[oldBody, 'old'], [newBody, 'new']] as const) {
+      const v = parseRobots(body).check(urls[0]!, crawlerTokens('Googlebot-Image'))
+      expect({ allowed: v.allowed, line: v.line }).toEqual(d.changes[0]![side])
+    }
+  })
   test('bad arguments are TypeErrors that say what was expected', () => {
     expect(() => diffRobots(1 as unknown as string, '')).toThrow(/body: expected a string or a Uint8Array/)
     expect(() => diffRobots('', '', { agents: [] })).toThrow(/options\.agents: expected a non-empty array/)
+    expect(() => diffRobots('', '', { agents: ['a', []] })).toThrow(/options\.agents\[1\]: expected a user-agent string or a non-empty array/)
+    expect(() => diffRobots('', '', { agents: [['a', 5 as unknown as string]] })).toThrow(/options\.agents\[0\]\[1\]: expected a user-agent string/)
+    expect(() => diffRobots('', '', { agents: [5 as unknown as string] })).toThrow(/options\.agents\[0\]: expected a user-agent string or an array of them/)
     expect(() => diffRobots('', '', { urls: [1 as unknown as string] })).toThrow(/options\.urls\[0\]/)
   })
 

@@ -1,14 +1,15 @@
 // The playground page, served by `robotstxt playground` (the built CLI, a real process) and driven
 // in Debian's Chromium through playwright-core: typing a file, the deciding line, a permalink across
-// a reload, the matrix and the diff against the package's own answers, lint markers, and the
-// 10,000 URLs × 5 crawlers recompute timed in the page. Skips only when Chromium cannot be
+// a reload, the matrix and the diff against the package's own answers (each preset crawler with
+// all its tokens), lint markers, the legend, text boxes that show every line, and the 10,000 URLs
+// × 5 crawlers recompute timed in the page. Skips only when Chromium cannot be
 // installed, and says so.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { diffRobots, parseRobots } from '../src/index.js'
+import { crawlers, crawlerTokens, diffRobots, parseRobots } from '../src/index.js'
 import { ensureChromium, launchChromium } from './helpers/chromium.js'
 import { ensureDist, ROOT } from './helpers/dist.js'
 
@@ -131,18 +132,66 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     await settle()
     expect(await hl.getAttribute('data-line')).toBe('5')
     expect(await page.textContent('[data-testid=reason]')).toMatch(/allow/i)
+    // The reason is a sentence of the page: a capital first letter, a full stop.
+    expect(await page.textContent('[data-testid=reason]')).toMatch(/^The allow on line 5 .*\.$/)
   })
 
-  test('the matrix: every cell is the package\'s own verdict and line', async () => {
-    const body = 'User-agent: *\nDisallow: /a\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Bingbot\nAllow: /a/b\nDisallow: /a\n'
+  test('the picker offers every crawler of `crawlers`, with the tokens it falls back to', async () => {
+    const labels = await page.locator('[data-testid=agents] label').allTextContents()
+    expect(labels.map((l) => l.trim().split(' → ')[0])).toEqual(crawlers.map((c) => c.name))
+    expect(labels.find((l) => l.includes('Googlebot-Image'))!.trim()).toBe('Googlebot-Image → Googlebot')
+  })
+
+  test('the legend says that the number in a cell is the deciding line; each cell says it too', async () => {
+    await page.fill('[data-testid=robots]', 'User-agent: *\nAllow: /a\nDisallow: /\n')
+    await page.fill('[data-testid=urls]', 'https://x.example/a\nhttps://x.example/b')
+    await settle()
+    expect(await page.textContent('[data-testid=legend]')).toContain('The number in a cell is the deciding line')
+    const title = (i: number) => page.locator(`tr[data-url="${i}"] td[data-agent="GPTBot"] button`).getAttribute('title')
+    expect(await title(0)).toBe('Allowed by line 2 (the deciding line)')
+    expect(await title(1)).toBe('Disallowed by line 3 (the deciding line)')
+    expect(await page.locator('tr[data-url="1"] td[data-agent="GPTBot"] button').textContent()).toBe('✗ 3')
+  })
+
+  test('the editor and the URL box show their last lines without scrolling', async () => {
+    /** Lines of content below the visible part of a text box (0 when it shows everything). */
+    const hidden = (sel: string) => page.evaluate((s) => {
+      const a = document.querySelector(s) as HTMLTextAreaElement
+      return a.scrollHeight - a.clientHeight
+    }, sel)
+    await page.selectOption('[data-testid=example]', 'shop')
+    await settle()
+    expect(await page.inputValue('[data-testid=robots]')).toContain('Sitemap: https://example.com/sitemap.xml')
+    expect(await hidden('[data-testid=robots]')).toBe(0)
+    expect(await hidden('[data-testid=urls]')).toBe(0)
+    // More lines grow the boxes; a line wider than the box brings a scrollbar, counted too.
+    await page.fill('[data-testid=robots]', Array.from({ length: 24 }, (_, i) => `Disallow: /p${i}/${i === 23 ? 'x'.repeat(400) : ''}`).join('\n'))
+    await page.fill('[data-testid=urls]', Array.from({ length: 20 }, (_, i) => `https://example.com/${i}`).join('\n'))
+    await settle()
+    expect(await hidden('[data-testid=robots]')).toBe(0)
+    expect(await hidden('[data-testid=urls]')).toBe(0)
+    // Fewer lines shrink them again.
+    await page.fill('[data-testid=urls]', 'https://example.com/')
+    await settle()
+    expect(await page.evaluate(() => (document.querySelector('[data-testid=urls]') as HTMLTextAreaElement).clientHeight)).toBeLessThan(200)
+    // Past the cap they scroll instead of pushing the page down without end.
+    await paste('[data-testid=urls]', Array.from({ length: 2000 }, (_, i) => `https://example.com/${i}`).join('\n'))
+    expect(await page.evaluate(() => (document.querySelector('[data-testid=urls]') as HTMLTextAreaElement).offsetHeight)).toBeLessThanOrEqual(900 * 0.5 + 1)
+  })
+
+  test('the matrix: every cell is the package\'s own verdict and line, for each crawler\'s tokens', async () => {
+    const body = 'User-agent: *\nDisallow: /a\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Bingbot\nAllow: /a/b\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /c\n'
     const urls = ['https://x.example/a', 'https://x.example/a/b', 'https://x.example/c', '/a/b/c']
     await page.fill('[data-testid=robots]', body)
     await page.fill('[data-testid=urls]', urls.join('\n'))
     await settle()
     const robots = parseRobots(body)
+    // Googlebot-Image reads the Googlebot group here: its token alone would read the * group.
+    expect(robots.check('https://x.example/a', 'Googlebot-Image').allowed).toBe(false)
+    expect(robots.check('https://x.example/a', crawlerTokens('Googlebot-Image')).allowed).toBe(true)
     for (let i = 0; i < urls.length; i++) {
       for (const agent of AGENTS) {
-        const v = robots.check(urls[i]!, agent)
+        const v = robots.check(urls[i]!, crawlerTokens(agent))
         const cell = page.locator(`tr[data-url="${i}"] td[data-agent="${agent}"]`)
         expect(await cell.getAttribute('class'), `${agent} ${urls[i]}`).toBe(v.allowed ? 'allowed' : 'disallowed')
         expect(await cell.locator('button').getAttribute('data-line')).toBe(String(v.line))
@@ -155,7 +204,10 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     await settle()
     const lines = await page.locator('#editor-old .gutter .mark').evaluateAll((ms) => ms.map((m) => `${m.getAttribute('data-line')} ${m.className}`))
     expect(lines).toEqual(expect.arrayContaining(['1 mark error', '3 mark warning', '4 mark info']))
-    expect(await page.textContent('[data-testid=lint-summary]')).toMatch(/1 errors?, 1 warnings?, 1 infos?/)
+    expect(await page.textContent('[data-testid=lint-summary]')).toBe('Lint: 1 error, 1 warning, 1 info')
+    await page.fill('[data-testid=robots]', 'Dissallow: /a\nUser-agent: *\nDissallow: /b\n')
+    await settle()
+    expect(await page.textContent('[data-testid=lint-summary]')).toMatch(/^Lint: [0-9]+ errors?, 2 warnings, 0 infos$/)
   })
 
   test('a permalink restores the whole state after a reload', async () => {
@@ -180,7 +232,7 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
 
   test('diff mode: the changed verdicts, as diffRobots gives them', async () => {
     const oldBody = 'User-agent: *\nDisallow: /a\nDisallow: /b\n'
-    const newBody = 'User-agent: *\nDisallow: /a\nAllow: /a/open\n\nUser-agent: GPTBot\nDisallow: /\n'
+    const newBody = 'User-agent: *\nDisallow: /a\nAllow: /a/open\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /c\n'
     const urls = ['https://x.example/a/open', 'https://x.example/b', 'https://x.example/c', 'https://x.example/a/z']
     await page.check('input[name=mode][value=diff]')
     await page.fill('[data-testid=robots]', oldBody)
@@ -189,12 +241,15 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     await page.fill('[data-testid=urls]', urls.join('\n'))
     await settle()
     const rows = await page.locator('[data-testid=diff] tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))
-    const want = diffRobots(oldBody, newBody, { agents: AGENTS, urls }).changes.map((c) => [
-      c.agent, c.url, `${c.old.allowed ? 'allowed' : 'disallowed'}${c.old.line > 0 ? `, line ${c.old.line}` : ''}`,
+    const want = diffRobots(oldBody, newBody, { agents: AGENTS.map(crawlerTokens), urls }).changes.map((c) => [
+      AGENTS.find((a) => crawlerTokens(a)[0] === c.agent), c.url, `${c.old.allowed ? 'allowed' : 'disallowed'}${c.old.line > 0 ? `, line ${c.old.line}` : ''}`,
       `${c.new.allowed ? 'allowed' : 'disallowed'}${c.new.line > 0 ? `, line ${c.new.line}` : ''}`,
     ])
     expect(want.length).toBeGreaterThan(4)
     expect(rows).toEqual(want)
+    // Googlebot-Image's rows come from the Googlebot group, which its token alone would not read.
+    const alone = diffRobots(oldBody, newBody, { agents: ['Googlebot-Image'], urls }).changes.map((c) => c.url)
+    expect(rows.filter((r) => r[0] === 'Googlebot-Image').map((r) => r[1])).not.toEqual(alone)
     await page.check('input[name=mode][value=single]')
   })
 

@@ -3,7 +3,7 @@
 import { reportFetch } from './cmd-check.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { lint, type Finding, type LintResult } from '../engine/lint.js'
+import { lint, lintCounts, type Finding, type LintResult } from '../engine/lint.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
 import { styleFor, type Style } from './style.js'
@@ -64,8 +64,6 @@ export function render(loaded: LoadedRobots, result: LintResult, st: Style): str
     const where = f.line === null ? `${name}:` : `${name}:${f.line}:`
     text += `${st.bold(where)} ${st[SEVERITY_STYLE[f.severity]](f.severity)}: ${f.message} ${st.dim(`[${f.code}]`)}\n`
   }
-  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
-  const summary = `${count(result.errors, 'error')}, ${count(result.warnings, 'warning')}, ${count(result.infos, 'info')}`
-  text += result.findings.length === 0 ? `${name}: no problems found\n` : `${name}: ${summary}\n`
+  text += result.findings.length === 0 ? `${name}: no problems found\n` : `${name}: ${lintCounts(result)}\n`
   return text
 }

@@ -36,9 +36,12 @@ export interface Explanation {
   url: string
   /** The path the rules are matched against (our URL normalization, then Google's GetPathParamsQuery). */
   path: string
+  /** The agent as given; several agents joined with ", ". */
   agent: string
-  /** The caller's product token, lower-cased, as it is compared. */
+  /** The caller's product token, lower-cased, as it is compared (the first, for several agents). */
   token: string
+  /** Every product token of the caller, lower-cased, in the order given. */
+  tokens: string[]
   /**
    * Why these groups: `specific` = a user-agent line names the token (the `*` groups are then
    * ignored), `global` = only `*` groups apply, `none` = no group applies (everything allowed).
@@ -60,21 +63,22 @@ export interface Explanation {
 }
 
 /**
- * Explains the verdict for `agent` (a user-agent string) and `url`. The verdict and line equal
- * `robots.check(url, agent)`; test/cli.test.ts holds it to that on every labelled case.
+ * Explains the verdict for `agent` (a user-agent string, or several whose groups merge, such as a
+ * crawler's `crawlerTokens`) and `url`. The verdict and line equal `robots.check(url, agent)`;
+ * test/cli.test.ts holds it to that on every labelled case.
  */
-export function explain(robots: Robots, agent: string, url: string): Explanation {
-  const [token] = agentTokens(agent) as [string]
+export function explain(robots: Robots, agent: string | readonly string[], url: string): Explanation {
+  const tokens = agentTokens(agent)
   const parsed = robots.parsed
   const lines = robots.lines
-  const trace = referenceTrace(parsed, [token], utf8(url))
+  const trace = referenceTrace(parsed, tokens, utf8(url))
 
   const agentLines: AgentLine[] = []
   for (const g of trace.groups) {
     if (g.specific !== trace.specific) continue
     for (const line of parsed.groups[g.index]!.agentLines) {
       const report = lines[line - 1]!
-      agentLines.push({ line, text: lineText(report.key, report.value), names: valueAgentToken(report.value ?? '') === token })
+      agentLines.push({ line, text: lineText(report.key, report.value), names: tokens.includes(valueAgentToken(report.value ?? '')) })
     }
   }
 
@@ -102,15 +106,16 @@ export function explain(robots: Robots, agent: string, url: string): Explanation
   return {
     url,
     path: decodeUtf8(trace.path),
-    agent,
-    token,
+    agent: typeof agent === 'string' ? agent : agent.join(', '),
+    token: tokens[0]!,
+    tokens,
     group,
     agentLines,
     matches,
     decidingRule: of(trace.decidingRule),
     allowed: trace.allowed,
     line: trace.line,
-    reason: reasonFor(group, token, bestAllow, bestDisallow, trace.allowed),
+    reason: reasonFor(group, tokens, bestAllow, bestDisallow, trace.allowed),
     usage: robots.usagePreferences(agent),
   }
 }
@@ -123,7 +128,8 @@ function describe(m: RuleMatch): string {
   return `line ${m.line} (${m.text}${m.indexHtml !== undefined ? `, as ${m.indexHtml} by the index.html rule` : ''}, priority ${m.priority})`
 }
 
-function reasonFor(group: Explanation['group'], token: string, allow: RuleMatch | null, disallow: RuleMatch | null, allowed: boolean): string {
+function reasonFor(group: Explanation['group'], tokens: readonly string[], allow: RuleMatch | null, disallow: RuleMatch | null, allowed: boolean): string {
+  const token = tokens.join('" or "')
   const allowP = allow?.priority ?? -1
   const disallowP = disallow?.priority ?? -1
   if (Math.max(allowP, disallowP) <= 0) {

@@ -7,14 +7,17 @@
 // can hinge on which of two matching rules is longer. A property test holds this to a brute-force
 // comparison of every short path. The probe count is bounded (MAX_PROBES); a bounded diff says so.
 
-import { fail, urlString } from './args.js'
+import { agentTokens, fail, urlString } from './args.js'
 import { valueAgentToken } from './parse.js'
 import { parseRobots, type Robots } from './robots.js'
 
 /** Options of `diffRobots`. */
 export interface DiffOptions {
-  /** The agents to compare; default `*`, Googlebot and every agent named in either file. */
-  agents?: readonly string[]
+  /**
+   * The agents to compare; default `*`, Googlebot and every agent named in either file. An element
+   * may be several agents whose groups merge (a crawler's `crawlerTokens`), reported as its first.
+   */
+  agents?: readonly (string | readonly string[])[]
   /** The URLs to compare (any mix of URLs and paths); default: probes made from both files' rules. */
   urls?: readonly (string | URL)[]
 }
@@ -53,7 +56,8 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   const before = parseRobots(oldBody)
   const after = parseRobots(newBody)
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
-  const agents = options?.agents === undefined ? defaultAgents(before, after) : agentList(options.agents)
+  const asked = options?.agents === undefined ? defaultAgents(before, after) : agentList(options.agents)
+  const agents = asked.map((a) => (typeof a === 'string' ? a : a[0]!))
   let probes: string[]
   // What the matcher reads: a probe path behind a scheme and host, since a path such as "//a"
   // alone would read as a host; a given URL as it is.
@@ -70,9 +74,10 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   const changes: VerdictChange[] = []
   const was = new Int32Array(probes.length)
   const is = new Int32Array(probes.length)
-  for (const agent of agents) {
-    before.matcher(agent).checkMany(checked, was)
-    after.matcher(agent).checkMany(checked, is)
+  for (let k = 0; k < asked.length; k++) {
+    const agent = agents[k]!
+    before.matcher(asked[k]!).checkMany(checked, was)
+    after.matcher(asked[k]!).checkMany(checked, is)
     for (let i = 0; i < probes.length; i++) {
       // checkMany: the line when allowed, minus the line when disallowed (a disallow has a line).
       if (was[i]! < 0 === is[i]! < 0) continue
@@ -86,9 +91,14 @@ function verdict(r: number): { allowed: boolean; line: number } {
   return { allowed: r >= 0, line: Math.abs(r) }
 }
 
-function agentList(agents: unknown): string[] {
+function agentList(agents: unknown): (string | readonly string[])[] {
   if (!Array.isArray(agents) || agents.length === 0) fail('options.agents', 'a non-empty array of user-agent strings', agents)
-  return agents.map((a, i) => (typeof a === 'string' && a !== '' ? a : fail(`options.agents[${i}]`, 'a user-agent string', a)))
+  return agents.map((a: unknown, i) => {
+    if (typeof a === 'string' && a !== '') return a
+    if (!Array.isArray(a)) return fail(`options.agents[${i}]`, 'a user-agent string or an array of them', a)
+    agentTokens(a, `options.agents[${i}]`)
+    return a as string[]
+  })
 }
 
 /** `*`, Googlebot and every agent either file names (as the file spells it first). */

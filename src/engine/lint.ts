@@ -42,6 +42,12 @@ export interface LintResult {
   infos: number
 }
 
+/** The counts of a lint result as words: `1 error, 2 warnings, 0 infos`. */
+export function lintCounts(result: Pick<LintResult, 'errors' | 'warnings' | 'infos'>): string {
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
+  return `${count(result.errors, 'error')}, ${count(result.warnings, 'warning')}, ${count(result.infos, 'info')}`
+}
+
 // Keys with a known meaning outside Google's parser: said once, as info, not as unknown keys.
 const KNOWN_OTHER: Record<string, string> = {
   'crawl-delay': 'Crawl-delay is ignored by Google; Bing, Yandex and many other crawlers honour it',

@@ -46,7 +46,7 @@ for (const [name, bodies] of suites) {
 }
 
 // ── API ─────────────────────────────────────────────────────────────────────────────────────────
-for (const name of ['parseRobots', 'Robots', 'Matcher', 'fetchRobots', 'RobotsCache', 'robotsOrigin', 'workersCacheStorage', 'diffRobots', 'checkUrls', 'redisStorage', 'DEFAULT_MAX_BYTES']) {
+for (const name of ['parseRobots', 'Robots', 'Matcher', 'fetchRobots', 'RobotsCache', 'robotsOrigin', 'workersCacheStorage', 'diffRobots', 'checkUrls', 'redisStorage', 'DEFAULT_MAX_BYTES', 'crawlers', 'crawlerTokens']) {
   check(`export ${name}`, pkg[name] !== undefined)
 }
 {
