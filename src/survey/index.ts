@@ -14,7 +14,6 @@ import type { SurveyInput, SurveyOptions, SurveyRow } from './types.js'
 
 export { surveyPlan, SETS, type SurveyPlan } from './plan.js'
 export { csvHeader, csvLine, jsonLine } from './columns.js'
-export { crawlers } from './presets.js'
 export { inputUnits } from './inputs.js'
 export type { PoolStats } from './pool.js'
 export { SurveyAggregate, type SurveyTotals } from './aggregate.js'

@@ -3,7 +3,8 @@
 // A plan is plain frozen data: it is sent to worker threads as it is.
 
 import { agentTokens, fail } from '../engine/args.js'
-import { crawlers as presets, type CrawlerPreset } from './presets.js'
+import { asciiLower } from '../engine/bytes.js'
+import { CRAWLER_SETS, crawlers as presets, type Crawler } from '../engine/crawlers.js'
 import type { SurveyInput, SurveyOptions } from './types.js'
 
 /** One crawler of a plan: its name in the rows and the tokens it obeys. */
@@ -24,7 +25,7 @@ export interface SurveyPlan {
 }
 
 /** The preset sets, in the order reports show them. */
-export const SETS: readonly string[] = Object.freeze(['search', 'ai-training', 'ai-assistants', 'seo'])
+export const SETS: readonly string[] = CRAWLER_SETS
 const MAX_THREADS = 256
 const MAX_PATHS = 64
 
@@ -40,7 +41,7 @@ function integerOption(value: unknown, param: string, min: number, max: number, 
   return value
 }
 
-function plannedOf(p: CrawlerPreset): PlannedCrawler {
+function plannedOf(p: Crawler): PlannedCrawler {
   return Object.freeze({ name: p.name, tokens: p.tokens, sets: p.sets })
 }
 
@@ -48,20 +49,20 @@ function plannedOf(p: CrawlerPreset): PlannedCrawler {
 export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const o = options ?? {}
-  const byName = new Map(presets.map((p) => [p.name.toLowerCase(), p]))
+  const byName = new Map(presets.map((p) => [asciiLower(p.name), p]))
   const names = stringList(o.crawlers, 'options.crawlers', 'crawler names or robots.txt tokens')
   const sets = stringList(o.sets, 'options.sets', `set names: ${SETS.join(', ')}`)
   sets.forEach((s, i) => SETS.includes(s) || fail(`options.sets[${i}]`, `one of ${SETS.join(', ')}`, s))
   const chosen: PlannedCrawler[] = []
   const seen = new Set<string>()
   const add = (c: PlannedCrawler): void => {
-    if (seen.has(c.name.toLowerCase())) return
-    seen.add(c.name.toLowerCase())
+    if (seen.has(asciiLower(c.name))) return
+    seen.add(asciiLower(c.name))
     chosen.push(c)
   }
   for (const p of presets) if (p.sets.some((s) => sets.includes(s))) add(plannedOf(p))
   names.forEach((n, i) => {
-    const preset = byName.get(n.toLowerCase())
+    const preset = byName.get(asciiLower(n))
     // A name that is no preset is a crawler of its own, obeying that one token.
     add(preset !== undefined ? plannedOf(preset) : Object.freeze({ name: n, tokens: Object.freeze([agentTokens(n, `options.crawlers[${i}]`)[0]!]), sets: Object.freeze([]) }))
   })
