@@ -1,6 +1,6 @@
 // Writes real WARC files with warcio (the library the survey reads them with), including hostile
 // ones: the tests build their inputs with the same serializer Common Crawl's tooling agrees with.
-import { WARCRecord, WARCSerializer } from 'warcio'
+import { WARCRecord, WARCSerializer, type WARCType } from 'warcio'
 
 export interface Response {
   url: string
@@ -16,7 +16,7 @@ const enc = new TextEncoder()
 /** One record, serialized (gzip: one gzip member per record, as Common Crawl writes them). */
 export async function warcRecord(r: Response, gzip: boolean): Promise<Uint8Array> {
   const bytes = typeof r.body === 'string' ? enc.encode(r.body) : r.body
-  const type = r.raw ? 'resource' : (r.type ?? 'response')
+  const type = (r.raw ? 'resource' : (r.type ?? 'response')) as WARCType
   const record = WARCRecord.create(
     {
       url: r.url, type, warcVersion: 'WARC/1.1', date: '2026-01-01T00:00:00Z',
