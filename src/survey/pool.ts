@@ -49,7 +49,10 @@ export interface PoolStats { maxOutstanding: number; maxBuffered: number }
 
 /** The rows of `records` computed on `plan.threads` workers, in input order. */
 export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: SurveyPlan, stats?: PoolStats): AsyncGenerator<SurveyRow> {
-  const workers = Array.from({ length: plan.threads }, () => new Worker(workerFile(), { workerData: { tag: WORKER_TAG, plan } }))
+  // Node's own flags carry over to the workers, but not --input-type: it is for -e and stdin code,
+  // and a worker started with it cannot load its file (`node --input-type=module -e ...` callers).
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'))
+  const workers = Array.from({ length: plan.threads }, () => new Worker(workerFile(), { workerData: { tag: WORKER_TAG, plan }, execArgv }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
   const done = new Map<number, SurveyRow[]>()
   let failure: Error | null = null

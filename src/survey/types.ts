@@ -19,8 +19,9 @@ export interface SurveyOptions {
   threads?: number
   /** Survey only share `index` (from 0) of `count` of the inputs. */
   shard?: readonly [index: number, count: number]
-  /** Live origins: concurrent fetches (default 16) and the time limit of each (default 10,000 ms). */
+  /** Live origins: robots.txt fetches at once (default 16). */
   concurrency?: number
+  /** Live origins: time limit of each fetch in ms (default 10,000). */
   timeoutMs?: number
 }
 
@@ -29,7 +30,9 @@ export type SurveyOutcome = 'ok' | 'allow-all' | 'disallow-all' | 'error'
 
 /** One path's verdict for one crawler. */
 export interface SurveyPathVerdict {
+  /** The path checked. */
   path: string
+  /** May the crawler fetch it. */
   allowed: boolean
   /** The deciding line, 0 when no rule matched (or the outcome was not `ok`). */
   line: number
@@ -37,11 +40,13 @@ export interface SurveyPathVerdict {
 
 /** One crawler's view of one origin. */
 export interface SurveyCrawler {
+  /** The crawler's name (a preset's, or the token given). */
   name: string
   /** `blocked`: every path disallowed and no allow rule applies; `partial`: some disallow rule applies; `allowed`: none does. */
   class: 'blocked' | 'partial' | 'allowed'
   /** Some group names one of the crawler's tokens (else the global group, if any, applies). */
   named: boolean
+  /** The verdict on each path, `/` first. */
   paths: SurveyPathVerdict[]
   /** Content-Signal / Content-Usage categories that apply to the crawler: true `y`, false `n`, null only path-limited. */
   preferences: Record<string, boolean | null>
@@ -51,11 +56,13 @@ export interface SurveyCrawler {
 
 /** One row per input record (an origin's robots.txt). */
 export interface SurveyRow {
+  /** `scheme://host[:port]` of the robots.txt; for a folder's file, its name without `.txt`; empty when unknown. */
   origin: string
   /** The input the record came from (a file path, or `live`). */
   source: string
   /** Byte offset of the record in `source` (WARC: the record's start in the file; JSONL: the line's start). */
   offset: number
+  /** What the robots.txt means for crawling. */
   outcome: SurveyOutcome
   /** HTTP status of the response, null when there was none. */
   status: number | null
@@ -63,10 +70,12 @@ export interface SurveyRow {
   bytes: number
   /** Why the record could not be read (outcome `error`), else null. */
   error: string | null
+  /** Sitemap URLs (distinct) the file lists. */
   sitemaps: number
   /** Findings of severity error from lint. */
   lintErrors: number
   /** Codes of the lint findings of severity error or warning, each once, sorted. */
   lintCodes: string[]
+  /** Each crawler of the survey, in the order of its options; empty for an `error` row. */
   crawlers: SurveyCrawler[]
 }
