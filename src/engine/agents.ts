@@ -6,8 +6,8 @@
 // exactly when some group names one of the tokens (RFC 9309 2.2.1, Google's RobotsMatcher). The
 // counts are of the compiled rules: a pattern that can never match (one starting with neither '/'
 // nor '*') is not compiled, so it is not counted either.
-// This body is the plain form (one compiled matcher per set); a one-pass evaluation may replace it
-// behind the same signature.
+// This body is the plain form (one compiled matcher per distinct selection of groups); a one-pass
+// evaluation may replace it behind the same signature.
 
 import { agentTokens, fail } from './args.js'
 import { namedGroups } from './parse.js'
@@ -26,12 +26,21 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
   if (!Array.isArray(paths)) fail('paths', 'an array of path strings', paths)
   for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== 'string') fail(`paths[${i}]`, 'a string', paths[i])
   const parsed = robots.parsed
+  // Sets whose tokens select the same groups (most often: none named, so the global groups) have
+  // the same rules, so one compiled matcher answers for all of them.
+  const bySelection = new Map<string, { allows: number; disallows: number; verdicts: Int32Array }>()
   const out: AgentSetResult[] = []
   for (let i = 0; i < agentSets.length; i++) {
     const tokens = agentTokens(agentSets[i], `agentSets[${i}]`)
-    const matcher = robots.matcher(tokens)
-    const { allows, disallows } = matcher.ruleCounts()
-    out.push({ named: namedGroups(parsed, tokens).length > 0, allows, disallows, verdicts: matcher.checkMany(paths) })
+    const groups = namedGroups(parsed, tokens)
+    const key = groups.join(',')
+    let shared = bySelection.get(key)
+    if (shared === undefined) {
+      const matcher = robots.matcher(tokens)
+      shared = { ...matcher.ruleCounts(), verdicts: matcher.checkMany(paths) }
+      bySelection.set(key, shared)
+    }
+    out.push({ named: groups.length > 0, allows: shared.allows, disallows: shared.disallows, verdicts: shared.verdicts.slice() })
   }
   return out
 }

@@ -97,8 +97,9 @@ export class Robots {
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
     const tokens = agentTokens(agent)
-    // The parsed form is the wasm pass's twin for bodies too large to place in wasm memory.
-    if (this.#inWasm) return getEngine().crawlDelay(this.#source, tokens)
+    // The parsed form is the wasm pass's twin, for bodies too large to place in wasm memory and
+    // whenever it is built already (then a lookup in it is cheaper than a pass over the body).
+    if (this.#inWasm && this.#parsed === null) return getEngine().crawlDelay(this.#source, tokens)
     return parsedCrawlDelay(this.parsed, tokens)
   }
 
