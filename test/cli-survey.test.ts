@@ -9,10 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CORPUS, corpusAvailable } from './helpers/cases.js'
 import { ensureDist, ROOT } from './helpers/dist.js'
+import { CLI, runCli, type Run } from './helpers/cli.js'
 import { closeAll, serve } from './helpers/server.js'
 import { concat, warcRecord } from './helpers/warc.js'
 
-const CLI = join(ROOT, 'dist', 'cli.js')
 let tmp = ''
 
 beforeAll(() => {
@@ -24,19 +24,8 @@ afterAll(async () => {
   if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
 })
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
 function run(args: string[], cwd = tmp): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '' } })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => err.push(c))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    child.stdin.end()
-  })
+  return runCli(args, undefined, {}, cwd)
 }
 
 async function sql(query: string, cwd = tmp): Promise<Record<string, unknown>[]> {

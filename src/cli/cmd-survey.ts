@@ -15,6 +15,7 @@ import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, parse } from './options.js'
 import { textLines } from './stream.js'
+import { ProgressLine } from './progress.js'
 import { openInput } from './source.js'
 import { styleFor, terminalText, type Style } from './style.js'
 
@@ -187,22 +188,20 @@ export function renderTable(t: SurveyTotals, st: Style): string {
 
 /** The progress line on a terminal: records/s, origins, and the ETA when the input size is known. */
 class Progress {
-  readonly #tty: boolean
   readonly #sizes: Map<string, number> | null
   readonly #total: number
   readonly #start = Date.now()
+  readonly #line: ProgressLine
   #records = 0
   #origins = 0
   #doneBytes = 0
   #source = ''
   #offset = 0
-  #last = 0
-  #shown = false
 
   constructor(tty: boolean, sizes: Map<string, number> | null) {
-    this.#tty = tty
     this.#sizes = sizes
     this.#total = sizes === null ? 0 : [...sizes.values()].reduce((a, b) => a + b, 0)
+    this.#line = new ProgressLine(tty, (final) => this.#text(final))
   }
 
   count(row: { source: string; offset: number; origin: string }): void {
@@ -214,26 +213,18 @@ class Progress {
       this.#source = row.source
     }
     this.#offset = row.offset
-    if (!this.#tty || (this.#records & 255) !== 0) return
-    const now = Date.now()
-    if (now - this.#last < 250) return
-    this.#last = now
-    this.#shown = true
-    process.stderr.write(`\r\x1b[K${this.#line()}`)
+    this.#line.tick(this.#records, 256)
   }
 
-  /** Erases the progress line (before another message), returning what to write first. */
   clear(): string {
-    if (!this.#shown) return ''
-    this.#shown = false
-    return '\r\x1b[K'
+    return this.#line.clear()
   }
 
   done(): void {
-    if (this.#tty) process.stderr.write(`${this.clear()}${this.#line(true)}\n`)
+    this.#line.done()
   }
 
-  #line(final = false): string {
+  #text(final: boolean): string {
     const secs = Math.max((Date.now() - this.#start) / 1000, 0.001)
     let eta = ''
     const done = this.#doneBytes + this.#offset

@@ -8,7 +8,7 @@
 import { createReadStream, type Dirent } from 'node:fs'
 import { open, readdir, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { encoder } from '../engine/bytes.js'
+import { concatBytes, encoder } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
 import type { SurveyRecord } from './row.js'
@@ -120,7 +120,7 @@ async function* offsetLines(path: string, max: number): AsyncGenerator<{ offset:
         }
       }
       if (nl < 0) break
-      yield { offset: lineStart, line: tooLong ? null : join2(parts, kept) }
+      yield { offset: lineStart, line: tooLong ? null : concatBytes(parts, kept) }
       parts = []
       kept = 0
       tooLong = false
@@ -129,18 +129,7 @@ async function* offsetLines(path: string, max: number): AsyncGenerator<{ offset:
     }
     pos += chunk.length
   }
-  if (tooLong || kept > 0) yield { offset: lineStart, line: tooLong ? null : join2(parts, kept) }
-}
-
-function join2(parts: Uint8Array[], n: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(n)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  if (tooLong || kept > 0) yield { offset: lineStart, line: tooLong ? null : concatBytes(parts, kept) }
 }
 
 const utf8 = new TextDecoder()

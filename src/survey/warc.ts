@@ -11,6 +11,7 @@
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
+import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
 import type { SurveyRecord } from './row.js'
@@ -113,14 +114,8 @@ async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint
     chunks.push(part)
     kept += part.length
   }
-  if (chunks.length === 1) return { body: new Uint8Array(chunks[0]!), bytes }
-  const body = new Uint8Array(kept)
-  let at = 0
-  for (const c of chunks) {
-    body.set(c, at)
-    at += c.length
-  }
-  return { body, bytes }
+  // A single chunk is copied: it may be a view of a larger buffer, which the body must not pin.
+  return { body: chunks.length === 1 ? new Uint8Array(chunks[0]!) : concatBytes(chunks, kept), bytes }
 }
 
 async function startsWith(path: string, magic: readonly number[]): Promise<boolean> {

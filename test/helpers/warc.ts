@@ -1,6 +1,7 @@
 // Writes real WARC files with warcio (the library the survey reads them with), including hostile
 // ones: the tests build their inputs with the same serializer Common Crawl's tooling agrees with.
 import { WARCRecord, WARCSerializer, type WARCType } from 'warcio'
+import { concatBytes } from '../../src/engine/bytes.js'
 
 export interface Response {
   url: string
@@ -42,12 +43,7 @@ export async function warcFile(records: readonly Response[], gzip: boolean): Pro
   return concat(parts)
 }
 
+/** Byte arrays joined. */
 export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes(parts, parts.reduce((n, p) => n + p.length, 0))
 }
