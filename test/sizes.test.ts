@@ -20,8 +20,10 @@ const BUDGETS: Record<string, number> = {
   // field named) and the scanner's TypeScript twin ship in every entry.
   // Raised again for checkUrls and redisStorage (about 13 KB), which the main entries export.
   // compat* raised for the Engine's verdict-line and Crawl-delay methods (the class ships whole).
-  'index.js': 132 * KiB, // 112,438 (wasm embedded as base64)
-  'index.cjs': 133 * KiB, // 113,558
+  // Raised for surveyRobots: its arguments are checked on the call (the plan and the crawler presets
+  // it resolves names against ship in the main entries); the survey itself is dist/survey.js.
+  'index.js': 138 * KiB, // 136,661 with the crawler presets and surveyRobots; 112,438 when first set (wasm embedded as base64)
+  'index.cjs': 139 * KiB, // 137,838; 113,558 when first set
   'workerd.js': 106 * KiB, // 89,879 (wasm beside it)
   'compat.js': 88 * KiB, // 82,534 now; 64,473 when first set
   'compat.cjs': 89 * KiB, // 83,490 now; 65,429 when first set
