@@ -92,8 +92,9 @@ export class Robots {
   /**
    * Crawl-delay in seconds for `agent`: the first valid value in the groups that name it, or, when
    * none does, in the global groups; `undefined` if there is none. Google ignores it; Bing and
-   * Yandex honour it. A call costs one wasm pass over the body, as compiling a matcher does; the
-   * groups are decided by the compiler's group logic, so both always agree on which groups apply.
+   * Yandex honour it. A call costs one wasm pass over the body, as compiling a matcher does (the
+   * groups are decided by the compiler's group logic, so both always agree on which groups apply),
+   * or a lookup once the parsed form exists (its group index is the same selection's twin).
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
     const tokens = agentTokens(agent)
