@@ -63,6 +63,24 @@ describe.skipIf(!corpusAvailable())('agentSetVerdicts over the corpus', () => {
   }, 300_000)
 })
 
+describe.skipIf(!corpusAvailable())('Robots.crawlDelay once the parsed form exists', () => {
+  test('the lookup in the parsed form gives the wasm pass\'s answer on every corpus file', () => {
+    const dir = join(CORPUS, 'robots')
+    let delays = 0
+    for (const name of readdirSync(dir).sort()) {
+      const body = new Uint8Array(readFileSync(join(dir, name)))
+      const parsed = parseRobots(body)
+      void parsed.parsed
+      for (const tokens of [['googlebot'], ['bingbot', 'msnbot'], ['YandexBot', 'Yandex'], ['nobody']]) {
+        const fresh = parseRobots(body).crawlDelay(tokens)
+        expect(parsed.crawlDelay(tokens), name).toBe(fresh)
+        if (fresh !== undefined) delays++
+      }
+    }
+    expect(delays).toBeGreaterThan(50)
+  }, 120_000)
+})
+
 test('bad arguments throw a TypeError naming what was expected', () => {
   const robots = parseRobots('User-agent: *\nDisallow: /x\n')
   expect(() => agentSetVerdicts(robots, 'googlebot' as never, ['/'])).toThrow(/agentSets: expected an array/)
