@@ -17,6 +17,7 @@ import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
+import { surveyBench } from './survey.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -660,6 +661,7 @@ const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
 const coldWorker = await workerdColdPhase()
 const sizeRows = sizes()
+const survey = await surveyBench(log)
 
 const md = []
 md.push(`Measured ${date} on ${machine}, Node ${process.version}; robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds.`, '')
@@ -681,6 +683,12 @@ md.push('', '| library (synthetic workload, single checks) | time per check | ro
 for (const p of peers) {
   const exact = p.exact === null ? 'n/a' : `${(100 * p.exact.right / p.exact.total).toFixed(2)}% (${p.exact.right.toLocaleString('en')} of ${p.exact.total.toLocaleString('en')})`
   md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
+}
+if (survey) {
+  md.push('', '| survey end to end (bench/survey.mjs): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread |', '|---|---:|---:|')
+  for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x |`)
+  target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
+  target('survey, 2 threads / 1 thread', survey[1].perSecond / survey[0].perSecond, 1.7, survey[1].perSecond / survey[0].perSecond >= 1.7)
 }
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)

@@ -13,10 +13,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { explain } from '../src/cli/explain.js'
-import { lint } from '../src/cli/lint.js'
+import { lint } from '../src/engine/lint.js'
 import { streamCheck, type LineFilter } from '../src/cli/stream.js'
 import { parseRobots } from '../src/index.js'
 import { loadFixture } from './helpers/cases.js'
+import { runCli, type Run } from './helpers/cli.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'cli.js')
@@ -44,26 +45,7 @@ afterAll(() => {
   if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
 })
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the CLI with `args`, feeding `input` to stdin (closed empty when not given). */
-function run(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '', ...env } })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => err.push(c))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    child.stdin.on('error', () => {}) // the CLI may exit before reading stdin
-    child.stdin.end(input)
-  })
-}
+const run = runCli
 
 function file(name: string, content: string | Uint8Array): string {
   const path = join(tmp, name)
