@@ -52,6 +52,11 @@ export function agentArgument(agent: string, command: string): string {
  */
 export function urlArgument(url: string, command: string): string {
   if (url.startsWith('/') && !url.startsWith('//')) return url
+  // The matcher reads "//a/b" as host a and path /b (Google's GetPathParamsQuery), so a leading
+  // "//" is no path here, and new URL would reject it for its missing scheme anyway.
+  if (url.startsWith('//')) {
+    throw new UsageError(`URL: expected an absolute URL (https://host/path) or a path starting with a single "/", got ${JSON.stringify(url)}, which starts with "//" and so names a host; for a path starting with "//", write it behind a host (https://host//a)`, command)
+  }
   try {
     new URL(url)
   } catch {
