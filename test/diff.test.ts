@@ -44,10 +44,21 @@ describe('diff: changes found from the rules alone', () => {
     expect(d.probes).toBe(2)
     expect(d.changes.map((c) => `${c.agent} ${c.url}`)).toEqual(['Bingbot https://x.example/a', 'Bingbot /b', 'GPTBot https://x.example/a', 'GPTBot /b'])
   })
+  test('agents that select the same groups get the same changes; a group unchanged on both sides gives none', () => {
+    const a = 'User-agent: A\nUser-agent: B\nDisallow: /p\n\nUser-agent: C\nDisallow: /q\n'
+    const b = 'User-agent: A\nUser-agent: B\nDisallow: /p\nDisallow: /r\n\nUser-agent: C\nAllow: /q/a\nDisallow: /q\n'
+    const d = diffRobots(a, b, { agents: ['A', 'B', 'C', 'D'] })
+    const by = (agent: string) => d.changes.filter((c) => c.agent === agent).map((c) => [c.url, c.old, c.new])
+    expect(by('A')).toEqual(by('B'))
+    expect(by('A').map(([url]) => url)).toContain('/r')
+    expect(by('C').map(([url]) => url)).toContain('/q/a')
+    expect(by('D')).toEqual([])
+  })
   test('bad arguments are TypeErrors that say what was expected', () => {
     expect(() => diffRobots(1 as unknown as string, '')).toThrow(/body: expected a string or a Uint8Array/)
     expect(() => diffRobots('', '', { agents: [] })).toThrow(/options\.agents: expected a non-empty array/)
     expect(() => diffRobots('', '', { urls: [1 as unknown as string] })).toThrow(/options\.urls\[0\]/)
+    expect(() => diffRobots('', '', { agents: ['x', '/1.0'] })).toThrow(/options\.agents\[1\]: expected a user-agent with a non-empty product token/)
   })
 
   // Issue 34: "//a" alone reads as host a, path /; the change is reported where check reads "//a".

@@ -188,5 +188,5 @@ describe('property: diffRobots finds every change, and its URLs read back', () =
       }),
       fuzzOptions(600, 0xd1ff),
     )
-  })
+  }, Math.max(60_000, fuzzOptions(600).numRuns * 100))
 })

@@ -42,7 +42,7 @@
 //   reported verdicts.
 
 import { agentTokens, fail, urlString } from './args.js'
-import { R_ALLOW, RULE_STRIDE, rulePattern, selectRules, valueAgentToken, type ParsedRobots } from './parse.js'
+import { namedGroups, R_ALLOW, RULE_STRIDE, rulePattern, selectRules, valueAgentToken, type ParsedRobots } from './parse.js'
 import { indexHtmlPattern } from './reference.js'
 import { parseRobots, type Robots } from './robots.js'
 
@@ -95,26 +95,49 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   const after = parseRobots(newBody)
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const agents = options?.agents === undefined ? defaultAgents(before, after) : agentList(options.agents)
+  // Agents that select the same groups in both files get the same verdicts everywhere (selectRules):
+  // each selection is probed and checked once, through its first agent, however many share it. One
+  // whose rules are the same on both sides (by kind and pattern: lines never change a verdict)
+  // cannot change, and costs no matcher at all.
+  const selections = new Map<string, Selection | null>()
+  const selectionOf = agents.map((agent, i) => {
+    const tokens = agentTokens(agent, `options.agents[${i}]`)
+    const key = `${namedGroups(before.parsed, tokens).join(',')}|${namedGroups(after.parsed, tokens).join(',')}`
+    if (!selections.has(key)) {
+      const was = decidingRules(before.parsed, tokens)
+      const is = decidingRules(after.parsed, tokens)
+      const same = was.size === is.size && [...was.keys()].every((k) => is.has(k))
+      selections.set(key, same ? null : { agent, was, is })
+    }
+    return key
+  })
+  const changing = [...selections.values()].filter((s) => s !== null)
   let urls: string[]
   let truncated = false
   if (options?.urls === undefined) {
-    ;({ urls, truncated } = probesOf(before.parsed, after.parsed, agents))
+    ;({ urls, truncated } = probesOf(before.parsed, after.parsed, changing))
   } else {
     if (!Array.isArray(options.urls)) fail('options.urls', 'an array of strings or URLs', options.urls)
     urls = options.urls.map((u, i) => urlString(u, `options.urls[${i}]`))
   }
-  const changes: VerdictChange[] = []
   const was = new Int32Array(urls.length)
   const is = new Int32Array(urls.length)
-  for (const agent of agents) {
-    before.matcher(agent).checkMany(urls, was)
-    after.matcher(agent).checkMany(urls, is)
-    for (let i = 0; i < urls.length; i++) {
-      // checkMany: the line when allowed, minus the line when disallowed (a disallow has a line).
-      if (was[i]! < 0 === is[i]! < 0) continue
-      changes.push({ agent, url: urls[i]!, old: verdict(was[i]!), new: verdict(is[i]!) })
-    }
+  // Per selection, the probes whose verdict changes: [index, old, new] in a row.
+  const changed = new Map<string, number[]>()
+  for (const [key, selection] of selections) {
+    const list: number[] = []
+    changed.set(key, list)
+    if (selection === null) continue
+    before.matcher(selection.agent).checkMany(urls, was)
+    after.matcher(selection.agent).checkMany(urls, is)
+    // checkMany: the line when allowed, minus the line when disallowed (a disallow has a line).
+    for (let i = 0; i < urls.length; i++) if (was[i]! < 0 !== is[i]! < 0) list.push(i, was[i]!, is[i]!)
   }
+  const changes: VerdictChange[] = []
+  agents.forEach((agent, k) => {
+    const list = changed.get(selectionOf[k]!)!
+    for (let j = 0; j < list.length; j += 3) changes.push({ agent, url: urls[list[j]!]!, old: verdict(list[j + 1]!), new: verdict(list[j + 2]!) })
+  })
   return { agents, probes: urls.length, truncated, changes }
 }
 
@@ -169,6 +192,13 @@ interface DecidingRule {
   shapes: Shape[]
 }
 
+/** The deciding rules of one agent (and of every other agent that selects the same groups). */
+interface Selection {
+  agent: string
+  was: Map<string, DecidingRule>
+  is: Map<string, DecidingRule>
+}
+
 /** Escaped patterns are ASCII: every byte >= 0x80 became `%XX`. */
 function ascii(bytes: Uint8Array, start: number, end: number): string {
   let s = ''
@@ -215,8 +245,8 @@ function neutralByte(a: ParsedRobots, b: ParsedRobots): string {
   return '*'
 }
 
-/** The probe URLs of every pair of deciding rules that can change a verdict, for every agent. */
-function probesOf(a: ParsedRobots, b: ParsedRobots, agents: readonly string[]): { urls: string[]; truncated: boolean } {
+/** The probe URLs of every pair of deciding rules that can change a verdict, for every selection of groups. */
+function probesOf(a: ParsedRobots, b: ParsedRobots, selections: readonly Selection[]): { urls: string[]; truncated: boolean } {
   const z = neutralByte(a, b)
   const probes = new Set<string>()
   const pairsDone = new Set<string>()
@@ -226,10 +256,7 @@ function probesOf(a: ParsedRobots, b: ParsedRobots, agents: readonly string[]): 
     probes.add(q.startsWith('//') ? PROBE_ORIGIN + q : q)
     return !full()
   }
-  for (const agent of agents) {
-    const tokens = agentTokens(agent)
-    const was = decidingRules(a, tokens)
-    const is = decidingRules(b, tokens)
+  for (const { was, is } of selections) {
     // R decides the old verdict and S the new one: one disallows, the other allows (or is none),
     // and R is gone from the new file or S added to it.
     const [gone, kept] = split([...was.values()], (r) => !is.has(r.key))
