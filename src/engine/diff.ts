@@ -42,6 +42,7 @@
 //   reported verdicts.
 
 import { agentTokens, fail, urlString } from './args.js'
+import { decodeUtf8, utf8 } from './bytes.js'
 import { namedGroups, R_ALLOW, RULE_STRIDE, rulePattern, selectRules, valueAgentToken, type ParsedRobots } from './parse.js'
 import { indexHtmlPattern } from './reference.js'
 import { parseRobots, type Robots } from './robots.js'
@@ -188,8 +189,8 @@ function shapeOf(pattern: string): Shape {
 interface DecidingRule {
   key: string
   disallow: boolean
-  /** Its pattern, and for an allow the index.html rule's pattern when it has one. */
-  shapes: Shape[]
+  /** Its escaped pattern (ASCII: every byte >= 0x80 became `%XX`). */
+  pattern: string
 }
 
 /** The deciding rules of one agent (and of every other agent that selects the same groups). */
@@ -199,11 +200,12 @@ interface Selection {
   is: Map<string, DecidingRule>
 }
 
-/** Escaped patterns are ASCII: every byte >= 0x80 became `%XX`. */
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-  let s = ''
-  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!)
-  return s
+/** A rule's pattern, and for an allow the index.html rule's pattern when it has one. */
+function shapesOf(rule: DecidingRule): Shape[] {
+  const shapes = [shapeOf(rule.pattern)]
+  const derived = rule.disallow ? null : indexHtmlPattern(utf8(rule.pattern))
+  if (derived !== null) shapes.push(shapeOf(decodeUtf8(derived)))
+  return shapes
 }
 
 /**
@@ -217,13 +219,9 @@ function decidingRules(parsed: ParsedRobots, tokens: readonly string[]): Map<str
     const [bytes, s, e] = rulePattern(parsed, r)
     if (e === s || (bytes[s] !== 0x2f && bytes[s] !== 0x2a)) continue
     const disallow = parsed.rules[r * RULE_STRIDE + R_ALLOW] !== 1
-    const pattern = ascii(bytes, s, e)
+    const pattern = decodeUtf8(bytes, s, e)
     const key = (disallow ? 'd' : 'a') + pattern
-    if (out.has(key)) continue
-    const shapes = [shapeOf(pattern)]
-    const derived = disallow ? null : indexHtmlPattern(bytes.subarray(s, e))
-    if (derived !== null) shapes.push(shapeOf(ascii(derived, 0, derived.length)))
-    out.set(key, { key, disallow, shapes })
+    if (!out.has(key)) out.set(key, { key, disallow, pattern })
   }
   return out
 }
@@ -277,7 +275,7 @@ function probesOf(a: ParsedRobots, b: ParsedRobots, selections: readonly Selecti
           const key = `${r?.key ?? ''}\u0000${s?.key ?? ''}`
           if (pairsDone.has(key)) continue
           pairsDone.add(key)
-          for (const x of r?.shapes ?? [NONE]) for (const y of s?.shapes ?? [NONE]) placements(x, y, z, budget, emit)
+          for (const x of r === null ? [NONE] : shapesOf(r)) for (const y of s === null ? [NONE] : shapesOf(s)) placements(x, y, z, budget, emit)
         }
       }
     }
