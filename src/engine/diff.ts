@@ -84,7 +84,7 @@ export interface RobotsDiff {
 
 const PROBE_ORIGIN = 'http://probe.invalid'
 
-/** At most this many probe URLs per diff (per agent). */
+/** At most this many probe URLs per diff (every agent is checked on the same ones). */
 export const MAX_PROBES = 200_000
 
 /** At most this many placement steps per diff: the search ends there even when it yields few probes. */
