@@ -47,7 +47,7 @@ Prints one line per URL, tab-separated:
   allowed|disallowed  LINE  URL
 LINE is the robots.txt line that decided (0 when no rule matched).
 
-Each URL is an absolute URL or a path starting with a single '/'. With --urls, FILE ('-' = stdin) holds
+Each URL is an absolute URL or a path ('/a', not '//a'). With --urls, FILE ('-' = stdin) holds
 one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
 input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
 are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
