@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { diffRobots, parseRobots } from '../src/index.js'
+import { MAX_CHANGES } from '../src/engine/diff.js'
 import { DIST, ensureDist } from './helpers/dist.js'
 
 describe('diff: changes found from the rules alone', () => {
@@ -53,6 +54,15 @@ describe('diff: changes found from the rules alone', () => {
     expect(by('A').map(([url]) => url)).toContain('/r')
     expect(by('C').map(([url]) => url)).toContain('/q/a')
     expect(by('D')).toEqual([])
+  })
+  // 1,000 agents in one group that gains 1,000 rules: 2,002,000 changes before the cap.
+  test('changes stop at MAX_CHANGES, and truncated says so', () => {
+    const agents = Array.from({ length: 1_000 }, (_, i) => `User-agent: bot${i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)]!)}\n`).join('')
+    const rules = Array.from({ length: 1_000 }, (_, i) => `Disallow: /p${i}\n`).join('')
+    const d = diffRobots(agents + 'Disallow: /zzz\n', agents + rules)
+    expect(d.agents.length).toBe(1_002)
+    expect(d.changes.length).toBe(MAX_CHANGES)
+    expect(d.truncated).toBe(true)
   })
   test('bad arguments are TypeErrors that say what was expected', () => {
     expect(() => diffRobots(1 as unknown as string, '')).toThrow(/body: expected a string or a Uint8Array/)

@@ -1,7 +1,7 @@
 // diffRobots: which URLs change verdict between two versions of a robots.txt, for which agents, and
 // which line decides on each side. Without a URL list the probes are made from the rules, and they
 // are complete: every (agent, old verdict and line, new verdict and line) that some path has, some
-// probe has too, unless MAX_PROBES or MAX_STEPS cut the search (then `truncated` says so). Why:
+// probe has too, unless MAX_PROBES, MAX_STEPS or MAX_CHANGES cut it short (`truncated`). Why:
 //
 // * Terms. The matcher compares the path after our URL normalization (`%hh` gets upper-case digits,
 //   a byte >= 0x80 becomes `%XX`) with patterns escaped the same way (RFC 9309 2.2.2; Google's
@@ -76,7 +76,7 @@ export interface RobotsDiff {
   agents: string[]
   /** How many URLs were compared per agent. */
   probes: number
-  /** True when the rules would have yielded more than MAX_PROBES probes (or search steps past MAX_STEPS) and the rest were left out. */
+  /** True when the rules would have yielded more than MAX_PROBES probes (or search steps past MAX_STEPS), or the changes more than MAX_CHANGES, and the rest were left out. */
   truncated: boolean
   /** Every verdict change, by agent, then in probe order. */
   changes: VerdictChange[]
@@ -86,6 +86,9 @@ const PROBE_ORIGIN = 'http://probe.invalid'
 
 /** At most this many probe URLs per diff (every agent is checked on the same ones). */
 export const MAX_PROBES = 200_000
+
+/** At most this many changes per diff: many agents sharing a group of many changed rules multiply. */
+export const MAX_CHANGES = 1_000_000
 
 /** At most this many placement steps per diff: the search ends there even when it yields few probes. */
 export const MAX_STEPS = 4_000_000
@@ -123,22 +126,33 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   }
   const was = new Int32Array(urls.length)
   const is = new Int32Array(urls.length)
-  // Per selection, the probes whose verdict changes: [index, old, new] in a row.
+  // Per selection, once its first agent comes: the probes whose verdict changes, as [index, old,
+  // new] in a row. Checked on demand, so a diff cut at MAX_CHANGES checks no further selection.
   const changed = new Map<string, number[]>()
-  for (const [key, selection] of selections) {
-    const list: number[] = []
+  const changesOf = (key: string): number[] => {
+    let list = changed.get(key)
+    if (list !== undefined) return list
+    list = []
     changed.set(key, list)
-    if (selection === null) continue
+    const selection = selections.get(key)!
+    if (selection === null) return list
     before.matcher(selection.agent).checkMany(urls, was)
     after.matcher(selection.agent).checkMany(urls, is)
     // checkMany: the line when allowed, minus the line when disallowed (a disallow has a line).
     for (let i = 0; i < urls.length; i++) if (was[i]! < 0 !== is[i]! < 0) list.push(i, was[i]!, is[i]!)
+    return list
   }
   const changes: VerdictChange[] = []
-  agents.forEach((agent, k) => {
-    const list = changed.get(selectionOf[k]!)!
-    for (let j = 0; j < list.length; j += 3) changes.push({ agent, url: urls[list[j]!]!, old: verdict(list[j + 1]!), new: verdict(list[j + 2]!) })
-  })
+  outer: for (let k = 0; k < agents.length; k++) {
+    const list = changesOf(selectionOf[k]!)
+    for (let j = 0; j < list.length; j += 3) {
+      if (changes.length === MAX_CHANGES) {
+        truncated = true
+        break outer
+      }
+      changes.push({ agent: agents[k]!, url: urls[list[j]!]!, old: verdict(list[j + 1]!), new: verdict(list[j + 2]!) })
+    }
+  }
   return { agents, probes: urls.length, truncated, changes }
 }
 
