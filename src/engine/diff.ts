@@ -35,7 +35,8 @@
 // * Only pairs that can change a verdict: if R is also among the new file's rules for the agent
 //   and S among the old file's, both match P in both files with the same priorities, so the rule
 //   that decides in one decides in the other. A pair needs a rule that is new on its side, so the
-//   pairs grow with the change rather than the files. (None counts as in both files.)
+//   pairs grow with the change rather than the files. (None counts as in both files.) The argument
+//   holds per agent, so each selection of groups is checked only on the probes of its own pairs.
 // * Reading back: a probe is a path on its own, except one starting with "//", which a URL reader
 //   takes for a host ("//a" is host a, path /): that one is checked and reported behind
 //   PROBE_ORIGIN. Every reported URL is the string that was checked, so `check` gives it the
@@ -45,7 +46,9 @@ import { agentTokens, fail, urlString } from './args.js'
 import { decodeUtf8, utf8 } from './bytes.js'
 import { namedGroups, R_ALLOW, RULE_STRIDE, rulePattern, selectRules, valueAgentToken, type ParsedRobots } from './parse.js'
 import { indexHtmlPattern } from './reference.js'
+import { Matcher } from './matcher.js'
 import { parseRobots, type Robots } from './robots.js'
+import { getEngine } from './wasm.js'
 
 /** Options of `diffRobots`. */
 export interface DiffOptions {
@@ -74,7 +77,7 @@ export interface VerdictChange {
 export interface RobotsDiff {
   /** The agents compared. */
   agents: string[]
-  /** How many URLs were compared per agent. */
+  /** How many URLs were made from the rules (or given); an agent is checked on those its own rules can change. */
   probes: number
   /** True when the rules would have yielded more than MAX_PROBES probes (or search steps past MAX_STEPS), or the changes more than MAX_CHANGES, and the rest were left out. */
   truncated: boolean
@@ -111,22 +114,28 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
       const was = decidingRules(before.parsed, tokens)
       const is = decidingRules(after.parsed, tokens)
       const same = was.size === is.size && [...was.keys()].every((k) => is.has(k))
-      selections.set(key, same ? null : { agent, was, is })
+      selections.set(key, same ? null : { tokens, was, is })
     }
     return key
   })
-  const changing = [...selections.values()].filter((s) => s !== null)
   let urls: string[]
   let truncated = false
+  // Per selection, the indexes of the URLs it is checked on: the probes of its own pairs of rules,
+  // which hold every change it has; or every URL of a given list.
+  let checkedOn: (key: string) => readonly number[]
   if (options?.urls === undefined) {
-    ;({ urls, truncated } = probesOf(before.parsed, after.parsed, changing))
+    const made = probesOf(before.parsed, after.parsed, selections)
+    ;({ urls, truncated } = made)
+    checkedOn = (key) => made.of.get(key) ?? []
   } else {
     if (!Array.isArray(options.urls)) fail('options.urls', 'an array of strings or URLs', options.urls)
     urls = options.urls.map((u, i) => urlString(u, `options.urls[${i}]`))
+    const all = urls.map((_, i) => i)
+    checkedOn = () => all
   }
   const was = new Int32Array(urls.length)
   const is = new Int32Array(urls.length)
-  // Per selection, once its first agent comes: the probes whose verdict changes, as [index, old,
+  // Per selection, once its first agent comes: the URLs whose verdict changes, as [index, old,
   // new] in a row. Checked on demand, so a diff cut at MAX_CHANGES checks no further selection.
   const changed = new Map<string, number[]>()
   const changesOf = (key: string): number[] => {
@@ -136,10 +145,12 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
     changed.set(key, list)
     const selection = selections.get(key)!
     if (selection === null) return list
-    before.matcher(selection.agent).checkMany(urls, was)
-    after.matcher(selection.agent).checkMany(urls, is)
+    const at = checkedOn(key)
+    const some = at.length === urls.length ? urls : at.map((i) => urls[i]!)
+    matcherOf(before.parsed, selection.tokens).checkMany(some, was)
+    matcherOf(after.parsed, selection.tokens).checkMany(some, is)
     // checkMany: the line when allowed, minus the line when disallowed (a disallow has a line).
-    for (let i = 0; i < urls.length; i++) if (was[i]! < 0 !== is[i]! < 0) list.push(i, was[i]!, is[i]!)
+    for (let j = 0; j < at.length; j++) if (was[j]! < 0 !== is[j]! < 0) list.push(at[j]!, was[j]!, is[j]!)
     return list
   }
   const changes: VerdictChange[] = []
@@ -209,9 +220,18 @@ interface DecidingRule {
 
 /** The deciding rules of one agent (and of every other agent that selects the same groups). */
 interface Selection {
-  agent: string
+  tokens: string[]
   was: Map<string, DecidingRule>
   is: Map<string, DecidingRule>
+}
+
+/**
+ * The matcher of `tokens` compiled from the parsed form: only the selected rules are read, where
+ * `Robots.matcher` passes over the whole body (as it does for bodies too large for wasm memory).
+ * A diff of many agents, each in its own group, then costs each one its own rules.
+ */
+function matcherOf(parsed: ParsedRobots, tokens: readonly string[]): Matcher {
+  return Matcher.fromTable(getEngine().compileList(parsed, selectRules(parsed, tokens).rules))
 }
 
 /** A rule's pattern, and for an allow the index.html rule's pattern when it has one. */
@@ -257,18 +277,23 @@ function neutralByte(a: ParsedRobots, b: ParsedRobots): string {
   return '*'
 }
 
-/** The probe URLs of every pair of deciding rules that can change a verdict, for every selection of groups. */
-function probesOf(a: ParsedRobots, b: ParsedRobots, selections: readonly Selection[]): { urls: string[]; truncated: boolean } {
+/**
+ * The probe URLs of every pair of deciding rules that can change a verdict, and per selection of
+ * groups (by key) the indexes of those its own pairs made, in order.
+ */
+function probesOf(a: ParsedRobots, b: ParsedRobots, selections: ReadonlyMap<string, Selection | null>): { urls: string[]; of: Map<string, number[]>; truncated: boolean } {
   const z = neutralByte(a, b)
-  const probes = new Set<string>()
-  const pairsDone = new Set<string>()
+  const index = new Map<string, number>()
+  const urls: string[] = []
+  const of = new Map<string, number[]>()
+  // The probes of each pair, made once for all the selections that share it.
+  const pairProbes = new Map<string, number[]>()
   const budget = { steps: MAX_STEPS }
-  const full = (): boolean => probes.size >= MAX_PROBES || budget.steps <= 0
-  const emit = (q: string): boolean => {
-    probes.add(q.startsWith('//') ? PROBE_ORIGIN + q : q)
-    return !full()
-  }
-  for (const { was, is } of selections) {
+  const full = (): boolean => urls.length >= MAX_PROBES || budget.steps <= 0
+  for (const [key, selection] of selections) {
+    if (selection === null) continue
+    const { was, is } = selection
+    const own = new Set<number>()
     // R decides the old verdict and S the new one: one disallows, the other allows (or is none),
     // and R is gone from the new file or S added to it.
     const [gone, kept] = split([...was.values()], (r) => !is.has(r.key))
@@ -284,17 +309,32 @@ function probesOf(a: ParsedRobots, b: ParsedRobots, selections: readonly Selecti
     for (const [rs, ss] of pairs) {
       for (const r of rs) {
         for (const s of ss) {
-          if (full()) return { urls: [...probes], truncated: true }
+          if (full()) break
           budget.steps--
-          const key = `${r?.key ?? ''}\u0000${s?.key ?? ''}`
-          if (pairsDone.has(key)) continue
-          pairsDone.add(key)
-          for (const x of r === null ? [NONE] : shapesOf(r)) for (const y of s === null ? [NONE] : shapesOf(s)) placements(x, y, z, budget, emit)
+          const pairKey = `${r?.key ?? ''}\u0000${s?.key ?? ''}`
+          let made = pairProbes.get(pairKey)
+          if (made === undefined) {
+            const list: number[] = []
+            const emit = (q: string): boolean => {
+              const url = q.startsWith('//') ? PROBE_ORIGIN + q : q
+              let i = index.get(url)
+              if (i === undefined) {
+                i = urls.push(url) - 1
+                index.set(url, i)
+              }
+              list.push(i)
+              return !full()
+            }
+            for (const x of r === null ? [NONE] : shapesOf(r)) for (const y of s === null ? [NONE] : shapesOf(s)) placements(x, y, z, budget, emit)
+            pairProbes.set(pairKey, (made = list))
+          }
+          for (const i of made) own.add(i)
         }
       }
     }
+    of.set(key, [...own].sort((x, y) => x - y))
   }
-  return { urls: [...probes], truncated: full() }
+  return { urls, of, truncated: full() }
 }
 
 /** The elements that pass `test`, then the others. */
