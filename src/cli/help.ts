@@ -54,7 +54,7 @@ Prints one line per URL, tab-separated:
   allowed|disallowed  LINE  URL
 LINE is the robots.txt line that decided (0 when no rule matched).
 
-Each URL is an absolute URL or a path starting with '/'. With --urls, FILE ('-' = stdin) holds
+Each URL is an absolute URL or a path ('/a', not '//a'). With --urls, FILE ('-' = stdin) holds
 one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
 input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
 are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
@@ -88,10 +88,13 @@ Prints the URLs whose verdict differs between two versions of a robots.txt, one 
 OLD and NEW are files, '-' for stdin (one of them), or http(s) URLs fetched as for check (a 4xx
 counts as an empty file, a 5xx or unreachable server as "Disallow: /").
 
-Without --urls the URLs compared come from the rules of both files: each pattern's own path and
-the paths just inside and outside it (one byte longer and shorter, the wildcards filled, the end
-anchor's edge), and the paths where two patterns both match, so a verdict that changes anywhere
-near a rule is found. Default agents: *, Googlebot and every agent named in either file.
+Without --urls the URLs compared come from the rules of both files: for each rule that may decide
+one side and each that may decide the other, every path on which both match, made of their
+literal text and one filler byte between and after the pieces. Every change is found this way: a
+path that changes has one of these with its verdicts and lines on both sides. A path starting
+with "//" is printed behind http://probe.invalid (alone it would read as a host), so each URL
+printed gives the same verdicts to check. Default agents: *, Googlebot and every agent named in
+either file.
 
 Options:
   --agents A,B        compare these user-agents only
