@@ -1,105 +1,117 @@
-// AgentCache: one site's compiled matchers by agent, for `Robots.isAllowed(url, agent)`, the call
-// most users write. It owns the policy of when a site compiles (not on its very first check, which
-// is streamed) and the cost of the common call: the agent of the last call is taken without any
-// lookup, and any other one costs one memo lookup and a scan of at most MATCHER_CACHE keys.
+// A site's compiled matchers by agent, for `Robots.isAllowed(url, agent)`, the call most users
+// write. Owns the policy of when a site compiles (not on its very first check, which is streamed)
+// and the cost of a lookup in a crawler that switches sites on almost every check, where each object
+// reached is a cache miss: a site's matchers sit in one flat array (AgentSlots) on its Robots, keyed
+// by a small integer per agent, so a lookup reads that array and the matcher and nothing else.
 //
-// Invariants: at most MATCHER_CACHE entries, the least recently used evicted first; a key is the
-// JSON of the agent's product tokens, so two spellings of one agent share an entry; an entry holds
-// no matcher only when it is the site's first agent and has had just its streamed check. One entry
-// is kept without an array (most sites are checked for one agent), so a cached site stays small.
+// Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
+// agent's id stands for its product tokens (two spellings of one agent share it); an entry holds no
+// matcher only when it is the site's first agent and has had just its streamed check.
 
 import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
+/** An entry in AgentSlots: the agent's id, its matcher (null: streamed once), when last used, its tokens. */
+const E_ID = 0
+const E_MATCHER = 1
+const E_USED = 2
+const E_TOKENS = 3
+const E_SIZE = 4
+/** Slot 0 is the site's use counter; entries follow. */
+const TICK = 0
 
-interface Entry {
-  readonly key: string
-  matcher: Matcher | null
-  used: number
+/** A site's matchers: [tick, then (id, matcher, used, tokens) per agent]. Created by `firstSlots`. */
+export type AgentSlots = (number | Matcher | readonly string[] | null)[]
+
+/**
+ * The slots of a site's very first check, for `agent` (validated: TypeError for a bad one): an
+ * entry with no matcher, since that check is streamed. Sized exactly: most sites keep one agent.
+ */
+export function firstSlots(agent: string | readonly string[]): AgentSlots {
+  const a = agentOf(agent)
+  return [1, a.id, null, 1, a.tokens]
 }
 
-export class AgentCache {
-  #one: Entry | null = null
-  #many: Entry[] | null = null
-  #tick = 0
-  /** The string agent of the last call that got a matcher, and its entry (agent null: none). */
-  #lastAgent: string | null = null
-  #last: Entry | null = null
-
-  /** The last string agent's matcher when `agent` is that agent, else null. */
-  hit(agent: string | readonly string[]): Matcher | null {
-    if (agent !== this.#lastAgent || typeof agent !== 'string') return null
-    const e = this.#last!
-    e.used = ++this.#tick
-    return e.matcher
-  }
-
-  /**
-   * The matcher of `agent` (validated: TypeError for a bad one), compiled by `compile` when
-   * missing; null for the site's very first check, which the caller streams instead.
-   */
-  get(agent: string | readonly string[], compile: (tokens: string[]) => Matcher): Matcher | null {
-    const key = typeof agent === 'string' ? agentKey(agent) : JSON.stringify(agentTokens(agent))
-    let e = this.#find(key)
-    if (e === undefined) {
-      const first = this.#tick === 0
-      e = { key, matcher: first ? null : compile(JSON.parse(key) as string[]), used: 0 }
-      this.#add(e)
-      if (first) {
-        e.used = ++this.#tick
-        return null
-      }
-    }
-    e.used = ++this.#tick
-    e.matcher ??= compile(JSON.parse(key) as string[])
-    if (typeof agent === 'string') {
-      this.#lastAgent = agent
-      this.#last = e
-    }
-    return e.matcher
-  }
-
-  /** The keys held, least recently used first. */
-  keys(): string[] {
-    const all = this.#many ?? (this.#one === null ? [] : [this.#one])
-    return [...all].sort((a, b) => a.used - b.used).map((e) => e.key)
-  }
-
-  #find(key: string): Entry | undefined {
-    if (this.#many === null) return this.#one?.key === key ? this.#one : undefined
-    for (const e of this.#many) if (e.key === key) return e
-    return undefined
-  }
-
-  #add(e: Entry): void {
-    if (this.#one === null) {
-      this.#one = e
-      return
-    }
-    this.#many ??= [this.#one]
-    if (this.#many.length >= MATCHER_CACHE) {
-      let oldest = 0
-      for (let i = 1; i < this.#many.length; i++) if (this.#many[i]!.used < this.#many[oldest]!.used) oldest = i
-      if (this.#many[oldest] === this.#last) this.#lastAgent = null
-      this.#many.splice(oldest, 1)
-    }
-    this.#many.push(e)
-  }
+/**
+ * The matcher of `agent` (validated: TypeError for a bad one) in a site's slots, compiled by
+ * `compile` from its tokens when missing.
+ */
+export function slotMatcher(slots: AgentSlots, agent: string | readonly string[], compile: (tokens: string[]) => Matcher): Matcher {
+  const a = agentOf(agent)
+  const tick = (slots[TICK] as number) + 1
+  slots[TICK] = tick
+  let at = find(slots, a.id)
+  if (at < 0) at = add(slots, a)
+  slots[at + E_USED] = tick
+  let m = slots[at + E_MATCHER] as Matcher | null
+  if (m === null) slots[at + E_MATCHER] = m = compile([...a.tokens])
+  return m
 }
 
-/** Cache keys of string agents seen before (so valid): raw string -> JSON of its tokens. */
-const agentKeys = new Map<string, string>()
-/** Distinct agent strings a process uses are few; a flood of them only resets the memo. */
-const AGENT_KEYS_MAX = 1024
-
-/** The cache key of a string agent, validating it (TypeError) the first time it is seen. */
-function agentKey(agent: string): string {
-  let key = agentKeys.get(agent)
-  if (key === undefined) {
-    key = JSON.stringify(agentTokens(agent))
-    if (agentKeys.size >= AGENT_KEYS_MAX) agentKeys.clear()
-    agentKeys.set(agent, key)
+/** The agents held, as the JSON of their tokens, least recently used first. */
+export function slotKeys(slots: AgentSlots): string[] {
+  const entries: { key: string; used: number }[] = []
+  for (let at = 1; at < slots.length; at += E_SIZE) {
+    entries.push({ key: JSON.stringify(slots[at + E_TOKENS]), used: slots[at + E_USED] as number })
   }
-  return key
+  return entries.sort((a, b) => a.used - b.used).map((e) => e.key)
+}
+
+function find(slots: AgentSlots, id: number): number {
+  for (let at = 1; at < slots.length; at += E_SIZE) if (slots[at + E_ID] === id) return at
+  return -1
+}
+
+/** Appends an entry for `a` (no matcher yet), first evicting the least recently used when full. */
+function add(slots: AgentSlots, a: Agent): number {
+  if (slots.length >= 1 + MATCHER_CACHE * E_SIZE) {
+    let oldest = 1
+    for (let at = 1 + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
+    slots.splice(oldest, E_SIZE)
+  }
+  const at = slots.length
+  slots.push(a.id, null, 0, a.tokens)
+  return at
+}
+
+// ─── Agent ids ─────────────────────────────────────────────────────────────────────────────────
+// One id per distinct list of product tokens. Ids only count up (a number), so one a Robots still
+// holds is never given to another agent; the memos are bounded and, when full, only forget.
+
+interface Agent {
+  readonly id: number
+  readonly tokens: readonly string[]
+}
+
+let nextId = 0
+const byKey = new Map<string, Agent>()
+const byString = new Map<string, Agent>()
+/** Distinct agents a process uses are few; a flood of them only resets the memos. */
+const MEMO_MAX = 1024
+
+/** A string agent, validated (TypeError) the first time it is seen. */
+function stringAgent(agent: string): Agent {
+  let a = byString.get(agent)
+  if (a === undefined) {
+    a = tokensAgent(agentTokens(agent))
+    if (byString.size >= MEMO_MAX) byString.clear()
+    byString.set(agent, a)
+  }
+  return a
+}
+
+function agentOf(agent: string | readonly string[]): Agent {
+  return typeof agent === 'string' ? stringAgent(agent) : tokensAgent(agentTokens(agent))
+}
+
+function tokensAgent(tokens: string[]): Agent {
+  const key = JSON.stringify(tokens)
+  let a = byKey.get(key)
+  if (a === undefined) {
+    if (byKey.size >= MEMO_MAX) byKey.clear()
+    a = Object.freeze({ id: nextId++, tokens: Object.freeze(tokens) })
+    byKey.set(key, a)
+  }
+  return a
 }

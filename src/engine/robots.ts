@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { AgentCache } from './agent-cache.js'
+import { firstSlots, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -31,8 +31,16 @@ export class Robots {
   #bytes: Uint8Array | null = null
   #compacted = false
   #parsed: ParsedRobots | null = null
-  /** Compiled matchers by agent (created at the first check). */
-  #agents: AgentCache | null = null
+  /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
+  #agents: AgentSlots | null = null
+  /**
+   * The string agent of the last call that got a matcher, and that matcher: a crawler checks many
+   * URLs for one agent, and this answers them from the Robots itself, with no lookup and no other
+   * object to reach (host-switching crawlers pay a cache miss per object). Still right after the
+   * AgentCache evicts the entry: a matcher never goes stale.
+   */
+  #lastAgent: string | null = null
+  #lastMatcher: Matcher | null = null
   #lines: readonly LineReport[] | null = null
   #sitemaps: readonly string[] | null = null
   #directives: readonly Directive[] | null = null
@@ -73,13 +81,15 @@ export class Robots {
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
-    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
+    if (agent === this.#lastAgent) return this.#lastMatcher!.isAllowed(url)
+    const m = this.#cachedMatcher(agent)
     return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
-    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
+    if (agent === this.#lastAgent) return this.#lastMatcher!.check(url)
+    const m = this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
     const v = this.#stream(url, agent)
     if (v.pattern === null) return { allowed: v.allowed, line: v.line }
@@ -224,13 +234,21 @@ export class Robots {
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
   get matcherKeys(): string[] {
-    return this.#agents?.keys() ?? []
+    return this.#agents === null ? [] : slotKeys(this.#agents)
   }
 
-  /** The agent's matcher from the site's AgentCache, or null for the site's first check. */
+  /** The agent's matcher from the site's AgentSlots, or null for the site's first check. */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
-    this.#agents ??= new AgentCache()
-    return this.#agents.get(agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
+    if (this.#agents === null) {
+      this.#agents = firstSlots(agent)
+      return null
+    }
+    const m = slotMatcher(this.#agents, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
+    if (typeof agent === 'string') {
+      this.#lastAgent = agent
+      this.#lastMatcher = m
+    }
+    return m
   }
 }
 
