@@ -29,9 +29,19 @@ export interface VerdictChange {
   /** The URL as given, or the probe path made from the rules. */
   url: string
   /** The verdict and deciding line (0 when no rule matched) under the old file. */
-  old: { allowed: boolean; line: number }
+  old: {
+    /** May the agent fetch the URL under the old file. */
+    allowed: boolean
+    /** The deciding line of the old file, 0 when no rule matched. */
+    line: number
+  }
   /** The same under the new file. */
-  new: { allowed: boolean; line: number }
+  new: {
+    /** May the agent fetch the URL under the new file. */
+    allowed: boolean
+    /** The deciding line of the new file, 0 when no rule matched. */
+    line: number
+  }
 }
 
 /** The result of `diffRobots`. */

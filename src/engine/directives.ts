@@ -44,7 +44,14 @@ export interface UsagePreference {
    * Content-Usage rules for this category limited to a path (draft-ietf-aipref-attach: they apply
    * to URLs under that path, the longest matching path winning), in file order.
    */
-  paths: { path: string; allowed: boolean; line: number }[]
+  paths: {
+    /** The path the rule is limited to, as written. */
+    path: string
+    /** The preference under that path. */
+    allowed: boolean
+    /** The rule's line. */
+    line: number
+  }[]
 }
 
 /** One member of a preference line that could not be read. */

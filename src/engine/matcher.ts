@@ -13,7 +13,12 @@ export interface Verdict {
   /** The matching line (RFC 9309 2.2.2; Google's RobotsMatcher), 0 if no rule matched. */
   line: number
   /** The rule written on that line, when there is one: its kind and pattern as written. */
-  rule?: { kind: 'allow' | 'disallow'; pattern: string }
+  rule?: {
+    /** `allow` or `disallow`. */
+    kind: 'allow' | 'disallow'
+    /** The pattern after the colon, as written. */
+    pattern: string
+  }
 }
 
 /**

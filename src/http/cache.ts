@@ -101,7 +101,9 @@ export interface RobotsCacheStats {
   readonly bytes: number
   /** `bytes / origins`, rounded (0 when empty). */
   readonly bytesPerOrigin: number
+  /** The `maxEntries` bound the cache was made with. */
   readonly maxEntries: number
+  /** The `maxBytes` bound the cache was made with. */
   readonly maxBytes: number
   /** Fetches in flight (one per origin at most). */
   readonly pending: number
