@@ -30,7 +30,7 @@ afterAll(async () => {
   rmSync(storageDir, { recursive: true, force: true })
 })
 
-// Read differently by Google and robots-parser (README, "Migrating from robots-parser"):
+// Read differently by Google and robots-parser (docs/migrating-from-robots-parser.md):
 // - `Allow: /a/index.html` also allows `/a/` for Google only;
 // - Google honours the typo `Dissallow`, robots-parser ignores the line;
 // - `User-agent: MyBot2` is MyBot's group for Google (the name is the leading letters), not for robots-parser.

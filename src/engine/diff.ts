@@ -11,7 +11,17 @@ import { agentTokens, fail, urlString } from './args.js'
 import { valueAgentToken } from './parse.js'
 import { parseRobots, type Robots } from './robots.js'
 
-/** Options of `diffRobots`. */
+/**
+ * Options of `diffRobots`.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type DiffOptions } from 'robotstxt-wasm'
+ *
+ * const options: DiffOptions = { agents: ['Googlebot'], urls: ['/', '/shop/cart'] }
+ * diffRobots('User-agent: *\nAllow: /\n', 'User-agent: *\nDisallow: /shop/\n', options).changes.length // → 1
+ * ```
+ */
 export interface DiffOptions {
   /**
    * The agents to compare; default `*`, Googlebot and every agent named in either file. An element
@@ -22,7 +32,17 @@ export interface DiffOptions {
   urls?: readonly (string | URL)[]
 }
 
-/** One URL whose verdict differs, for one agent. */
+/**
+ * One URL whose verdict differs, for one agent.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type VerdictChange } from 'robotstxt-wasm'
+ *
+ * const [change]: VerdictChange[] = diffRobots('', 'User-agent: *\nDisallow: /\n', { agents: ['MyBot'], urls: ['/page'] }).changes
+ * change // → { agent: 'MyBot', url: '/page', old: { allowed: true, line: 0 }, new: { allowed: false, line: 2 } }
+ * ```
+ */
 export interface VerdictChange {
   /** The agent as given (or as the file spells it, for the default agents). */
   agent: string
@@ -44,7 +64,18 @@ export interface VerdictChange {
   }
 }
 
-/** The result of `diffRobots`. */
+/**
+ * The result of `diffRobots`.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type RobotsDiff } from 'robotstxt-wasm'
+ *
+ * const diff: RobotsDiff = diffRobots('User-agent: *\nDisallow: /a\n', 'User-agent: *\nDisallow: /a\n')
+ * diff.changes // → []
+ * diff.truncated // → false
+ * ```
+ */
 export interface RobotsDiff {
   /** The agents compared. Probes made from the rules are reported as paths. */
   agents: string[]
@@ -61,7 +92,18 @@ const PROBE_ORIGIN = 'http://probe.invalid'
 /** At most this many probe URLs per diff (per agent). */
 export const MAX_PROBES = 200_000
 
-/** Compares the verdicts of two robots.txt versions. Never throws on content, only on bad arguments. */
+/**
+ * Compares the verdicts of two robots.txt versions. Never throws on content, only on bad arguments.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots } from 'robotstxt-wasm'
+ *
+ * const before = 'User-agent: *\nDisallow: /cart\n'
+ * const after = 'User-agent: *\nDisallow: /cart\nDisallow: /blog\n'
+ * diffRobots(before, after, { agents: ['Googlebot'] }).changes.map((c) => c.url).includes('/blog') // → true
+ * ```
+ */
 export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8Array, options?: DiffOptions): RobotsDiff {
   const before = parseRobots(oldBody)
   const after = parseRobots(newBody)

@@ -14,7 +14,17 @@
 import type { LineReport, ParsedRobots } from './parse.js'
 import { namedGroups } from './parse.js'
 
-/** A line that is not allow, disallow, user-agent or sitemap. */
+/**
+ * A line that is not allow, disallow, user-agent or sitemap.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type Directive } from 'robotstxt-wasm'
+ *
+ * const [noindex]: readonly Directive[] = parseRobots('User-agent: *\nNoindex: /tmp/\n').directives
+ * noindex // → { line: 2, key: 'Noindex', name: 'noindex', value: '/tmp/', group: 0, agents: [ '*' ] }
+ * ```
+ */
 export interface Directive {
   /** Line number, from 1. */
   line: number
@@ -30,7 +40,17 @@ export interface Directive {
   agents: readonly string[]
 }
 
-/** One category of an AI usage preference, for one agent. */
+/**
+ * One category of an AI usage preference, for one agent.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type UsagePreference } from 'robotstxt-wasm'
+ *
+ * const prefs: Record<string, UsagePreference> = parseRobots('User-agent: *\nContent-Signal: ai-train=no\n').usagePreferences('GPTBot')
+ * prefs['ai-train'] // → { allowed: false, line: 2, source: 'Content-Signal', value: 'no', paths: [] }
+ * ```
+ */
 export interface UsagePreference {
   /** The preference: `y`/`yes` is true, `n`/`no` false; null when only path-limited rules state it. */
   allowed: boolean | null
