@@ -215,8 +215,8 @@ export function writeHeadline(root) {
   for (const [file, prefix] of [['README.md', ''], ['docs/benchmarks.md', '../']]) {
     const path = join(root, file)
     if (!existsSync(path) || !readFileSync(path, 'utf8').includes(START)) continue
-    // Links are written from the root; docs/ pages reach the same files one level up.
-    const local = prefix === '' ? md : md.replace(/\]\((?!https?:)/g, `](${prefix}`)
+    // Links are written from the root; a docs/ page reaches docs/ files directly, the others one level up.
+    const local = prefix === '' ? md : md.replace(/\]\((?!https?:)(docs\/)?/g, (_, docs) => (docs ? '](' : `](${prefix}`))
     writeFileSync(path, replaceHeadline(readFileSync(path, 'utf8'), local))
   }
   writeFileSync(join(root, 'docs', 'bench.svg'), chartSvg(figures))

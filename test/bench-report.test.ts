@@ -1,7 +1,10 @@
 // bench/report.mjs, fed fixed bench output: the headline quotes the bench's cells (never a number
 // of its own), leaves out what the run lacks, and draws one bar per ratio, to scale.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { chartSvg, END, headlineFigures, headlineMarkdown, parseTables, replaceHeadline, START } from '../bench/report.mjs'
+import { chartSvg, END, headlineFigures, headlineMarkdown, parseTables, replaceHeadline, START, writeHeadline } from '../bench/report.mjs'
 
 const RESULTS = `# Benchmark results
 
@@ -117,5 +120,28 @@ describe('bench/report.mjs', () => {
     expect(replaceHeadline(doc, 'new')).toBe(`before\n${START}\nnew\n${END}\nafter\n`)
     expect(replaceHeadline(replaceHeadline(doc, 'new'), 'new')).toBe(replaceHeadline(doc, 'new'))
     expect(() => replaceHeadline('no markers', 'x')).toThrow(/bench:headline/)
+  })
+
+  test('writeHeadline fills both pages\' markers, with links that work from each, and draws docs/bench.svg', () => {
+    const root = mkdtempSync(join(tmpdir(), 'bench-report-'))
+    try {
+      mkdirSync(join(root, 'bench'))
+      mkdirSync(join(root, 'docs'))
+      writeFileSync(join(root, 'bench', 'RESULTS.md'), RESULTS)
+      writeFileSync(join(root, 'README.md'), `# x\n${START}\n${END}\nrest\n`)
+      writeFileSync(join(root, 'docs', 'benchmarks.md'), `# y\n${START}\nstale\n${END}\n`)
+      writeHeadline(root)
+      const readme = readFileSync(join(root, 'README.md'), 'utf8')
+      const docs = readFileSync(join(root, 'docs', 'benchmarks.md'), 'utf8')
+      expect(readme).toContain('](docs/bench.svg)')
+      expect(readme).toContain('](bench/RESULTS.md)')
+      expect(readme.endsWith(`${END}\nrest\n`)).toBe(true)
+      expect(docs).toContain('](bench.svg)')
+      expect(docs).toContain('](../bench/RESULTS.md)')
+      expect(docs).not.toContain('stale')
+      expect(readFileSync(join(root, 'docs', 'bench.svg'), 'utf8')).toBe(chartSvg(headlineFigures(RESULTS)))
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })
