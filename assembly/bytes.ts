@@ -80,11 +80,27 @@ export function nextSpecial(p: usize, i: u32, end: u32): u32 {
   return i + 2 < n && isHex(load<u8>(v + i + 1)) && isHex(load<u8>(v + i + 2));
 }
 
+// A %HH triple: the '%', then its two hex digits at these offsets.
+const TRIPLE_HI: usize = 1;
+const TRIPLE_LO: usize = 2;
+
 // Writes the triple at t upper-cased at o.
 @inline export function storeUpperTriple(o: usize, t: usize): void {
   store<u8>(o, PERCENT);
-  store<u8>(o, upperHex(load<u8>(t, 1)), 1);
-  store<u8>(o, upperHex(load<u8>(t, 2)), 2);
+  store<u8>(o, upperHex(load<u8>(t, TRIPLE_HI)), TRIPLE_HI);
+  store<u8>(o, upperHex(load<u8>(t, TRIPLE_LO)), TRIPLE_LO);
+}
+
+// U+FFFD, what TextDecoder and TextEncoder put for ill-formed input, in UTF-8 (EF BF BD): its
+// first two bytes as a little-endian u16, then the last.
+const FFFD_HEAD: u16 = 0xbfef;
+const FFFD_LAST: u8 = 0xbd;
+export const FFFD_BYTES: u32 = 3;
+
+// Writes U+FFFD at o; FFFD_BYTES long.
+@inline export function storeReplacement(o: usize): void {
+  store<u16>(o, FFFD_HEAD);
+  store<u8>(o + sizeof<u16>(), FFFD_LAST);
 }
 
 // Writes byte b escaped as %HH at o.

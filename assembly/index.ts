@@ -5,6 +5,7 @@
 //   compiler.ts  lines -> the rules that decide for an agent (RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher)
 //   stream.ts    lines + one path -> verdict, each applying rule matched as it is read (no table)
 //   compact.ts   lines -> the compact body a site keeps (the same scan, fewer bytes)
+//   pattern.ts   a pattern -> whether it can match, its anchor and literal prefix (shared by table.ts and matcher.ts)
 //   table.ts     rules -> the compiled table (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches and HandleAllow)
 //   url.ts       URL -> normalized path; UTF-16 -> UTF-8 (our URL normalization, then Google's GetPathParamsQuery)
 //   matcher.ts   path + table -> verdict (RFC 9309 2.2.2-2.2.3; Google's RobotsMatcher)

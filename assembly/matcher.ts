@@ -13,7 +13,8 @@ import {
   TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
-import { sameBytes, SLASH, STAR } from './bytes';
+import { sameBytes, STAR } from './bytes';
+import { patternAnchored, patternBody, patternLiteral, readPattern } from './pattern';
 import { indexSlot } from './table';
 import {
   lineNext, locateLine, locatePath, path as currentPath, pathLength, QUERY_UNKNOWN, queryFirst, queryLast, scratchAfterPath, utf16ToUtf8,
@@ -311,12 +312,10 @@ export function beginPath(): void {
 // to ruleMatches on the rule classifyPattern makes of the same pattern (test/stream.test.ts).
 export function patternMatches(p: usize, n: u32): bool {
   if (n == 0) return true;
-  const c0 = <u32>load<u8>(p);
-  if (c0 != SLASH && c0 != STAR) return false;
-  const anchored = load<u8>(p + n - 1) == 0x24;
-  const body = anchored ? n - 1 : n;
-  let star: u32 = 0;
-  while (star < body && load<u8>(p + star) != STAR) star++;
+  if (!readPattern(p, n)) return false;
+  const anchored = patternAnchored;
+  const body = patternBody;
+  const star = patternLiteral;
   const plen = pathLength();
   if (star > plen || !sameBytes(currentPath(), p, star)) return false;
   if (star == body) return !anchored || plen == star;

@@ -73,26 +73,44 @@ export function scanLineCount(): u32 { return lineNo; }
   return true;
 }
 
+// The key's first eight bytes with ASCII letters lower-cased (`| 0x20`). Only a letter folds onto a
+// letter; '-' and ' ' fold from CR and NUL, which a line never holds; bytes >= 0x80 stay >= 0x80.
+// May read past the key (the body keeps slack after it); callers compare only bytes the key has.
+@inline function folded8(k: usize): u64 {
+  return load<u64>(k) | 0x2020202020202020;
+}
+
+// The canonical spellings as folded little-endian words: "user-age" + "nt", "disallow", "allow",
+// "sitemap", "site-map".
+const W_USER_AGE: u64 = 0x6567612d72657375;
+const W_NT: u32 = 0x746e;
+const W_DISALLOW: u64 = 0x776f6c6c61736964;
+const W_ALLOW: u64 = 0x776f6c6c61;
+const W_SITEMAP: u64 = 0x70616d65746973;
+const W_SITE_MAP: u64 = 0x70616d2d65746973;
+
 // Google's ParsedRobotsKey::Parse: the kind of key [k, k+n), by prefix, with
-// SCAN_F_TYPO for an accepted misspelling. Every letter compared is A-Z/a-z, so `| 0x20` folds
-// case; the hyphen and space in "user-agent" / "user agent" / "site-map" are compared exactly.
+// SCAN_F_TYPO for an accepted misspelling. The canonical spellings are compared a word at a time;
+// the misspellings, rare, byte by byte (every letter compared is A-Z/a-z, so `| 0x20` folds case;
+// the hyphen and space in "user-agent" / "user agent" / "site-map" are compared exactly).
 function classifyKey(k: usize, n: u32): u32 {
-  const c = <u32>load<u8>(k) | 0x20;
+  const w = folded8(k);
+  const c = <u32>(w & 0xff);
   if (c == 0x75) { // u
-    if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 5, 'agent')) return KIND_USER_AGENT;
+    if (n >= 10 && w == W_USER_AGE && ((<u32>load<u16>(k + 8) | 0x2020) == W_NT)) return KIND_USER_AGENT;
     if (n >= 9 && keyIs(k, 9, 'useragent')) return KIND_USER_AGENT | SCAN_F_TYPO;
     if (n >= 10 && keyIs(k, 4, 'user') && load<u8>(k + 4) == 0x20 && keyIs(k + 5, 5, 'agent')) return KIND_USER_AGENT | SCAN_F_TYPO;
     return KIND_OTHER;
   }
-  if (c == 0x61) return keyIs(k, n, 'allow') ? KIND_ALLOW : KIND_OTHER; // a
+  if (c == 0x61) return n >= 5 && (w & 0xffffffffff) == W_ALLOW ? KIND_ALLOW : KIND_OTHER; // a
   if (c == 0x64) { // d
-    if (keyIs(k, n, 'disallow')) return KIND_DISALLOW;
+    if (n >= 8 && w == W_DISALLOW) return KIND_DISALLOW;
     if (keyIs(k, n, 'dissallow') || keyIs(k, n, 'dissalow') || keyIs(k, n, 'disalow') || keyIs(k, n, 'diasllow') || keyIs(k, n, 'disallaw')) return KIND_DISALLOW | SCAN_F_TYPO;
     return KIND_OTHER;
   }
   if (c == 0x73) { // s
-    if (keyIs(k, n, 'sitemap')) return KIND_SITEMAP;
-    if (n >= 8 && keyIs(k, 4, 'site') && load<u8>(k + 4) == 0x2d && keyIs(k + 5, 3, 'map')) return KIND_SITEMAP | SCAN_F_TYPO;
+    if (n >= 7 && (w & 0xffffffffffffff) == W_SITEMAP) return KIND_SITEMAP;
+    if (n >= 8 && w == W_SITE_MAP) return KIND_SITEMAP | SCAN_F_TYPO;
     return KIND_OTHER;
   }
   return KIND_OTHER;

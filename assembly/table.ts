@@ -16,6 +16,7 @@ import {
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { bytesEqual, SLASH, STAR } from './bytes';
+import { patternAnchored, patternBody, patternLiteral, readPattern } from './pattern';
 
 // An entry per candidate rule while compiling (u32 fields).
 const E_PAT = 0; // pattern pointer
@@ -107,12 +108,10 @@ function classifyPattern(k: u32, p: usize, n: u32, allow: bool, line: u32): bool
   let seg: u32 = 0;
   let type = TYPE_LITERAL;
   if (n > 0) {
-    const c0 = <u32>load<u8>(p);
-    if (c0 != SLASH && c0 != STAR) return false;
-    const anchored = load<u8>(p + n - 1) == 0x24;
-    const body = anchored ? n - 1 : n;
-    let star: u32 = 0;
-    while (star < body && load<u8>(p + star) != STAR) star++;
+    if (!readPattern(p, n)) return false;
+    const anchored = patternAnchored;
+    const body = patternBody;
+    const star = patternLiteral;
     lit = star;
     if (star == body) {
       type = anchored ? TYPE_EXACT : TYPE_LITERAL;

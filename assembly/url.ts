@@ -9,7 +9,7 @@
 // path whenever it lies inside the URL.
 
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START } from '../src/engine/layout';
-import { copyRun, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeUpperTriple } from './bytes';
+import { copyRun, FFFD_BYTES, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeReplacement, storeUpperTriple } from './bytes';
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
 const HTTP: u64 = 0x2f2f3a70747468; // "http://"
@@ -267,10 +267,8 @@ export function utf16ToUtf8(units: usize, from: u32, to: u32, dst: usize): u32 {
         o += 4;
         i++;
       } else {
-        store<u8>(o, 0xef);
-        store<u8>(o, 0xbf, 1);
-        store<u8>(o, 0xbd, 2);
-        o += 3;
+        storeReplacement(o);
+        o += FFFD_BYTES;
       }
     }
   }
@@ -375,10 +373,8 @@ export function repairUtf8(src: usize, len: u32, dst: usize): u32 {
       o += <u32>n;
       i += <u32>n;
     } else {
-      store<u8>(o, 0xef);
-      store<u8>(o, 0xbf, 1);
-      store<u8>(o, 0xbd, 2);
-      o += 3;
+      storeReplacement(o);
+      o += FFFD_BYTES;
       i += <u32>(-n);
     }
   }

@@ -1,6 +1,7 @@
 // Hostile robots.txt shapes at the 500 KiB cap, each built to defeat one data structure of the
 // host layer (agent lists, group lists, per-line objects, long lines, sitemap sets, other-key
-// lines). Used by `npm run bench` (the "worst shapes" table) and by the hardening test.
+// lines, lines of nothing: empty, comment-only, CR-only). Used by `npm run bench` (the "worst
+// shapes" table) and by the hardening test.
 
 export const CAP = 512_000
 
@@ -38,6 +39,8 @@ export function hostileShapes(cap = CAP) {
     'many sitemaps': fill((i) => `Sitemap: https://example.com/s${i}.xml\n`, cap),
     'crawl-delay and rules in many groups': fill((i) => (i % 3 === 0 ? `User-agent: g${letters(i)}\n` : i % 3 === 1 ? `Crawl-delay: ${i}\n` : `Disallow: /${i}\n`), cap),
     'empty lines': '\n'.repeat(cap - 1),
+    'comment-only lines': fill(() => '#\n', cap),
+    'CR-only lines': '\r'.repeat(cap - 1),
   }
 }
 
@@ -52,5 +55,9 @@ export function accessors(parseRobots) {
     },
     isAllowed: (body) => parseRobots(body).isAllowed('/p/1', 'x'),
     check: (body) => parseRobots(body).check('/d1/a.x', ['gd', 'bb']),
+    directives: (body) => parseRobots(body).directives,
+    usagePreferences: (body) => parseRobots(body).usagePreferences('x'),
+    // The per-line report without keeping it: a callback that keeps nothing.
+    forEachLine: (body) => parseRobots(body).forEachLine(() => {}),
   }
 }

@@ -2,3 +2,4 @@
 // bytes, instantiated synchronously on first use: no extra file, no top-level await.
 
 export * from './public.js'
+export { redisStorage, type RedisStorageOptions } from './integrations/redis.js'

@@ -1,4 +1,6 @@
-// Everything the package exports, shared by the Node/bundler entry (index.ts) and the workerd entry.
+// The engine and http names the package exports, shared by the Node/bundler entry (index.ts) and
+// the workerd entry, which add redisStorage. Below integrations/: the Crawlee integration imports
+// these names from here, and the build makes that an import of the package itself (one RobotsCache).
 
 export { parseRobots, Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './engine/robots.js'
 export { Matcher, type Verdict } from './engine/matcher.js'
@@ -10,5 +12,4 @@ export { fetchRobots, type FetchOptions, type RobotsFetch, type RobotsOutcome } 
 export { RobotsCache, type LookupOptions, type RobotsCacheOptions, type RobotsCacheStats, type RobotsCacheStorage, type StoredRobots } from './http/cache.js'
 export { robotsOrigin } from './http/origin.js'
 export { checkUrls, type CheckUrlsOptions, type UrlVerdict } from './http/check-urls.js'
-export { redisStorage, type RedisStorageOptions } from './integrations/redis.js'
 export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './http/workers-cache.js'

@@ -3,3 +3,4 @@
 // dist/robots.wasm, which wrangler uploads as a WebAssembly.Module beside the script.
 
 export * from './public.js'
+export { redisStorage, type RedisStorageOptions } from './integrations/redis.js'

@@ -4,11 +4,11 @@
 
 import type http from 'node:http'
 import net from 'node:net'
-import { gzipSync, createGzip } from 'node:zlib'
+import { createGzip, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
 import { closeAll, reply, serve, type Handler } from './helpers/server.js'
-import { CUT_BODIES, ENCODED, encodedReply } from './helpers/encoded.js'
+import { CUT_BODIES, ENCODED, ENCODED_RULES, encodedReply } from './helpers/encoded.js'
 
 afterAll(closeAll)
 
@@ -418,6 +418,14 @@ describe('encoded bodies despite Accept-Encoding: identity (rfc9309 2.3.1.4, iss
       expect([r.isAllowed(`${s.origin}/private`, 'Bot'), r.isAllowed(`${s.origin}/public`, 'Bot')]).toEqual([false, true])
     })
   }
+
+  it('two codings ("deflate, gzip"): the whole body parses; the inner stream cut inside a whole outer one does not', async () => {
+    const inner = deflateSync(ENCODED_RULES)
+    const s = await serve(encodedReply('deflate, gzip', gzipSync(inner)))
+    expect(await fetchRobots(s.origin)).toMatchObject({ status: 200, outcome: 'ok' })
+    s.handle(encodedReply('deflate, gzip', gzipSync(inner.subarray(0, inner.length - 3))))
+    expect(await fetchRobots(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
+  })
 
   it('an empty encoded body is an empty file, and an unknown coding is parsed as it came', async () => {
     const s = await serve(encodedReply('gzip', new Uint8Array(0)))

@@ -4,8 +4,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/engine/bytes.js'
-import '../src/index.js'
-import { parseBody, parsedCrawlDelay, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
+import { parseRobots } from '../src/index.js'
+import { parseBody, parsedCrawlDelay, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines } from '../src/engine/wasm-body.js'
@@ -27,14 +27,31 @@ function records(body: Uint8Array, scan: (body: Uint8Array, sink: LineSink) => v
   return out
 }
 
+function reports(body: Uint8Array, scan: (body: Uint8Array, sink: LineSink) => void): LineReport[] {
+  const out: LineReport[] = []
+  reportLines(body, scan, (r) => out.push(r))
+  return out
+}
+
 const wasmScan = (body: Uint8Array, sink: LineSink): void => scanLines(getEngine(), body, sink)
 
 function same(body: Uint8Array): void {
   expect(records(body, wasmScan)).toEqual(records(body, scanBodyTs))
   expect(structure(parseBytes(body))).toEqual(structure(parseBody(body)))
-  expect(reportLines(body, wasmScan)).toEqual(reportLines(body, scanBodyTs))
+  expect(reports(body, wasmScan)).toEqual(reports(body, scanBodyTs))
   // Robots.sitemaps' own scan (no parsed form) gives the parsed form's list.
   expect(scanSitemaps(body, wasmScan)).toEqual(parseBody(body).sitemaps)
+  // The views beside the matcher: directives (from their own scan) are the report's other-key
+  // lines with the parsed form's group agents, and forEachLine (a replayed scan) gives `lines`.
+  const robots = parseRobots(body)
+  const groups = parseBody(body).groups
+  expect(robots.directives).toEqual(robots.lines.filter((r) => r.type === 'other').map((r) => ({
+    line: r.line, key: r.key, name: r.key!.toLowerCase(), value: r.value, group: r.group,
+    agents: r.group < 0 ? [] : groups[r.group]!.global ? ['*', ...groups[r.group]!.agents] : groups[r.group]!.agents,
+  })))
+  const each: LineReport[] = []
+  robots.forEachLine((r) => each.push(r))
+  expect(each).toEqual(robots.lines)
 }
 
 describe('scanner: wasm line scanner equals the TS parser', () => {

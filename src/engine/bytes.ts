@@ -15,19 +15,38 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
   return decoder.decode(bytes.subarray(start, end))
 }
 
-/**
- * decodeUtf8 for many ranges of one body. An all-ASCII body (most robots.txt files) is decoded once
- * and each range is a slice of that string, byte offsets being string offsets: a slice costs a
- * fraction of a decoder call. Any other body decodes each range on its own.
- */
-export function textReader(bytes: Uint8Array): (start: number, end: number) => string {
-  const text = decoder.decode(bytes)
-  // Every byte >= 0x80 decodes to a character >= 0x80 (itself part of one, or U+FFFD).
-  if (!NON_ASCII.test(text)) return (start, end) => text.slice(start, end)
-  return (start, end) => decoder.decode(bytes.subarray(start, end))
+/** Text of byte ranges of one body; `ascii` when byte offsets are string offsets (every range is then exact). */
+export interface TextReader {
+  readonly ascii: boolean
+  text(start: number, end: number): string
 }
 
-const NON_ASCII = /[^\x00-\x7f]/
+/**
+ * decodeUtf8 for many ranges of one body. An all-ASCII body (most robots.txt files) is decoded once,
+ * on the first range asked for, and each range is a slice of that string, byte offsets being string
+ * offsets: a slice costs a fraction of a decoder call. `source`, the string the body was encoded
+ * from, spares that decoding (it is ASCII when its UTF-8 is exactly as long). Any other body decodes
+ * each range on its own.
+ */
+export function textReader(bytes: Uint8Array, source?: string): TextReader {
+  if (source !== undefined && source.length === bytes.length) return { ascii: true, text: (start, end) => source.slice(start, end) }
+  if (!isAscii(bytes)) return { ascii: false, text: (start, end) => decoder.decode(bytes.subarray(start, end)) }
+  let whole: string | null = null
+  return { ascii: true, text: (start, end) => (whole ??= decoder.decode(bytes)).slice(start, end) }
+}
+
+/** No byte has its high bit set. Read four bytes at a time where the view is aligned for it. */
+function isAscii(bytes: Uint8Array): boolean {
+  let acc = 0
+  let i = 0
+  if (bytes.byteOffset % 4 === 0) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2)
+    for (; i < words.length; i++) acc |= words[i]!
+    i = words.length << 2
+  }
+  for (; i < bytes.length; i++) acc |= bytes[i]!
+  return (acc & 0x80808080) === 0
+}
 
 /**
  * Bytes of a base64 string. Node's Buffer decodes natively; elsewhere `Uint8Array.fromBase64` or

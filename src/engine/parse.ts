@@ -9,7 +9,7 @@
 // agent lists are deduplicated through sets, and the lookups that accessors repeat (the groups of
 // an agent token, the global groups, each group's crawl-delay) are indexed once while building.
 
-import { escapeBytes, isSpace, textReader } from './bytes.js'
+import { escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
@@ -82,7 +82,7 @@ export interface ParsedRobots {
   rules: number[]
   /** Escaped patterns that differ from the text as written. */
   escaped: Uint8Array[]
-  sitemaps: string[]
+  sitemaps: readonly string[]
   /** For each agent token named in the file, the groups naming it, in file order. */
   agentGroups: Map<string, number[]>
   /** The groups with a `User-agent: *` line, in file order. */
@@ -160,31 +160,130 @@ export class GroupTracker {
   }
 }
 
-/** Sitemap URLs in file order, exact duplicates dropped: what `Robots.sitemaps` returns. */
+/**
+ * Sitemap URLs in file order, exact duplicates dropped: what `Robots.sitemaps` returns. On an ASCII
+ * body the text is the bytes, so duplicates are found by a hash of the bytes in an open-addressing
+ * table of numbers: hashing thousands of freshly sliced strings in a Set cost more than the scan.
+ * The hash is not seeded, so a file could be made of colliding URLs: past a budget of probes (a few
+ * per URL) the collector moves to a Set, whose hash the engine seeds. Any other body compares
+ * decoded text from the start (two invalid sequences can decode to the same URL).
+ */
 export class SitemapCollector {
   readonly urls: string[] = []
-  readonly #seen = new Set<string>()
+  #seen: Set<string> | null
+  /** Index + 1 into `urls` per slot, 0 when free; kept at most half full. */
+  #slots = new Int32Array(64)
+  readonly #hashes: number[] = []
+  #probes = 0
 
-  add(url: string): void {
-    if (this.#seen.has(url)) return
-    this.#seen.add(url)
+  constructor(private readonly body: Uint8Array, private readonly reader: TextReader) {
+    this.#seen = reader.ascii ? null : new Set()
+  }
+
+  /** The sitemap line whose value is body[start, end). */
+  add(start: number, end: number): void {
+    const url = this.reader.text(start, end)
+    if (this.#seen !== null) {
+      if (this.#seen.has(url)) return
+      this.#seen.add(url)
+      this.urls.push(url)
+      return
+    }
+    // FNV-1a over the bytes.
+    const body = this.body
+    let h = 0x811c9dc5
+    for (let i = start; i < end; i++) h = Math.imul(h ^ body[i]!, 0x01000193)
+    const mask = this.#slots.length - 1
+    let slot = h & mask
+    for (let k = this.#slots[slot]!; k !== 0; k = this.#slots[slot]!) {
+      if (this.#hashes[k - 1] === h && this.urls[k - 1] === url) return
+      slot = (slot + 1) & mask
+      this.#probes++
+    }
     this.urls.push(url)
+    this.#hashes.push(h)
+    this.#slots[slot] = this.urls.length
+    if (this.#probes > 4 * this.urls.length + 64) this.#seen = new Set(this.urls)
+    else if (this.urls.length * 2 > mask) this.#grow()
+  }
+
+  #grow(): void {
+    const slots = new Int32Array(this.#slots.length * 2)
+    const mask = slots.length - 1
+    for (let k = 1; k <= this.urls.length; k++) {
+      let slot = this.#hashes[k - 1]! & mask
+      while (slots[slot] !== 0) slot = (slot + 1) & mask
+      slots[slot] = k
+    }
+    this.#slots = slots
   }
 }
 
 /**
  * The sitemaps of a body from one scan that reads nothing else: no groups, rules or indexes are
  * built, so `Robots.sitemaps` costs the scan alone (the parsed form has them too, when it exists).
+ * `source` is the string the body was encoded from, if any.
  */
-export function scanSitemaps(body: Uint8Array, scan: Scanner): string[] {
-  const sitemaps = new SitemapCollector()
-  const text = textReader(body)
+export function scanSitemaps(body: Uint8Array, scan: Scanner, source?: string): string[] {
+  const sitemaps = new SitemapCollector(body, textReader(body, source))
   scan(body, {
     line(_line, kindFlags, _lineStart, _lineEnd, _keyStart, _keyEnd, valStart, valEnd) {
-      if ((kindFlags & KIND_MASK) === KIND_SITEMAP) sitemaps.add(text(valStart, valEnd))
+      if ((kindFlags & KIND_MASK) === KIND_SITEMAP) sitemaps.add(valStart, valEnd)
     },
   })
   return sitemaps.urls
+}
+
+/**
+ * The agents of each group and the index from agent token to groups (RFC 9309 2.2.1; Google's
+ * RobotsMatcher::HandleUserAgent), fed the user-agent lines in file order. The parsed form's
+ * indexes and the directives' agent lists both come from here.
+ */
+export class AgentIndex {
+  /** For each agent token named in the file, the groups naming it, in file order; null when not asked for. */
+  readonly agentGroups: Map<string, number[]> | null
+  /** The groups with a `User-agent: *` line, in file order. */
+  readonly globalGroups: number[] = []
+  /** Per group fed so far, its agent tokens (lower-cased, each once, empty tokens left out). */
+  readonly agents: string[][] = []
+  /** Without the token index: the tokens of the current group once it has two, to drop repeats. */
+  #seen: Set<string> | null = null
+
+  constructor(private readonly body: Uint8Array, private readonly reader: TextReader, indexed = true) {
+    this.agentGroups = indexed ? new Map() : null
+  }
+
+  /** A user-agent line of group `g` (groups come in increasing order), its value body[valStart, valEnd). */
+  add(g: number, kindFlags: number, valStart: number, valEnd: number): void {
+    let agents = this.agents[g]
+    if (agents === undefined) {
+      // Groups the caller skips stay holes: nothing reads them.
+      agents = this.agents[g] = []
+      this.#seen = null
+    }
+    if (kindFlags & SCAN_F_GLOBAL) {
+      if (this.globalGroups[this.globalGroups.length - 1] !== g) this.globalGroups.push(g)
+      return
+    }
+    const tokenEnd = agentTokenEnd(this.body, valStart, valEnd)
+    if (tokenEnd === valStart) return
+    // Only ASCII letters, '-' and '_': toLowerCase is exact here.
+    const token = this.reader.text(valStart, tokenEnd).toLowerCase()
+    const index = this.agentGroups
+    if (index !== null) {
+      // A token already in this group is the last entry of its list: a repeat costs one lookup.
+      const list = index.get(token)
+      if (list !== undefined && list[list.length - 1] === g) return
+      if (list === undefined) index.set(token, [g])
+      else list.push(g)
+    } else if (agents.length > 0) {
+      // Most groups name one agent: only a second one needs a set to find repeats.
+      const seen = (this.#seen ??= new Set(agents))
+      if (seen.has(token)) return
+      seen.add(token)
+    }
+    agents.push(token)
+  }
 }
 
 /**
@@ -196,18 +295,19 @@ export class Builder implements LineSink {
   readonly groups: Group[] = []
   readonly rules: number[] = []
   readonly escaped: Uint8Array[] = []
-  private readonly sitemapList = new SitemapCollector()
-  readonly sitemaps: string[] = this.sitemapList.urls
-  readonly agentGroups = new Map<string, number[]>()
-  readonly globalGroups: number[] = []
   readonly crawlDelays: number[] = []
-  private readonly text: (start: number, end: number) => string
+  private readonly reader: TextReader
+  private readonly sitemapList: SitemapCollector
+  private readonly agents: AgentIndex
   private readonly tracker = new GroupTracker()
   private group: Group | null = null
   private lines = 0
 
-  constructor(readonly body: Uint8Array) {
-    this.text = textReader(body)
+  /** `source`: the string the body was encoded from, if any. */
+  constructor(readonly body: Uint8Array, source?: string) {
+    this.reader = textReader(body, source)
+    this.sitemapList = new SitemapCollector(body, this.reader)
+    this.agents = new AgentIndex(body, this.reader)
   }
 
   line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
@@ -217,32 +317,17 @@ export class Builder implements LineSink {
     const starts = this.tracker.line(kind)
     if (kind === KIND_USER_AGENT) {
       let group = this.group!
+      const g = this.groups.length - (starts ? 0 : 1)
+      this.agents.add(g, kindFlags, valStart, valEnd)
       if (starts) {
         const at = this.rules.length / RULE_STRIDE
-        group = { global: false, agents: [], agentLines: [], ruleStart: at, ruleEnd: at }
+        group = { global: false, agents: this.agents.agents[g]!, agentLines: [], ruleStart: at, ruleEnd: at }
         this.groups.push(group)
         this.crawlDelays.push(-1)
         this.group = group
       }
-      const g = this.groups.length - 1
       group.agentLines.push(line)
-      if (kindFlags & SCAN_F_GLOBAL) {
-        if (!group.global) this.globalGroups.push(g)
-        group.global = true
-      } else {
-        const tokenEnd = agentTokenEnd(body, valStart, valEnd)
-        if (tokenEnd > valStart) {
-          // Only ASCII letters, '-' and '_': toLowerCase is exact here.
-          const token = this.text(valStart, tokenEnd).toLowerCase()
-          // A token already in this group is the last entry of its list: a repeat costs one lookup.
-          const list = this.agentGroups.get(token)
-          if (list === undefined || list[list.length - 1] !== g) {
-            if (list === undefined) this.agentGroups.set(token, [g])
-            else list.push(g)
-            group.agents.push(token)
-          }
-        }
-      }
+      if (kindFlags & SCAN_F_GLOBAL) group.global = true
     } else if (kind === KIND_ALLOW || kind === KIND_DISALLOW) {
       const group = this.group
       if (group === null) return // before any user-agent line: applies to nobody
@@ -257,11 +342,11 @@ export class Builder implements LineSink {
       this.rules.push(kind === KIND_ALLOW ? 1 : 0, line, this.groups.length - 1, valStart, valEnd, escIdx)
       group.ruleEnd = this.rules.length / RULE_STRIDE
     } else if (kind === KIND_SITEMAP) {
-      this.sitemapList.add(this.text(valStart, valEnd))
+      this.sitemapList.add(valStart, valEnd)
     } else if (kind === KIND_OTHER && this.group !== null) {
       const g = this.groups.length - 1
       if (this.crawlDelays[g]! < 0 && isCrawlDelayKey(body, keyStart, keyEnd)) {
-        const value = this.text(valStart, valEnd)
+        const value = this.reader.text(valStart, valEnd)
         if (CRAWL_DELAY_VALUE.test(value)) this.crawlDelays[g] = Number(value)
       }
     }
@@ -269,46 +354,58 @@ export class Builder implements LineSink {
 
   finish(): ParsedRobots {
     return {
-      body: this.body, groups: this.groups, rules: this.rules, escaped: this.escaped, sitemaps: this.sitemaps,
-      agentGroups: this.agentGroups, globalGroups: this.globalGroups, crawlDelays: this.crawlDelays, lineCount: this.lines,
+      // Frozen: Robots.sitemaps hands this very list out.
+      body: this.body, groups: this.groups, rules: this.rules, escaped: this.escaped, sitemaps: Object.freeze(this.sitemapList.urls),
+      agentGroups: this.agents.agentGroups!, globalGroups: this.agents.globalGroups, crawlDelays: this.crawlDelays, lineCount: this.lines,
     }
   }
 }
 
-/** Parses a body (already cut to size) with `scan`. */
-export function parseWith(body: Uint8Array, scan: Scanner): ParsedRobots {
-  const builder = new Builder(body)
+/** Parses a body (already cut to size) with `scan`; `source` is the string it was encoded from, if any. */
+export function parseWith(body: Uint8Array, scan: Scanner, source?: string): ParsedRobots {
+  const builder = new Builder(body, source)
   scan(body, builder)
   return builder.finish()
 }
 
 const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
 
-/** The per-line report of a body, from `scan`'s records. */
-export function reportLines(body: Uint8Array, scan: Scanner): LineReport[] {
-  const groups = new GroupTracker()
-  const text = textReader(body)
-  const reports: LineReport[] = []
-  scan(body, {
-    line(line, kindFlags, _lineStart, _lineEnd, keyStart, keyEnd, valStart, valEnd) {
-      const kind = kindFlags & KIND_MASK
-      groups.line(kind)
-      const directive = kind <= KIND_OTHER
-      const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
-      // Every field set at once, in one order: one object shape for every line.
-      const r: LineReport = {
-        line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
-        missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
-        outsideGroup: isRule && groups.current < 0,
-        neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
-        group: groups.current,
-        key: directive ? text(keyStart, keyEnd) : undefined,
-        value: directive ? text(valStart, valEnd) : undefined,
-      }
-      reports.push(r)
-    },
-  })
-  return reports
+/** Makes each line's report from its scan record and hands it to `emit`, in order. */
+class LineReporter implements LineSink {
+  readonly #groups = new GroupTracker()
+  #text: ((start: number, end: number) => string) | null = null
+
+  /** `source`: the string the body was encoded from, if any. */
+  constructor(private readonly body: Uint8Array, private readonly emit: (report: LineReport) => void, private readonly source?: string) {}
+
+  line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    const kind = kindFlags & KIND_MASK
+    const groups = this.#groups
+    groups.line(kind)
+    const directive = kind <= KIND_OTHER
+    const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
+    const body = this.body
+    // Decoding waits for the first line with text: a file of empty lines never pays for it.
+    const text = directive ? (this.#text ??= textReader(body, this.source).text) : null
+    // Every field set at once, in one order: one object shape for every line.
+    this.emit({
+      line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
+      missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
+      outsideGroup: isRule && groups.current < 0,
+      neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
+      group: groups.current,
+      key: text !== null ? text(keyStart, keyEnd) : undefined,
+      value: text !== null ? text(valStart, valEnd) : undefined,
+    })
+  }
+}
+
+/**
+ * The per-line report of a body, from `scan`'s records: each line's report, a fresh object, to
+ * `emit`, in order. `source` is the string the body was encoded from, if any.
+ */
+export function reportLines(body: Uint8Array, scan: Scanner, emit: (report: LineReport) => void, source?: string): void {
+  scan(body, new LineReporter(body, emit, source))
 }
 
 // ─── The TypeScript twin of assembly/scanner.ts ───────────────────────────────────────────────────
@@ -342,15 +439,23 @@ function anyPrefix(body: Uint8Array, start: number, end: number, prefixes: Uint8
   return false
 }
 
+/** The key words in the order they are tried, each with its accepted misspellings. */
+const KEY_WORDS = [
+  { kind: KIND_USER_AGENT, word: P_USER_AGENT, typos: P_USER_AGENT_TYPOS },
+  { kind: KIND_ALLOW, word: P_ALLOW, typos: [] },
+  { kind: KIND_DISALLOW, word: P_DISALLOW, typos: P_DISALLOW_TYPOS },
+  { kind: KIND_SITEMAP, word: P_SITEMAP, typos: P_SITEMAP_TYPOS },
+]
+
 /** Google's ParsedRobotsKey::Parse: the key's kind by case-insensitive prefix, with SCAN_F_TYPO for a misspelling. */
 function classifyKey(body: Uint8Array, start: number, end: number): number {
-  if (startsWithIgnoreCase(body, start, end, P_USER_AGENT)) return KIND_USER_AGENT
-  if (anyPrefix(body, start, end, P_USER_AGENT_TYPOS)) return KIND_USER_AGENT | SCAN_F_TYPO
-  if (startsWithIgnoreCase(body, start, end, P_ALLOW)) return KIND_ALLOW
-  if (startsWithIgnoreCase(body, start, end, P_DISALLOW)) return KIND_DISALLOW
-  if (anyPrefix(body, start, end, P_DISALLOW_TYPOS)) return KIND_DISALLOW | SCAN_F_TYPO
-  if (startsWithIgnoreCase(body, start, end, P_SITEMAP)) return KIND_SITEMAP
-  if (anyPrefix(body, start, end, P_SITEMAP_TYPOS)) return KIND_SITEMAP | SCAN_F_TYPO
+  const first = body[start]! | 0x20
+  for (const k of KEY_WORDS) {
+    // A word and its misspellings share their first letter: any other first byte rules them out.
+    if (k.word[0] !== first) continue
+    if (startsWithIgnoreCase(body, start, end, k.word)) return k.kind
+    if (anyPrefix(body, start, end, k.typos)) return k.kind | SCAN_F_TYPO
+  }
   return KIND_OTHER
 }
 
@@ -375,8 +480,15 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
   let i = bomLength(body)
 
   for (;;) {
+    // One pass finds the line's end and its first '#' or NUL.
     let j = i
-    while (j < n && body[j] !== 0x0a && body[j] !== 0x0d) j++
+    let stop = -1
+    while (j < n) {
+      const c = body[j]!
+      if (c === 0x0a || c === 0x0d) break
+      if ((c === 0x23 || c === 0) && stop < 0) stop = j
+      j++
+    }
     lineNo++
 
     // RFC 9309 2.2; Google's ParseRobotsTxt: keep 16,663 bytes, then stop at the first NUL.
@@ -387,12 +499,9 @@ export function scanBodyTs(body: Uint8Array, sink: LineSink): void {
       flags |= SCAN_F_TOO_LONG
     }
     // Google's ParseKeyAndValue: a '#' starts a comment; a NUL (first) ends the line.
-    for (let k = i; k < e; k++) {
-      if (body[k] === 0 || body[k] === 0x23) {
-        if (body[k] === 0x23) flags |= SCAN_F_COMMENT
-        e = k
-        break
-      }
+    if (stop >= 0 && stop < e) {
+      if (body[stop] === 0x23) flags |= SCAN_F_COMMENT
+      e = stop
     }
     let s = i
     while (s < e && isSpace(body[s]!)) s++
@@ -477,7 +586,7 @@ export function rulePattern(p: ParsedRobots, r: number): [Uint8Array, number, nu
 }
 
 /** Indexes of the groups that name one of `tokens`, in file order. */
-export function namedGroups(p: ParsedRobots, tokens: readonly string[]): number[] {
+export function namedGroups(p: Pick<ParsedRobots, 'agentGroups'>, tokens: readonly string[]): number[] {
   if (tokens.length === 1) return p.agentGroups.get(tokens[0]!) ?? []
   const named = new Set<number>()
   for (const t of tokens) for (const g of p.agentGroups.get(t) ?? []) named.add(g)

@@ -1,9 +1,11 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
+import { AgentCache } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
-import { decodeUtf8, encoder } from './bytes.js'
-import { directivesOf, preferencesFor, type Directive, type UsagePreference } from './directives.js'
+import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
+import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
+import { outlineOf, type Outline } from './outline.js'
 import { getEngine } from './wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
@@ -39,8 +41,6 @@ export interface ParseOptions {
   maxBytes?: number
 }
 
-const MATCHER_CACHE = 16
-
 /**
  * A parsed robots.txt. Create it with `parseRobots`.
  *
@@ -65,15 +65,12 @@ export class Robots {
   #bytes: Uint8Array | null = null
   #compacted = false
   #parsed: ParsedRobots | null = null
-  /** Matcher cache entries by agent key; a null matcher: the agent has had its one streamed check. */
-  readonly #matchers = new Map<string, { matcher: Matcher | null; used: number }>()
-  #tick = 0
-  /** The string agent of the last compiled-matcher call and its cache entry (agent null: none). */
-  #lastAgent: string | null = null
-  #lastEntry: { matcher: Matcher | null; used: number } | null = null
+  /** Compiled matchers by agent (created at the first check). */
+  #agents: AgentCache | null = null
   #lines: readonly LineReport[] | null = null
   #sitemaps: readonly string[] | null = null
   #directives: readonly Directive[] | null = null
+  #preferences: PreferenceIndex | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
   private constructor(source: string | Uint8Array) {
@@ -91,6 +88,11 @@ export class Robots {
     return this.#bytes
   }
 
+  /** The source string when the body is its encoding (no cut): text can then be sliced from it. */
+  get #sourceText(): string | undefined {
+    return typeof this.#source === 'string' ? this.#source : undefined
+  }
+
   /** The body is small enough (every body under the default limit is) for the wasm passes. */
   get #inWasm(): boolean {
     const src = this.#source
@@ -105,15 +107,13 @@ export class Robots {
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
-    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().isAllowed(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
     return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
-    if (typeof agent === 'string' && agent === this.#lastAgent) return this.#lastHit().check(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#agents?.hit(agent) ?? this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
     const v = this.#stream(url, agent)
     if (v.pattern === null) return { allowed: v.allowed, line: v.line }
@@ -157,10 +157,11 @@ export class Robots {
     return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules)
   }
 
-  /** Sitemap URLs in file order, exact duplicates dropped. */
+  /** Sitemap URLs in file order, exact duplicates dropped; a frozen array. */
   get sitemaps(): readonly string[] {
+    // The parsed form's list is frozen when it is built.
     if (this.#parsed !== null) return this.#parsed.sitemaps
-    this.#sitemaps ??= scanSitemaps(this.#body, scannerFor(this.#body))
+    this.#sitemaps ??= Object.freeze(scanSitemaps(this.#body, scannerFor(this.#body), this.#sourceText))
     return this.#sitemaps
   }
 
@@ -177,19 +178,42 @@ export class Robots {
     return parsedCrawlDelay(this.parsed, tokens)
   }
 
-  /** The per-line report: for each line, its kind, key, value and group; computed on first access. */
+  /**
+   * The per-line report: for each line, its kind, key, value and group. Computed on first access
+   * and kept, frozen (the array and every report), so it costs an object per line for as long as
+   * the Robots lives: on half a million empty lines, 10-19x a matcher's compile (the bench's worst
+   * shapes). `forEachLine` gives the same reports without keeping them.
+   */
   get lines(): readonly LineReport[] {
-    if (this.#lines === null) this.#lines = reportLines(this.#body, scannerFor(this.#body))
+    if (this.#lines === null) {
+      const out: LineReport[] = []
+      reportLines(this.#body, scannerFor(this.#body), (r) => out.push(Object.freeze(r)), this.#sourceText)
+      this.#lines = Object.freeze(out)
+    }
     return this.#lines
+  }
+
+  /**
+   * Calls `callback` with each line's report, in order, as `lines` has them: each a fresh object,
+   * none kept, so the cost is one scan and short-lived objects. The callback may use this Robots
+   * (and any other) freely; what it throws ends the walk and is thrown from here.
+   */
+  forEachLine(callback: (report: LineReport) => void): void {
+    if (typeof callback !== 'function') fail('callback', 'a function', callback)
+    // The TypeScript scanner, not the wasm one: the callback may call into wasm (a check, a
+    // compile), which would overwrite the body and records of a wasm scan in progress. On files
+    // of short lines it is also the faster: reading the wasm scan's records costs more per line.
+    reportLines(this.#body, scanBodyTs, callback, this.#sourceText)
   }
 
   /**
    * Every line that is not allow, disallow, user-agent or sitemap (Crawl-delay, Host, Clean-param,
    * Content-Signal, Content-Usage, unknown keys), in file order, with the group it stands in and
-   * that group's agents. Google ignores these lines for matching.
+   * that group's agents. Google ignores these lines for matching. Frozen: the array, each
+   * directive and its agents.
    */
   get directives(): readonly Directive[] {
-    if (this.#directives === null) this.#directives = directivesOf(this.lines, this.parsed)
+    this.#directives ??= directivesOf(this.#body, this.#outline(), this.#reader())
     return this.#directives
   }
 
@@ -197,10 +221,23 @@ export class Robots {
    * The AI usage preferences that apply to `agent`, by category (`search`, `ai-train`, `train-ai`,
    * ...): from Cloudflare's `Content-Signal` and the IETF AIPREF `Content-Usage` lines of the groups
    * naming the agent, else of the global groups, else the file-wide lines. Malformed members are
-   * skipped (lint reports them); unknown categories are kept.
+   * skipped (lint reports them); unknown categories are kept. Each call returns a fresh record
+   * without prototype (`Object.create(null)`): every category, `constructor` too, is an own data
+   * property, and changing the record changes no later answer.
    */
   usagePreferences(agent: string | readonly string[]): Record<string, UsagePreference> {
-    return preferencesFor(this.directives, this.parsed, agentTokens(agent))
+    const tokens = agentTokens(agent)
+    this.#preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
+    return preferencesFor(this.#preferences, tokens)
+  }
+
+  /** One scan's records of the user-agent and other-key lines: what directives and preferences read. */
+  #outline(): Outline {
+    return outlineOf(this.#body, scannerFor(this.#body))
+  }
+
+  #reader(): TextReader {
+    return textReader(this.#body, this.#sourceText)
   }
 
   /**
@@ -219,74 +256,14 @@ export class Robots {
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
   get matcherKeys(): string[] {
-    return [...this.#matchers].sort((a, b) => a[1].used - b[1].used).map(([k]) => k)
+    return this.#agents?.keys() ?? []
   }
 
-  /**
-   * The matcher of `agent` from a least-recently-used cache of MATCHER_CACHE entries, or null for
-   * the site's very first check (its entry then holds no matcher: the agent's next check compiles).
-   * The agent is validated on every call (a string through the memo of valid agents), and the key
-   * is the JSON of its product tokens: the matcher depends on nothing else, and JSON cannot confuse
-   * `'a\nb'` with `['a', 'b']`. Recency is a tick per entry, so a hit costs one lookup and no
-   * reordering. A string agent with a matcher becomes the last agent, which the next call may take
-   * without any lookup.
-   */
+  /** The agent's matcher from the site's AgentCache, or null for the site's first check. */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
-    const key = typeof agent === 'string' ? agentKey(agent) : JSON.stringify(agentTokens(agent))
-    const entry = this.#matchers.get(key)
-    if (entry === undefined) {
-      if (this.#matchers.size >= MATCHER_CACHE) this.#evictOldest()
-      const first = this.#tick === 0
-      const created = { matcher: first ? null : Matcher.fromTable(this.#compile(JSON.parse(key) as string[])), used: ++this.#tick }
-      this.#matchers.set(key, created)
-      if (first) return null
-      if (typeof agent === 'string') {
-        this.#lastAgent = agent
-        this.#lastEntry = created
-      }
-      return created.matcher
-    }
-    entry.used = ++this.#tick
-    entry.matcher ??= Matcher.fromTable(this.#compile(JSON.parse(key) as string[]))
-    if (typeof agent === 'string') {
-      this.#lastAgent = agent
-      this.#lastEntry = entry
-    }
-    return entry.matcher
+    this.#agents ??= new AgentCache()
+    return this.#agents.get(agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
   }
-
-  /** The last agent's matcher, its entry marked as just used. */
-  #lastHit(): Matcher {
-    const e = this.#lastEntry!
-    e.used = ++this.#tick
-    return e.matcher!
-  }
-
-  #evictOldest(): void {
-    let oldest: string | null = null
-    let used = Infinity
-    for (const [k, e] of this.#matchers) {
-      if (e.used < used) { used = e.used; oldest = k }
-    }
-    if (this.#matchers.get(oldest!) === this.#lastEntry) this.#lastAgent = null
-    this.#matchers.delete(oldest!)
-  }
-}
-
-/** Cache keys of string agents seen before (so valid): raw string -> JSON of its tokens. */
-const agentKeys = new Map<string, string>()
-/** Distinct agent strings a process uses are few; a flood of them only resets the memo. */
-const AGENT_KEYS_MAX = 1024
-
-/** The cache key of a string agent, validating it (TypeError) the first time it is seen. */
-function agentKey(agent: string): string {
-  let key = agentKeys.get(agent)
-  if (key === undefined) {
-    key = JSON.stringify(agentTokens(agent))
-    if (agentKeys.size >= AGENT_KEYS_MAX) agentKeys.clear()
-    agentKeys.set(agent, key)
-  }
-  return key
 }
 
 /**

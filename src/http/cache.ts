@@ -165,9 +165,9 @@ export interface RobotsCacheStats {
   readonly bytes: number
   /** `bytes / origins`, rounded (0 when empty). */
   readonly bytesPerOrigin: number
-  /** The `maxEntries` bound the cache was made with. */
+  /** The `maxEntries` bound the cache keeps to. */
   readonly maxEntries: number
-  /** The `maxBytes` bound the cache was made with. */
+  /** The `maxBytes` bound on `bytes`. */
   readonly maxBytes: number
   /** Fetches in flight (one per origin at most). */
   readonly pending: number

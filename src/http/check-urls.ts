@@ -38,7 +38,7 @@ export interface UrlVerdict {
   line: number
   /** The origin whose robots.txt decided; null when the input was not an http(s) URL. */
   origin: string | null
-  /** What that origin's robots.txt lookup gave (HTTP.md outcomes); null with `error`. */
+  /** What that origin's robots.txt lookup gave (`fetchRobots` outcomes, RFC 9309 2.3.1); null with `error`. */
   outcome: RobotsOutcome | null
   /** Why this input could not be checked; such a record is never allowed. */
   error?: string

@@ -26,10 +26,12 @@ interface ZlibStream {
   write(chunk: Uint8Array): boolean
   end(): void
   destroy(): void
+  pause(): void
   resume(): void
   on(event: 'data', listener: (chunk: Uint8Array) => void): void
   on(event: 'end', listener: () => void): void
   on(event: 'error', listener: (error: Error) => void): void
+  once(event: 'drain', listener: () => void): void
 }
 
 /** An undici dispatcher, as far as fetch uses one. */
@@ -39,7 +41,9 @@ export interface Dispatcher {
 
 /** A step of the check: encoded bytes in, decoded bytes out to the next one. */
 interface Sink {
-  write(chunk: Uint8Array): void
+  /** False when the step wants no more until `drain` calls back. */
+  write(chunk: Uint8Array): boolean
+  drain(then: () => void): void
   end(): void
   fail(error: Error): void
 }
@@ -190,7 +194,7 @@ function newCheck(encoding: string, zlib: Zlib): Check | null {
     rejectEnd = reject
   })
   ended.catch(noop)
-  let sink: Sink = { write: noop, end: () => resolveEnd(), fail: (e) => rejectEnd(e) }
+  let sink: Sink = { write: () => true, drain: (then) => then(), end: () => resolveEnd(), fail: (e) => rejectEnd(e) }
   const stages: Stage[] = []
   for (const coding of codings) {
     if (coding === '' || coding === 'identity') continue
@@ -201,6 +205,7 @@ function newCheck(encoding: string, zlib: Zlib): Check | null {
   }
   let bytes = 0
   return {
+    // The response's own bytes are not held back: the fetch's back-pressure bounds them.
     write: (chunk) => {
       bytes += chunk.length
       sink.write(chunk)
@@ -221,7 +226,10 @@ interface Stage extends Sink {
   destroy(): void
 }
 
-/** One strict decoder feeding `next`, or null for a coding undici does not decode. */
+/**
+ * One strict decoder feeding `next`, or null for a coding undici does not decode. It pauses while
+ * `next` is full, so a chain of codings (a bomb inside a bomb) holds no more than zlib's buffers.
+ */
 function decoderStage(coding: string, zlib: Zlib, next: Sink): Stage | null {
   let make: ((first: Uint8Array) => ZlibStream) | null = null
   if (coding === 'gzip' || coding === 'x-gzip') make = () => zlib.createGunzip()
@@ -239,14 +247,24 @@ function decoderStage(coding: string, zlib: Zlib, next: Sink): Stage | null {
   }
   return {
     write: (chunk) => {
-      if (chunk.length === 0 || failed) return
+      if (chunk.length === 0 || failed) return true
       if (stream === null) {
-        stream = make(chunk)
-        stream.on('data', (out) => next.write(out))
-        stream.on('end', () => next.end())
-        stream.on('error', fail)
+        const s = make(chunk)
+        s.on('data', (out) => {
+          if (!next.write(out)) {
+            s.pause()
+            next.drain(() => s.resume())
+          }
+        })
+        s.on('end', () => next.end())
+        s.on('error', fail)
+        stream = s
       }
-      stream.write(chunk)
+      return stream.write(chunk)
+    },
+    drain: (then) => {
+      if (stream === null) then()
+      else stream.once('drain', then)
     },
     end: () => {
       if (stream === null) fail(new Error(`empty ${coding} stream`))

@@ -1,10 +1,12 @@
 // Crawlee integration: a RobotsTxtFile with the public surface of @crawlee/utils' one, answering with
-// Google's verdicts (parseRobots) and HTTP.md's fetch outcomes (fetchRobots / RobotsCache), and
-// withGoogleRobots(), which makes a crawler class look its robots.txt files up through it.
+// Google's verdicts (parseRobots) and the fetch outcomes of RFC 9309 2.3.1 as Google handles them
+// (fetchRobots / RobotsCache), and withGoogleRobots(), which makes a crawler class look its
+// robots.txt files up through it.
 // Invariants: nothing here imports crawlee statically (the subpath works, and type-checks, without it);
 // a crawler made by withGoogleRobots fetches each origin's robots.txt through ONE shared RobotsCache.
-// Only the package's public names are used (from public.ts): the build turns that import into one of
-// `robotstxt-wasm` itself, so a RobotsCache made with the main entry is the very class used here.
+// The package's names come from public.ts: the build turns that import into one of `robotstxt-wasm`
+// itself, so a RobotsCache made with the main entry is the very class used here. The one internal
+// helper, strictDispatcher (http/), holds no state worth sharing and is bundled in.
 
 import { fail } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
@@ -151,7 +153,7 @@ export class RobotsTxtFile {
   }
 
   /**
-   * Fetches the robots.txt of `url`'s origin (HTTP.md outcomes). Rejects only for a URL that is not
+   * Fetches the robots.txt of `url`'s origin (outcomes as in RFC 9309 2.3.1). Rejects only for a URL that is not
    * http(s), a bad argument, or an abort through `options.signal`.
    * @param url any URL of the site
    * @param proxyUrl fetch through this HTTP(S) proxy (needs the `undici` package, or pass `options.fetch`); also used for sitemaps

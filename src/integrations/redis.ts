@@ -43,7 +43,8 @@ export interface RedisStorageOptions {
   lockMs?: number
   /**
    * How long Redis keeps a record after it is written, in ms (default 30 days). Past `expiresAt`
-   * a record is still the last good copy that a failed refresh falls back on (HTTP.md).
+   * a record is still the last good copy that a failed refresh falls back on (Google keeps using
+   * the last cached copy while the robots.txt is unreachable).
    */
   ttlMs?: number
 }

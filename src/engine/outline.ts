@@ -1,0 +1,98 @@
+// The outline of a robots.txt that the views beside the matcher (Robots.directives and
+// Robots.usagePreferences) are built from: one scan's records of the user-agent lines and of the
+// lines with another key, each with the group it stands in, as numbers (offsets into the body).
+//
+// Invariants: a line of no interest to these views (empty, comment, invalid, allow, disallow,
+// sitemap) costs the group tracker's step and nothing else, so a view pays for the lines it reports,
+// not for the length of the file; group boundaries come from GroupTracker and agent tokens from
+// AgentIndex, the parser's own, so the views and the parsed form always agree.
+
+import type { TextReader } from './bytes.js'
+import { KIND_MASK, KIND_OTHER, KIND_USER_AGENT } from './layout.js'
+import { AgentIndex, GroupTracker, type LineSink, type Scanner } from './parse.js'
+
+/** Fields of one other-key line in `Outline.others` (flat, OTHER_STRIDE numbers per line). */
+export const O_LINE = 0
+export const O_GROUP = 1 // -1 before the first user-agent line
+export const O_KEY_START = 2
+export const O_KEY_END = 3
+export const O_VAL_START = 4
+export const O_VAL_END = 5
+export const OTHER_STRIDE = 6
+
+/** Fields of one user-agent line in the outline's own list (AGENT_STRIDE numbers per line). */
+const A_GROUP = 0
+const A_FLAGS = 1
+const A_VAL_START = 2
+const A_VAL_END = 3
+const AGENT_STRIDE = 4
+
+export class Outline implements LineSink {
+  /** The lines whose key is not allow, disallow, user-agent or sitemap, in file order (O_* layout). */
+  others: Int32Array = new Int32Array(OTHER_STRIDE * 64)
+  /** Numbers used in `others`. */
+  othersLength = 0
+  #agentLines: Int32Array = new Int32Array(AGENT_STRIDE * 64)
+  #agentLength = 0
+  readonly #groups = new GroupTracker()
+
+  line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    const kind = kindFlags & KIND_MASK
+    this.#groups.line(kind)
+    // Typed arrays written by index: a many-argument push on a plain array cost more than the scan.
+    if (kind === KIND_USER_AGENT) {
+      if (this.#agentLength === this.#agentLines.length) this.#agentLines = grown(this.#agentLines)
+      const a = this.#agentLines
+      const i = this.#agentLength
+      a[i + A_GROUP] = this.#groups.current
+      a[i + A_FLAGS] = kindFlags
+      a[i + A_VAL_START] = valStart
+      a[i + A_VAL_END] = valEnd
+      this.#agentLength = i + AGENT_STRIDE
+    } else if (kind === KIND_OTHER) {
+      if (this.othersLength === this.others.length) this.others = grown(this.others)
+      const o = this.others
+      const i = this.othersLength
+      o[i + O_LINE] = line
+      o[i + O_GROUP] = this.#groups.current
+      o[i + O_KEY_START] = keyStart
+      o[i + O_KEY_END] = keyEnd
+      o[i + O_VAL_START] = valStart
+      o[i + O_VAL_END] = valEnd
+      this.othersLength = i + OTHER_STRIDE
+    }
+  }
+
+  /** Number of groups in the file. */
+  get groupCount(): number {
+    return this.#groups.current + 1
+  }
+
+  /**
+   * The agents of every group with the index from agent token to groups or, given `wanted`, the
+   * agents of the groups it accepts alone (no index).
+   */
+  agents(body: Uint8Array, reader: TextReader, wanted?: (group: number) => boolean): AgentIndex {
+    const index = new AgentIndex(body, reader, wanted === undefined)
+    const a = this.#agentLines
+    for (let i = 0; i < this.#agentLength; i += AGENT_STRIDE) {
+      const g = a[i + A_GROUP]!
+      if (wanted === undefined || wanted(g)) index.add(g, a[i + A_FLAGS]!, a[i + A_VAL_START]!, a[i + A_VAL_END]!)
+    }
+    return index
+  }
+}
+
+/** A copy of `a` with twice the room: amortized growth, as a plain array's. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2)
+  b.set(a)
+  return b
+}
+
+/** The outline of a body (already cut to size), from one scan. */
+export function outlineOf(body: Uint8Array, scan: Scanner): Outline {
+  const outline = new Outline()
+  scan(body, outline)
+  return outline
+}
