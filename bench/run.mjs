@@ -12,12 +12,13 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Bench } from 'tinybench'
 import robotsParser from 'robots-parser'
-import { parseRobots } from '../dist/index.js'
+import { diffRobots, parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
 import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
+import { surveyBench } from './survey.mjs'
 import { writeHeadline } from './report.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -524,6 +525,9 @@ function loadCorpus() {
 /** The worst-shapes column of lineObjects: a floor, not an accessor, so no target applies to it. */
 const LINES_FLOOR = 'lines floor: frozen objects alone'
 
+/** The worst-shapes column of diffRobots: a command, not an accessor, so the accessor target does not apply. */
+const DIFF_COLUMN = 'diff (a rule added)'
+
 /**
  * `n` frozen objects of the shape Robots.lines returns, in a frozen array: the floor any kept,
  * immutable per-line report stands on.
@@ -574,6 +578,9 @@ function hostilePhase() {
     // no scan at all. Where this alone nears 5x the matcher, no per-line report of objects can do better.
     const lineCount = parseRobots(body).lines.length
     ratios[LINES_FLOOR] = best(() => lineObjects(lineCount)) / base
+    // diffRobots with its default agents (every agent the file names), against the file with one
+    // rule added at the top; the size cut then drops its last bytes, a second change.
+    ratios[DIFF_COLUMN] = best(() => diffRobots(body, 'User-agent: *\nDisallow: /zz\n' + body)) / base
     writeFileSync(tmp, body)
     // Each CLI command is a process: compared with `check` of one URL on the same file.
     const check = run(['check', tmp, 'x', '/a'])
@@ -583,8 +590,8 @@ function hostilePhase() {
     log(`worst shape ${shape}: matcher ${base.toFixed(2)} ms; ${Object.entries(ratios).map(([k, r]) => `${k} ${r.toFixed(1)}x`).join(', ')}; cli check ${check.toFixed(0)} ms, lint ${cliMs.lint.toFixed(0)} ms, explain ${cliMs.explain.toFixed(0)} ms`)
   }
   // `lines` keeps a frozen object per line (its cost is the floor's, shown beside it); forEachLine
-  // is the per-line report held to the bound.
-  const worst = Math.max(...out.flatMap((o) => Object.entries(o.ratios).filter(([k]) => k !== LINES_FLOOR && k !== 'lines').map(([, r]) => r)))
+  // is the per-line report held to the bound. diff is a command, measured beside them.
+  const worst = Math.max(...out.flatMap((o) => Object.entries(o.ratios).filter(([k]) => k !== LINES_FLOOR && k !== 'lines' && k !== DIFF_COLUMN).map(([, r]) => r)))
   target('worst accessor (all but the kept `lines`) on the worst shape vs parseRobots(body).matcher(\'x\')', worst, 5, worst <= 5)
   return out
 }
@@ -665,6 +672,7 @@ const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
 const coldWorker = await workerdColdPhase()
 const sizeRows = sizes()
+const survey = await surveyBench(log)
 
 const md = []
 md.push(`Measured ${date} on ${machine}, Node ${process.version}; robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds.`, '')
@@ -686,6 +694,12 @@ md.push('', '| library (synthetic workload, single checks) | time per check | ro
 for (const p of peers) {
   const exact = p.exact === null ? 'n/a' : `${(100 * p.exact.right / p.exact.total).toFixed(2)}% (${p.exact.right.toLocaleString('en')} of ${p.exact.total.toLocaleString('en')})`
   md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
+}
+if (survey) {
+  md.push('', '| survey end to end (bench/survey.mjs): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread |', '|---|---:|---:|')
+  for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x |`)
+  target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
+  target('survey, 2 threads / 1 thread', survey[1].perSecond / survey[0].perSecond, 1.7, survey[1].perSecond / survey[0].perSecond >= 1.7)
 }
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)

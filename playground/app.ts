@@ -1,12 +1,12 @@
 // The robots.txt playground page: an editor, crawlers and URLs in; verdicts, the deciding line,
 // the explain trace, lint markers, the crawlers × URLs matrix and a diff out. Everything runs here,
 // on the package's own engine: the verdicts are `Matcher.checkMany`'s, the trace is `explain`'s
-// (src/cli/explain.ts, the CLI's), the markers are `lint`'s (src/cli/lint.ts), the diff is
+// (src/cli/explain.ts, the CLI's), the markers are `lint`'s (src/engine/lint.ts), the diff is
 // `diffRobots`'; the crawler presets are `crawlers`, each checked with every token it obeys. The
 // whole state lives in the URL fragment; nothing is sent anywhere (the Worker's live fetch, when
 // served by examples/worker, is the one request, and only on demand).
 
-import { lint, lintCounts, type Finding } from '../src/cli/lint.js'
+import { lint, lintCounts, type Finding } from '../src/engine/lint.js'
 import { explain, type Explanation } from '../src/cli/explain.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { crawlers, crawlerTokens } from '../src/engine/crawlers.js'

@@ -11,6 +11,10 @@
 //                                  external (optional peers, imported lazily), and src/public.ts is the
 //                                  package's own main entry (`robotstxt-wasm`), so that both entries share
 //                                  one RobotsCache class and one wasm instance
+//   dist/survey.js                 `surveyRobots` and the `survey` command's engine (Node only: files,
+//                                  worker threads; warcio bundled in). The main entries and dist/cli.js
+//                                  load it with a dynamic import on first use, so they keep no runtime
+//                                  dependency; its worker threads run this same file.
 //   dist/playground/               the playground page (index.html, style.css, app.js with the wasm
 //                                  embedded), static files served by `robotstxt playground`
 // Type declarations (dist/*.d.ts, dist/*.d.cts) come from scripts/build-types.mjs.
@@ -34,11 +38,33 @@ const wasmAsModule = {
   },
 }
 
+// src/survey/load.ts in every bundle but the survey chunk itself: on Node, an import of the chunk
+// beside the bundle, through a variable so that a browser bundler (which the `browser` condition
+// sends to dist/index.js) does not try to bundle its node: modules; on Workers, a rejection.
+const surveyChunk = (onNode) => ({
+  name: 'survey-chunk',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/load\.js$/ }, (args) => (/[\\/]survey[\\/]lazy\.ts$/.test(args.importer) ? { path: 'load', namespace: 'survey-chunk' } : undefined))
+    b.onResolve({ filter: /[\\/]survey[\\/]load\.js$/ }, () => ({ path: 'load', namespace: 'survey-chunk' }))
+    b.onLoad({ filter: /.*/, namespace: 'survey-chunk' }, () => ({
+      contents: onNode
+        ? "export function loadSurveyChunk() { const chunk = './survey.js'; return import(chunk) }"
+        : "export function loadSurveyChunk() { return Promise.reject(new Error('the survey needs Node (files, worker threads)')) }",
+      loader: 'js',
+    }))
+  },
+})
+const quietImport = { logOverride: { 'unsupported-dynamic-import': 'silent' } }
+
 mkdirSync('dist/playground', { recursive: true })
 await Promise.all([
-  build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'base64' } }),
-  build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'base64' } }),
-  build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule] }),
+  build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'base64' }, plugins: [surveyChunk(true)], ...quietImport }),
+  build({ ...common, entryPoints: ['src/index.ts'], format: 'cjs', outfile: 'dist/index.cjs', loader: { '.wasm': 'base64' }, plugins: [surveyChunk(true)], ...quietImport }),
+  build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule, surveyChunk(false)] }),
+  build({
+    ...common, platform: 'node', entryPoints: ['src/survey/index.ts'], format: 'esm', outfile: 'dist/survey.js', loader: { '.wasm': 'base64' },
+    define: { __SURVEY_CHUNK__: 'true' },
+  }),
   build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),
   // robots-parser is `module.exports = function`, so require('robotstxt-wasm/compat') must return the
   // function itself, not esbuild's { default } namespace object.
@@ -54,7 +80,7 @@ await Promise.all([
   build({ ...common, platform: 'browser', entryPoints: ['playground/app.ts'], format: 'esm', outfile: 'dist/playground/app.js', loader: { '.wasm': 'base64' }, minify: true }),
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
-    banner: { js: '#!/usr/bin/env node' },
+    plugins: [surveyChunk(true)], ...quietImport, banner: { js: '#!/usr/bin/env node' },
     define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   }),
 ])

@@ -8,6 +8,7 @@ import { runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
 import { runTest } from './cli/cmd-test.js'
+import { runSurvey } from './cli/cmd-survey.js'
 import { InputError, UsageError } from './cli/errors.js'
 import { HELP } from './cli/help.js'
 import { outputFailed } from './cli/output.js'
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   lint: runLint,
   playground: runPlayground,
   test: runTest,
+  survey: runSurvey,
 }
 
 /** Runs the command line `argv` (without node and script); resolves to the exit status. */

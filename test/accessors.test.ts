@@ -3,7 +3,7 @@
 // Object.prototype, which must be kept as any other category and never throw (hardening 11).
 // Each test failed on the release before.
 import { describe, expect, test } from 'vitest'
-import { lint } from '../src/cli/lint.js'
+import { lint } from '../src/engine/lint.js'
 import { readPreference } from '../src/engine/directives.js'
 import { parseRobots, type LineReport } from '../src/index.js'
 

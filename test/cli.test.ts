@@ -13,10 +13,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { explain } from '../src/cli/explain.js'
-import { lint } from '../src/cli/lint.js'
+import { lint } from '../src/engine/lint.js'
 import { streamCheck, type LineFilter } from '../src/cli/stream.js'
 import { parseRobots } from '../src/index.js'
 import { loadFixture } from './helpers/cases.js'
+import { runCli, type Run } from './helpers/cli.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'cli.js')
@@ -44,26 +45,7 @@ afterAll(() => {
   if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
 })
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the CLI with `args`, feeding `input` to stdin (closed empty when not given). */
-function run(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '', ...env } })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => err.push(c))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    child.stdin.on('error', () => {}) // the CLI may exit before reading stdin
-    child.stdin.end(input)
-  })
-}
+const run = runCli
 
 function file(name: string, content: string | Uint8Array): string {
   const path = join(tmp, name)
@@ -637,10 +619,11 @@ describe('cli: hostile text (issue 34 item 5)', () => {
     }
     const explained = await run(['explain', robots, 'x', urls[1]!])
     expect(explained.stdout).toContain('/q\\x9b31m\\u202etxt.exe')
-    const diff = await run(['diff', plain, robots])
+    // The hostile URLs given to diff: those the hostile file allows change from the plain one's.
+    const diff = await run(['diff', plain, robots, '--urls', file('hostile-urls.txt', urls.join('\n') + '\n')])
     clean(diff, 'diff')
     expect(diff.code).toBe(1)
-    expect(diff.stdout).toContain('\t//p\\x1b]0;pwned\\x07\t')
+    expect(diff.stdout).toContain('\t/ok\\x1b[0m\t')
     const check = await run(['check', robots, 'x', ...urls])
     clean(check, 'check URL...')
     expect(check.stdout.split('\n')[0]).toBe('disallowed\t3\t/p\\x1b]0;pwned\\x07')
@@ -678,8 +661,9 @@ describe('cli: hostile text (issue 34 item 5)', () => {
     expect(lint.findings.some((f) => f.message.includes(`"Evil${ESC}[31m"`))).toBe(true)
     const explained = JSON.parse((await run(['explain', robots, 'x', urls[1]!, '--json'])).stdout) as { url: string }
     expect(explained.url).toBe(urls[1])
-    const diff = JSON.parse((await run(['diff', file('plain-json.txt', 'User-agent: *\nDisallow: /\n'), robots, '--json'])).stdout) as { changes: { url: string }[] }
-    expect(diff.changes.some((c) => c.url === `//p${ESC}]0;pwned\x07`)).toBe(true)
+    const listed = file('hostile-json-urls.txt', urls.join('\n') + '\n')
+    const diff = JSON.parse((await run(['diff', file('plain-json.txt', 'User-agent: *\nDisallow: /\n'), robots, '--urls', listed, '--json'])).stdout) as { changes: { url: string }[] }
+    expect(diff.changes.some((c) => c.url === `/ok${ESC}[0m`)).toBe(true)
   })
 
   test('lint --json of 512,000 empty lines stays small: only lines with findings are reported', async () => {

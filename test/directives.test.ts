@@ -3,7 +3,7 @@
 // published examples, on malformed values, and over the real-file corpus.
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { lint } from '../src/cli/lint.js'
+import { lint } from '../src/engine/lint.js'
 import { parseRobots } from '../src/index.js'
 import { corpusAvailable, loadCorpus } from './helpers/cases.js'
 

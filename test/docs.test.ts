@@ -4,7 +4,7 @@
 // lines end in `// → value` are also run against dist/ and must print those values (the docs'
 // convention, test/helpers/doc-blocks.ts).
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -34,7 +34,8 @@ function exec(file: string, args: string[], cwd: string): Promise<{ code: number
 beforeAll(async () => {
   // The configuration of `npm run docs` (typedoc.json), written elsewhere so the test leaves docs/api alone.
   typedoc = await exec(join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), ['--out', join(work, 'api'), '--json', join(work, 'api.json')], ROOT)
-  project = JSON.parse(readFileSync(join(work, 'api.json'), 'utf8')) as { children: Reflection[] }
+  // A failed build writes no JSON: the first test then shows TypeDoc's messages.
+  project = existsSync(join(work, 'api.json')) ? JSON.parse(readFileSync(join(work, 'api.json'), 'utf8')) as { children: Reflection[] } : { children: [] }
   exportsOf = project.children.flatMap((entry) => (entry.children ?? []).filter((r) => r.kind !== REFERENCE).map((r) => {
     const comments = [r.comment, ...(r.signatures ?? []).map((s) => s.comment)].filter((c): c is Comment => c !== undefined)
     const examples = comments.flatMap((c) => c.blockTags ?? []).filter((t) => t.tag === '@example')

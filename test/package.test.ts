@@ -42,6 +42,7 @@ const PACKED = [
   'dist/playground/index.html',
   'dist/playground/style.css',
   'dist/robots.wasm',
+  'dist/survey.js',
   'dist/workerd.js',
   'package.json',
 ]
@@ -128,7 +129,7 @@ test('the installed package.json has no runtime dependencies and points every en
 })
 
 /** The public names of the API contract (API.md), which the main entry must export. */
-const API = ['parseRobots', 'Robots', 'Matcher', 'Verdict', 'LineReport', 'fetchRobots', 'FetchOptions', 'RobotsFetch', 'RobotsCache', 'diffRobots', 'RobotsDiff', 'Directive', 'UsagePreference', 'crawlers', 'crawlerTokens']
+const API = ['parseRobots', 'Robots', 'Matcher', 'Verdict', 'LineReport', 'fetchRobots', 'FetchOptions', 'RobotsFetch', 'RobotsCache', 'diffRobots', 'RobotsDiff', 'Directive', 'UsagePreference', 'crawlers', 'crawlerTokens', 'surveyRobots']
 
 /** Exported names of a declaration file, and the declarations (or members) without a TSDoc comment. */
 function declarations(file: string): { exported: string[]; undocumented: string[] } {
@@ -171,6 +172,16 @@ test('the declarations export every API name, each declaration and member with T
   expect(crawlee.exported).toEqual(expect.arrayContaining(['RobotsTxtFile', 'withGoogleRobots', 'RobotsCache']))
   expect(crawlee.undocumented).toEqual([])
   expect(readFileSync(join(dist, 'crawlee.d.cts'), 'utf8')).toBe(readFileSync(join(dist, 'crawlee.d.ts'), 'utf8'))
+})
+
+test('surveyRobots from the installed package, by import and by require, on two worker threads', async () => {
+  const lines = ['https://a.example', 'https://b.example', 'https://c.example'].map((origin, i) =>
+    JSON.stringify({ origin, status: 200, body: i === 1 ? 'User-agent: GPTBot\nDisallow: /\n' : 'User-agent: *\nAllow: /\n' }))
+  writeFileSync(join(consumer, 'survey-in.jsonl'), `${lines.join('\n')}\n`)
+  const loop = `const out = []; for await (const r of surveyRobots('survey-in.jsonl', { crawlers: ['GPTBot'], threads: 2 })) out.push([r.origin, r.crawlers[0].class]); console.log(JSON.stringify(out))`
+  const expected = [['https://a.example', 'allowed'], ['https://b.example', 'blocked'], ['https://c.example', 'allowed']]
+  expect(await script(process.execPath, ['--input-type=module', '-e', `import { surveyRobots } from '${NAME}'; ${loop}`], consumer)).toEqual(expected)
+  expect(await script(process.execPath, ['-e', `const { surveyRobots } = require('${NAME}'); (async () => { ${loop} })()`], consumer)).toEqual(expected)
 })
 
 describe.each(NODES)('runtime on %s', (node) => {

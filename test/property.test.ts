@@ -5,12 +5,12 @@ import fc from 'fast-check'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { agentTokens } from '../src/engine/args.js'
 import { utf8 } from '../src/engine/bytes.js'
-import { parseRobots } from '../src/index.js'
+import { diffRobots, parseRobots } from '../src/index.js'
 import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { fuzzOptions } from './helpers/fuzz.js'
-import { bodyArb, callerArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
+import { allPaths, bodyArb, callerArb, DIFF_ALPHABET, diffFileArb, pathArb, patternArb, urlArb } from './helpers/arbitraries.js'
 
 
 function reference(body: string, agent: string | string[], url: string) {
@@ -152,4 +152,41 @@ describe('property: wasm matcher equals the reference matcher', () => {
       fuzzOptions(5_000, 0xface),
     )
   })
+})
+
+describe('property: diffRobots finds every change, and its URLs read back', () => {
+  // Brute force: every path of up to 4 bytes after the '/' on the alphabet, checked behind a host
+  // (a path such as "//a" alone would read as one).
+  const universe = allPaths(DIFF_ALPHABET, 4).map((p) => 'http://x.com' + p)
+  const agents = ['x', 'y']
+  const key = (agent: string, old: { allowed: boolean; line: number }, now: { allowed: boolean; line: number }) => `${agent} ${old.allowed} ${old.line} ${now.allowed} ${now.line}`
+
+  test(`each (agent, old verdict and line, new verdict and line) of a short path is reported; each URL reported gives its verdicts to check (${fuzzOptions(600).numRuns} runs)`, () => {
+    const was = new Int32Array(universe.length)
+    const is = new Int32Array(universe.length)
+    fc.assert(
+      fc.property(diffFileArb, diffFileArb, (a, b) => {
+        const d = diffRobots(a, b, { agents })
+        expect(d.truncated).toBe(false)
+        const reported = new Set(d.changes.map((c) => key(c.agent, c.old, c.new)))
+        const before = parseRobots(a)
+        const after = parseRobots(b)
+        for (const c of d.changes) {
+          const o = before.check(c.url, c.agent)
+          const n = after.check(c.url, c.agent)
+          expect({ url: c.url, old: { allowed: o.allowed, line: o.line }, new: { allowed: n.allowed, line: n.line } }).toEqual({ url: c.url, old: c.old, new: c.new })
+        }
+        for (const agent of agents) {
+          before.matcher(agent).checkMany(universe, was)
+          after.matcher(agent).checkMany(universe, is)
+          for (let i = 0; i < universe.length; i++) {
+            if (was[i]! < 0 === is[i]! < 0) continue
+            const k = key(agent, { allowed: was[i]! >= 0, line: Math.abs(was[i]!) }, { allowed: is[i]! >= 0, line: Math.abs(is[i]!) })
+            expect(reported.has(k), `${universe[i]}: ${k} not reported`).toBe(true)
+          }
+        }
+      }),
+      fuzzOptions(600, 0xd1ff),
+    )
+  }, Math.max(60_000, fuzzOptions(600).numRuns * 100))
 })

@@ -3,7 +3,7 @@
 // Exit status 1 when something changed, 0 when nothing did, 2 on usage errors: a CI guard.
 
 import { readFile } from 'node:fs/promises'
-import { diffRobots, type RobotsDiff } from '../engine/diff.js'
+import { diffRobots, MAX_CHANGES, MAX_PROBES, type RobotsDiff } from '../engine/diff.js'
 import { reportFetch } from './cmd-check.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
@@ -55,7 +55,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   const diff = diffRobots(effectiveBody(before), effectiveBody(after), { agents, urls })
   if (values.json === true) process.stdout.write(JSON.stringify({ old: before.label, new: after.label, ...diff }, null, 2) + '\n')
   else process.stdout.write(render(diff))
-  if (diff.truncated) process.stderr.write(`robotstxt: diff: the rules gave more than ${diff.probes.toLocaleString('en-US')} probe URLs; the rest were not compared (give --urls to choose)\n`)
+  if (diff.truncated) process.stderr.write(`robotstxt: diff: cut short at ${diff.probes.toLocaleString('en-US')} probe URLs and ${diff.changes.length.toLocaleString('en-US')} changes (at most ${MAX_PROBES.toLocaleString('en-US')} and ${MAX_CHANGES.toLocaleString('en-US')}); the rest were not compared (give --urls or --agents to choose)\n`)
   return diff.changes.length > 0 ? 1 : 0
 }
 

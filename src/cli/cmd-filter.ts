@@ -6,6 +6,7 @@ import { RobotsCache } from '../http/cache.js'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
+import { ProgressLine } from './progress.js'
 import { openInput } from './source.js'
 import { MAX_URL_LINE, textLines } from './stream.js'
 import { escapeControls } from './style.js'
@@ -84,16 +85,14 @@ function concurrencyOption(value: string | boolean | undefined): number {
 
 /** The progress line on a terminal (URLs/s, origins and their outcomes), and the summary at the end. */
 class Progress {
-  readonly #tty: boolean
   readonly #start = Date.now()
   readonly #origins = new Map<string, string>()
+  readonly #progress: ProgressLine
   #overflow = false
   #urls = 0
-  #last = 0
-  #shown = false
 
   constructor(tty: boolean) {
-    this.#tty = tty
+    this.#progress = new ProgressLine(tty, () => this.#line())
   }
 
   count(v: UrlVerdict): void {
@@ -102,24 +101,16 @@ class Progress {
       if (this.#origins.size < MAX_COUNTED_ORIGINS) this.#origins.set(v.origin, v.outcome)
       else this.#overflow = true
     }
-    if (!this.#tty || (this.#urls & 1023) !== 0) return
-    const now = Date.now()
-    if (now - this.#last < 250) return
-    this.#last = now
-    this.#shown = true
-    process.stderr.write(`\r\x1b[K${this.#line()}`)
+    this.#progress.tick(this.#urls, 1024)
   }
 
   /** Erases the progress line (before another message), returning what to write first. */
   clear(): string {
-    if (!this.#shown) return ''
-    this.#shown = false
-    return '\r\x1b[K'
+    return this.#progress.clear()
   }
 
   summary(): void {
-    if (!this.#tty) return
-    process.stderr.write(`${this.clear()}${this.#line()}\n`)
+    this.#progress.done()
   }
 
   #line(): string {

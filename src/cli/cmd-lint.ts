@@ -3,7 +3,7 @@
 import { reportFetch } from './cmd-check.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { lint, lintCounts, type Finding, type LintResult } from './lint.js'
+import { lint, lintCounts, type Finding, type LintResult } from '../engine/lint.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'

@@ -24,6 +24,7 @@ Usage:
   robotstxt lint ROBOTS                      problems in a robots.txt, line by line
   robotstxt diff OLD NEW                     URLs whose verdict changes between two versions
   robotstxt filter AGENT [--urls FILE]       the allowed URLs of a list of any hosts
+  robotstxt survey INPUT...                  what many robots.txt files tell each crawler
   robotstxt playground                       a page to try robots.txt files, on localhost
   robotstxt test ROBOTS EXPECTATIONS         hold a robots.txt to a file of expected verdicts
   robotstxt help [COMMAND]                   help for a command
@@ -41,7 +42,8 @@ Text output shows control characters from files, URLs and arguments as escapes (
 keeps every string exact.
 
 Exit status: 0 allowed / no lint errors / expectations met, 1 disallowed / lint errors /
-expectations failed, 2 usage error or unreadable input, 3 some --urls lines could not be checked.
+expectations failed, 2 usage error or unreadable input, 3 some --urls lines or survey records
+could not be read.
 `,
 
   check: `Usage:
@@ -52,7 +54,7 @@ Prints one line per URL, tab-separated:
   allowed|disallowed  LINE  URL
 LINE is the robots.txt line that decided (0 when no rule matched).
 
-Each URL is an absolute URL or a path starting with '/'. With --urls, FILE ('-' = stdin) holds
+Each URL is an absolute URL or a path ('/a', not '//a'). With --urls, FILE ('-' = stdin) holds
 one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
 input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
 are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
@@ -86,10 +88,13 @@ Prints the URLs whose verdict differs between two versions of a robots.txt, one 
 OLD and NEW are files, '-' for stdin (one of them), or http(s) URLs fetched as for check (a 4xx
 counts as an empty file, a 5xx or unreachable server as "Disallow: /").
 
-Without --urls the URLs compared come from the rules of both files: each pattern's own path and
-the paths just inside and outside it (one byte longer and shorter, the wildcards filled, the end
-anchor's edge), and the paths where two patterns both match, so a verdict that changes anywhere
-near a rule is found. Default agents: *, Googlebot and every agent named in either file.
+Without --urls the URLs compared come from the rules of both files: for each rule that may decide
+one side and each that may decide the other, every path on which both match, made of their
+literal text and one filler byte between and after the pieces. Every change is found this way: a
+path that changes has one of these with its verdicts and lines on both sides. A path starting
+with "//" is printed behind http://probe.invalid (alone it would read as a host), so each URL
+printed gives the same verdicts to check. Default agents: *, Googlebot and every agent named in
+either file.
 
 Options:
   --agents A,B        compare these user-agents only
@@ -128,6 +133,39 @@ ${FETCH_OPTS.replaceAll('fetching ROBOTS', 'fetching each robots.txt').replace('
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
 unreadable input, 3 when some lines could not be checked.
+`,
+
+  survey: `Usage:
+  robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES | --set SETS] [--paths P,...]
+                   [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]
+
+One row per robots.txt: its outcome (ok, allow-all, disallow-all as the HTTP status decides, or
+error), and for each crawler its verdict and deciding line on each path, a class (blocked entirely,
+partly, allowed), whether a group names it, its Content-Signal/Content-Usage preferences and
+Crawl-delay; per site the sitemap count and lint error count. The verdicts are Google's.
+
+INPUT is a WARC or WARC.gz file (Common Crawl's robots.txt files; response records are read,
+others skipped), a folder of robots.txt files (each read as a 200 response; the origin is the file
+name without .txt), or a .jsonl file of {"origin", "status", "body"} lines.
+
+Options:
+  --origins FILE      also fetch the robots.txt of each origin listed in FILE (one per line)
+  --crawlers NAMES    crawler presets by name, comma-separated; another name is a token of its own
+  --set SETS          every preset in these sets: search, ai-training, ai-assistants, seo
+                      (default, with neither option: every preset)
+  --paths P,...       paths to check besides / (each starting with /)
+  --out FILE          the rows as JSONL (.jsonl, or '-' for stdout) or CSV (.csv)
+  --report FILE.html  a static HTML report with charts
+  --threads N         worker threads computing rows (default 1); the output order never changes
+  --shard I/N         survey only the I-th of N shares of the inputs (I from 1); the shards'
+                      outputs together are the whole survey
+  -h, --help          show this help
+
+The aggregate table goes to stdout (stderr with --out -). A record that cannot be read (a
+truncated or corrupt WARC, a record without an HTTP head, a bad JSONL line) is reported on
+stderr with its offset and gives an error row; the run goes on.
+
+Exit status: 0 when every record was read, 3 when some could not be, 2 on a usage error.
 `,
 
   explain: `Usage:

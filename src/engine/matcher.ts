@@ -2,7 +2,7 @@
 
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
-import { tableRule, tableRuleLine } from './table.js'
+import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
 import { getEngine } from './wasm.js'
 import { checkBatch, checkUrl, checkVerdictLines, lineVerdicts, type VerdictLines } from './wasm-urls.js'
 
@@ -57,6 +57,11 @@ export class Matcher {
   /** @internal A matcher over a compiled table (src/engine/table.ts). */
   static fromTable(table: Uint8Array): Matcher {
     return new Matcher(table)
+  }
+
+  /** @internal Allow and disallow rules with a non-empty pattern in the groups compiled here. */
+  ruleCounts(): { allows: number; disallows: number } {
+    return tableRuleCounts(this.#table)
   }
 
   /** True when the agent may fetch `url` (a string or a `URL`). */

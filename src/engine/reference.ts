@@ -159,14 +159,20 @@ const INDEX_HTM = [0x2f, 0x69, 0x6e, 0x64, 0x65, 0x78, 0x2e, 0x68, 0x74, 0x6d] /
 /** A rule's match: its priority, and the derived pattern when the index.html rule matched. */
 function match(allow: boolean, pattern: Uint8Array, path: Uint8Array): { priority: number; indexHtml: Uint8Array | null } {
   if (positionSetMatches(path, pattern)) return { priority: pattern.length, indexHtml: null }
-  if (!allow) return { priority: -1, indexHtml: null }
-  // Google-specific (RobotsMatcher::HandleAllow): an allow of .../index.htm(l) also allows the
-  // directory itself, as ".../$".
+  const derived = allow ? indexHtmlPattern(pattern) : null
+  return derived !== null && positionSetMatches(path, derived) ? { priority: derived.length, indexHtml: derived } : { priority: -1, indexHtml: null }
+}
+
+/**
+ * Google-specific (RobotsMatcher::HandleAllow): an allow of .../index.htm(l) that does not match
+ * also allows the directory itself, as ".../$". The pattern tried then, or null when there is none.
+ */
+export function indexHtmlPattern(pattern: Uint8Array): Uint8Array | null {
   const slash = pattern.lastIndexOf(SLASH)
-  if (slash < 0 || pattern.length - slash < INDEX_HTM.length) return { priority: -1, indexHtml: null }
-  for (let i = 0; i < INDEX_HTM.length; i++) if (pattern[slash + i] !== INDEX_HTM[i]) return { priority: -1, indexHtml: null }
+  if (slash < 0 || pattern.length - slash < INDEX_HTM.length) return null
+  for (let i = 0; i < INDEX_HTM.length; i++) if (pattern[slash + i] !== INDEX_HTM[i]) return null
   const derived = new Uint8Array(slash + 2)
   derived.set(pattern.subarray(0, slash + 1))
   derived[slash + 1] = 0x24
-  return positionSetMatches(path, derived) ? { priority: derived.length, indexHtml: derived } : { priority: -1, indexHtml: null }
+  return derived
 }

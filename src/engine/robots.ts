@@ -168,13 +168,15 @@ export class Robots {
   /**
    * Crawl-delay in seconds for `agent`: the first valid value in the groups that name it, or, when
    * none does, in the global groups; `undefined` if there is none. Google ignores it; Bing and
-   * Yandex honour it. A call costs one wasm pass over the body, as compiling a matcher does; the
-   * groups are decided by the compiler's group logic, so both always agree on which groups apply.
+   * Yandex honour it. A call costs one wasm pass over the body, as compiling a matcher does (the
+   * groups are decided by the compiler's group logic, so both always agree on which groups apply),
+   * or a lookup once the parsed form exists (its group index is the same selection's twin).
    */
   crawlDelay(agent: string | readonly string[]): number | undefined {
     const tokens = agentTokens(agent)
-    // The parsed form is the wasm pass's twin for bodies too large to place in wasm memory.
-    if (this.#inWasm) return crawlDelayOf(getEngine(), this.#source, tokens)
+    // The parsed form is the wasm pass's twin, for bodies too large to place in wasm memory and
+    // whenever it is built already (then a lookup in it is cheaper than a pass over the body).
+    if (this.#inWasm && this.#parsed === null) return crawlDelayOf(getEngine(), this.#source, tokens)
     return parsedCrawlDelay(this.parsed, tokens)
   }
 

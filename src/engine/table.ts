@@ -1,7 +1,7 @@
 // Reads compiled tables back (layout.ts; assembly/table.ts writes them): what Matcher.check reports.
 
 import {
-  RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT,
+  RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT, TABLE_N_RULES,
   TABLE_POOL_OFF, TABLE_RULES_OFF,
 } from './layout.js'
 
@@ -35,4 +35,20 @@ function u32At(table: Uint8Array, at: number): number {
  * table switch, where a DataView would be an allocation. */
 export function tableMaxPattern(table: Uint8Array): number {
   return u32At(table, TABLE_MAX_PAT)
+}
+
+/**
+ * Allow and disallow lines of a table with a pattern that is not empty (an empty pattern matches
+ * nothing). Counted by line: one `Allow: .../index.html` line compiles to two rules (Google's
+ * RobotsMatcher also allows the directory itself).
+ */
+export function tableRuleCounts(table: Uint8Array): { allows: number; disallows: number } {
+  const n = u32At(table, TABLE_N_RULES)
+  const allows = new Set<number>()
+  const disallows = new Set<number>()
+  for (let i = 0; i < n; i++) {
+    const rule = tableRule(table, i)
+    if (rule.pattern.length > 0) (rule.allow ? allows : disallows).add(rule.line)
+  }
+  return { allows: allows.size, disallows: disallows.size }
 }

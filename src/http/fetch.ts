@@ -223,12 +223,13 @@ async function follow(start: string, doFetch: typeof fetch, headers: Record<stri
       res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, { ...init, redirect: 'follow' }]) as Promise<Response>, signal)
     }
     const status = res.status
-    if (status >= 200 && status < 300) {
+    const decision = statusOutcome(status)
+    if (decision === 'ok') {
       const body = await readLimited(res, BODY_LIMIT, signal)
       return { status, outcome: 'ok', body, ...cacheControl(res.headers.get('cache-control')) }
     }
     discard(res)
-    if (status >= 300 && status < 400) {
+    if (decision === 'redirect') {
       const next = redirectTarget(res.headers.get('location'), url)
       // RFC 9309 2.3.1.2: a chain that does not end in a robots.txt within the hop limit is
       // handled as a 404; so is a loop or a redirect that leads nowhere fetchable.
@@ -237,11 +238,23 @@ async function follow(start: string, doFetch: typeof fetch, headers: Record<stri
       url = next
       continue
     }
-    if (status === 429 || (status >= 500 && status < 600)) return failure(status)
-    if (status >= 400 && status < 500) return { ...allowAll(status), ...cacheControl(res.headers.get('cache-control')) }
-    // Response.error() (status 0) is a network error; other statuses are invalid responses.
+    if (decision === 'allow-all') return { ...allowAll(status), ...cacheControl(res.headers.get('cache-control')) }
     return failure(status >= 100 ? status : null)
   }
+}
+
+/**
+ * What a final HTTP status means for crawling (RFC 9309 2.3.1; Google's documented handling): 2xx
+ * the body decides, 3xx is a redirect to follow, 4xx other than 429 allows everything, and 429,
+ * 5xx and anything else (status 0 is a network error) disallow everything. The fetch and the
+ * survey of archived responses both decide through this one function.
+ */
+export function statusOutcome(status: number): RobotsOutcome | 'redirect' {
+  if (status >= 200 && status < 300) return 'ok'
+  if (status >= 300 && status < 400) return 'redirect'
+  if (status === 429 || (status >= 500 && status < 600)) return 'disallow-all'
+  if (status >= 400 && status < 500) return 'allow-all'
+  return 'disallow-all'
 }
 
 /** The absolute http(s) URL a Location header points to (fragment dropped), or null. */

@@ -49,3 +49,28 @@ export const callerArb = fc.oneof(
 export const urlArb = fc
   .tuple(fc.constantFrom('http://x.com', 'https://X.com:8080', '', '//h', 'x.com', 'http://a;b'), pathArb, fc.constantFrom('', '#frag', '?q=1', '\u0000tail'))
   .map(([pre, path, post]) => pre + path + post)
+
+/** The bytes of the diff property tests: '/', '$', '*', '?' and '%' each mean something to patterns or URLs, and 'a' and 'b' are hex digits ('%ab' reads as '%AB'). */
+export const DIFF_ALPHABET = ['a', 'b', '/', '$', '*', '?', '%']
+
+/** A pattern on DIFF_ALPHABET, now and then an index.html allow's (its `.../$` rule). */
+const diffPatternArb = fc.oneof(
+  { weight: 9, arbitrary: fc.tuple(fc.constantFrom('/', '*'), fc.array(fc.constantFrom(...DIFF_ALPHABET), { maxLength: 4 })).map(([h, xs]) => h + xs.join('')) },
+  { weight: 1, arbitrary: fc.constantFrom('/index.html', '/a/index.html', '*/index.html$') },
+)
+
+/** A robots.txt of 2-5 rules on DIFF_ALPHABET, in groups for `*` and for `x`. */
+export const diffFileArb = fc
+  .tuple(fc.constantFrom('*', '*', 'x'), fc.array(fc.tuple(fc.constantFrom(null, null, null, null, '*', 'x'), fc.constantFrom('Allow', 'Disallow'), diffPatternArb), { minLength: 2, maxLength: 5 }))
+  .map(([first, rules]) => `User-agent: ${first}\n` + rules.map(([group, k, p]) => (group === null ? '' : `\nUser-agent: ${group}\n`) + `${k}: ${p}\n`).join(''))
+
+/** Every path of '/' and up to `n` more bytes of `alphabet`. */
+export function allPaths(alphabet: readonly string[], n: number): string[] {
+  const out = ['/']
+  let layer = ['/']
+  for (let len = 1; len <= n; len++) {
+    layer = layer.flatMap((p) => alphabet.map((c) => p + c))
+    out.push(...layer)
+  }
+  return out
+}

@@ -11,7 +11,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const DIST = join(ROOT, 'dist')
 
 /** The bundles scripts/build.mjs writes (robots.wasm is copied beside them). */
-export const BUNDLES = ['index.js', 'index.cjs', 'workerd.js', 'deno.js', 'compat.js', 'compat.cjs', 'compat-workerd.js', 'compat-deno.js', 'crawlee.js', 'crawlee.cjs', 'cli.js', 'robots.wasm']
+export const BUNDLES = ['index.js', 'index.cjs', 'workerd.js', 'deno.js', 'compat.js', 'compat.cjs', 'compat-workerd.js', 'compat-deno.js', 'crawlee.js', 'crawlee.cjs', 'cli.js', 'survey.js', 'robots.wasm']
 /** The declarations scripts/build-types.mjs writes. */
 export const DECLARATIONS = ['index.d.ts', 'index.d.cts', 'compat.d.ts', 'compat.d.cts', 'crawlee.d.ts', 'crawlee.d.cts']
 

@@ -5,7 +5,7 @@
 // Prints { [shape]: { [name]: [small ms, large ms] } } as JSON.
 import { accessors, hostileShapes } from '../../bench/shapes.mjs'
 import { explain } from '../../src/cli/explain.js'
-import { lint } from '../../src/cli/lint.js'
+import { lint } from '../../src/engine/lint.js'
 import { parseRobots } from '../../src/index.js'
 
 /**

@@ -1,13 +1,14 @@
-// `robotstxt lint`: findings about a robots.txt, from the parser's per-line report (Robots.lines)
-// and from checks on the file as a whole (HTML instead of robots.txt, size limit, encoding, BOM,
-// a trailing group without rules). Findings never depend on a crawler: they say what Google's
-// parser does with each line and where other crawlers may disagree.
+// Lint: findings about a robots.txt, from the parser's per-line report (Robots.lines) and from
+// checks on the file as a whole (HTML instead of robots.txt, size limit, encoding, BOM, a trailing
+// group without rules). Findings never depend on a crawler: they say what Google's parser does with
+// each line and where other crawlers may disagree. Pure (no Node API), so it sits in the engine
+// layer: `robotstxt lint`, the playground and the survey's lint counts all read the same checks.
 
-import { firstInvalidUtf8 } from '../engine/bytes.js'
-import { MAX_LINE_BYTES } from '../engine/layout.js'
-import { readPreference } from '../engine/directives.js'
-import { valueAgentToken, type LineReport } from '../engine/parse.js'
-import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from '../engine/robots.js'
+import { firstInvalidUtf8 } from './bytes.js'
+import { MAX_LINE_BYTES } from './layout.js'
+import { readPreference } from './directives.js'
+import { valueAgentToken, type LineReport } from './parse.js'
+import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from './robots.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
 export type Severity = 'error' | 'warning' | 'info'

@@ -1,0 +1,46 @@
+// agentSetVerdicts: the seam between one robots.txt and many crawlers. The survey asks it, for a
+// list of agent sets (each crawler's tokens) and paths, what every set may fetch, and nothing else:
+// the verdicts are the engine's own (Robots.matcher and Matcher.checkMany), never a second matcher.
+// Invariant: verdicts[i] of a set equals `robots.check(paths[i], tokens)` as a signed line (the
+// matching line when allowed, minus it when disallowed, 0 when no rule matched); `named` is true
+// exactly when some group names one of the tokens (RFC 9309 2.2.1, Google's RobotsMatcher). The
+// counts are of the compiled rules: a pattern that can never match (one starting with neither '/'
+// nor '*') is not compiled, so it is not counted either.
+// This body is the plain form (one compiled matcher per distinct selection of groups); a one-pass
+// evaluation may replace it behind the same signature.
+
+import { agentTokens, fail } from './args.js'
+import { namedGroups } from './parse.js'
+import type { Robots } from './robots.js'
+
+/** For each agent set (a crawler's tokens), its verdict on each path, from one read of the body. */
+export interface AgentSetResult {
+  named: boolean        // some group names one of the tokens (else the global group, if any, applies)
+  allows: number        // allow rules with a non-empty pattern in the groups that apply
+  disallows: number     // disallow rules with a non-empty pattern in the groups that apply
+  verdicts: Int32Array  // one per path: the matching line when allowed, -line when disallowed (0: no rule matched)
+}
+
+export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly string[])[], paths: readonly string[]): AgentSetResult[] {
+  if (!Array.isArray(agentSets)) fail('agentSets', 'an array of agent token arrays', agentSets)
+  if (!Array.isArray(paths)) fail('paths', 'an array of path strings', paths)
+  for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== 'string') fail(`paths[${i}]`, 'a string', paths[i])
+  const parsed = robots.parsed
+  // Sets whose tokens select the same groups (most often: none named, so the global groups) have
+  // the same rules, so one compiled matcher answers for all of them.
+  const bySelection = new Map<string, { allows: number; disallows: number; verdicts: Int32Array }>()
+  const out: AgentSetResult[] = []
+  for (let i = 0; i < agentSets.length; i++) {
+    const tokens = agentTokens(agentSets[i], `agentSets[${i}]`)
+    const groups = namedGroups(parsed, tokens)
+    const key = groups.join(',')
+    let shared = bySelection.get(key)
+    if (shared === undefined) {
+      const matcher = robots.matcher(tokens)
+      shared = { ...matcher.ruleCounts(), verdicts: matcher.checkMany(paths) }
+      bySelection.set(key, shared)
+    }
+    out.push({ named: groups.length > 0, allows: shared.allows, disallows: shared.disallows, verdicts: shared.verdicts.slice() })
+  }
+  return out
+}

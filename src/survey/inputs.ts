@@ -1,0 +1,172 @@
+// The survey's inputs as one stream of records, in a deterministic order: the paths in the order
+// given (after the shard's pick), a folder's files sorted by name, a file's records in file order.
+// A path is a folder of robots.txt files, a .jsonl file of {origin, status, body} lines, or a WARC
+// or WARC.gz file. Nothing here throws for bad content: unreadable parts become error records with
+// their offset and reading goes on. Bodies are cut to DEFAULT_MAX_BYTES as they are read, and a
+// JSONL line is bounded too, so memory never depends on the input.
+
+import { createReadStream, type Dirent } from 'node:fs'
+import { open, readdir, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { concatBytes, encoder } from '../engine/bytes.js'
+import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
+import { robotsOrigin } from '../http/origin.js'
+import type { SurveyRecord } from './row.js'
+import { warcRecords } from './warc.js'
+
+/** A JSONL line longer than this is an error record (a 500 KiB body escaped as JSON stays far below). */
+const MAX_JSONL_LINE = 16 << 20
+
+/** One unit of work: a file to read, and the folder it was found in (its origin is named from it). */
+export interface InputUnit { path: string; folder: string | null }
+
+/**
+ * The input paths as units, folders expanded into their files (sorted), in a deterministic order;
+ * then the shard's share: unit i belongs to shard i mod count. A path that cannot be read stays a
+ * unit (it becomes an error record).
+ */
+export async function inputUnits(paths: readonly string[], shard: readonly [number, number]): Promise<InputUnit[]> {
+  const units: InputUnit[] = []
+  for (const path of paths) {
+    let folder = false
+    try {
+      folder = (await stat(path)).isDirectory()
+    } catch {
+      // Reported by unitRecords, in order.
+    }
+    if (!folder) {
+      units.push({ path, folder: null })
+      continue
+    }
+    const entries: Dirent[] = await readdir(path, { withFileTypes: true, recursive: true })
+    for (const file of entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()) units.push({ path: file, folder: path })
+  }
+  const [index, count] = shard
+  return units.filter((_, i) => i % count === index)
+}
+
+/** The records of one unit. */
+export async function* unitRecords(unit: InputUnit): AsyncGenerator<SurveyRecord> {
+  if (unit.folder !== null) {
+    yield await folderRecord(unit.path, unit.folder)
+    return
+  }
+  const path = unit.path
+  try {
+    await stat(path)
+  } catch (e) {
+    yield failed(path, 0, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
+    return
+  }
+  if (/\.jsonl$/i.test(path)) yield* jsonlRecords(path)
+  else yield* warcRecords(path)
+}
+
+function failed(source: string, offset: number, error: string, origin = ''): SurveyRecord {
+  return { origin, source, offset, status: null, body: null, bytes: 0, error }
+}
+
+/**
+ * A file of a folder of robots.txt files, as fetched with status 200. The origin is the file's path
+ * in the folder without `.txt` (the shared corpus names each file after its host).
+ */
+async function folderRecord(file: string, dir: string): Promise<SurveyRecord> {
+  const origin = relative(dir, file).replace(/\.txt$/i, '')
+  try {
+    const { body, bytes } = await readHead(file)
+    return { origin, source: file, offset: 0, status: 200, body, bytes, error: null }
+  } catch (e) {
+    return failed(file, 0, `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, origin)
+  }
+}
+
+/** The first DEFAULT_MAX_BYTES of a file and its size. */
+async function readHead(file: string): Promise<{ body: Uint8Array; bytes: number }> {
+  const fh = await open(file, 'r')
+  try {
+    const bytes = (await fh.stat()).size
+    const body = new Uint8Array(Math.min(bytes, DEFAULT_MAX_BYTES))
+    let at = 0
+    while (at < body.length) {
+      const { bytesRead } = await fh.read(body, at, body.length - at, at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return { body: at === body.length ? body : body.slice(0, at), bytes }
+  } finally {
+    await fh.close()
+  }
+}
+
+/** Lines of a file with the byte offset of each; a line over `max` bytes comes as null (its offset kept). */
+async function* offsetLines(path: string, max: number): AsyncGenerator<{ offset: number; line: Uint8Array | null }> {
+  let parts: Uint8Array[] = []
+  let kept = 0
+  let tooLong = false
+  let lineStart = 0
+  let pos = 0
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 }) as AsyncIterable<Uint8Array>) {
+    let from = 0
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, from)
+      const end = nl < 0 ? chunk.length : nl
+      if (!tooLong) {
+        if (kept + end - from > max) {
+          tooLong = true
+          parts = []
+        } else if (end > from) {
+          parts.push(chunk.subarray(from, end))
+          kept += end - from
+        }
+      }
+      if (nl < 0) break
+      yield { offset: lineStart, line: tooLong ? null : concatBytes(parts, kept) }
+      parts = []
+      kept = 0
+      tooLong = false
+      lineStart = pos + nl + 1
+      from = nl + 1
+    }
+    pos += chunk.length
+  }
+  if (tooLong || kept > 0) yield { offset: lineStart, line: tooLong ? null : concatBytes(parts, kept) }
+}
+
+const utf8 = new TextDecoder()
+
+/** JSONL: one `{origin, status, body}` per line (`status` defaults to 200; blank lines skipped). */
+async function* jsonlRecords(path: string): AsyncGenerator<SurveyRecord> {
+  for await (const { offset, line } of offsetLines(path, MAX_JSONL_LINE)) {
+    if (line === null) {
+      yield failed(path, offset, `line longer than ${MAX_JSONL_LINE} bytes`)
+      continue
+    }
+    const text = utf8.decode(line).trim()
+    if (text === '') continue
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      yield failed(path, offset, 'not a JSON line')
+      continue
+    }
+    yield jsonRecord(value, path, offset)
+  }
+}
+
+function jsonRecord(value: unknown, source: string, offset: number): SurveyRecord {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return failed(source, offset, 'expected an object {origin, status, body}')
+  const { origin: rawOrigin, status = 200, body } = value as Record<string, unknown>
+  let origin: string
+  try {
+    origin = robotsOrigin(String(rawOrigin))
+  } catch {
+    return failed(source, offset, 'origin: expected an http(s) URL')
+  }
+  if (status !== null && (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999)) {
+    return failed(source, offset, 'status: expected an HTTP status (100-999) or null', origin)
+  }
+  if (body !== undefined && body !== null && typeof body !== 'string') return failed(source, offset, 'body: expected a string', origin)
+  const bytes = typeof body === 'string' ? encoder.encode(body) : new Uint8Array(0)
+  return { origin, source, offset, status, body: bytes.length > DEFAULT_MAX_BYTES ? bytes.slice(0, DEFAULT_MAX_BYTES) : bytes, bytes: bytes.length, error: null }
+}

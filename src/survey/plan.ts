@@ -1,0 +1,109 @@
+// The survey's options, checked once: which crawlers (name and tokens) and which paths every row
+// reports, the thread count and the shard. Bad options throw a TypeError saying what was expected.
+// A plan is plain frozen data: it is sent to worker threads as it is.
+
+import { agentTokens, fail } from '../engine/args.js'
+import { asciiLower } from '../engine/bytes.js'
+import { CRAWLER_SETS, crawlers as presets, type Crawler } from '../engine/crawlers.js'
+import type { SurveyInput, SurveyOptions } from './types.js'
+
+/** One crawler of a plan: its name in the rows and the tokens it obeys. */
+export interface PlannedCrawler {
+  readonly name: string
+  readonly tokens: readonly string[]
+  readonly sets: readonly string[]
+}
+
+export interface SurveyPlan {
+  readonly crawlers: readonly PlannedCrawler[]
+  /** `/` first, then the paths given, each once. */
+  readonly paths: readonly string[]
+  readonly threads: number
+  readonly shard: readonly [number, number]
+  readonly concurrency: number
+  readonly timeoutMs: number
+}
+
+/** The preset sets, in the order reports show them. */
+export const SETS: readonly string[] = CRAWLER_SETS
+const MAX_THREADS = 256
+const MAX_PATHS = 64
+
+function stringList(value: unknown, param: string, what: string): readonly string[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) fail(param, `an array of ${what}`, value)
+  return value.map((v: unknown, i) => (typeof v === 'string' && v !== '' ? v : fail(`${param}[${i}]`, `a non-empty string (${what})`, v)))
+}
+
+function integerOption(value: unknown, param: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(param, `an integer from ${min} to ${max}`, value)
+  return value
+}
+
+function plannedOf(p: Crawler): PlannedCrawler {
+  return Object.freeze({ name: p.name, tokens: p.tokens, sets: p.sets })
+}
+
+/** Checks `options` and resolves crawler names and sets against the presets. */
+export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
+  if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
+  const o = options ?? {}
+  const byName = new Map(presets.map((p) => [asciiLower(p.name), p]))
+  const names = stringList(o.crawlers, 'options.crawlers', 'crawler names or robots.txt tokens')
+  const sets = stringList(o.sets, 'options.sets', `set names: ${SETS.join(', ')}`)
+  sets.forEach((s, i) => SETS.includes(s) || fail(`options.sets[${i}]`, `one of ${SETS.join(', ')}`, s))
+  const chosen: PlannedCrawler[] = []
+  const seen = new Set<string>()
+  const add = (c: PlannedCrawler): void => {
+    if (seen.has(asciiLower(c.name))) return
+    seen.add(asciiLower(c.name))
+    chosen.push(c)
+  }
+  for (const p of presets) if (p.sets.some((s) => sets.includes(s))) add(plannedOf(p))
+  names.forEach((n, i) => {
+    const preset = byName.get(asciiLower(n))
+    // A name that is no preset is a crawler of its own, obeying that one token.
+    add(preset !== undefined ? plannedOf(preset) : Object.freeze({ name: n, tokens: Object.freeze([agentTokens(n, `options.crawlers[${i}]`)[0]!]), sets: Object.freeze([]) }))
+  })
+  if (names.length === 0 && sets.length === 0) for (const p of presets) add(plannedOf(p))
+  const given = stringList(o.paths, 'options.paths', 'paths starting with "/"')
+  given.forEach((p, i) => p.startsWith('/') || fail(`options.paths[${i}]`, 'a path starting with "/"', p))
+  const paths = [...new Set(['/', ...given])]
+  if (paths.length > MAX_PATHS) fail('options.paths', `at most ${MAX_PATHS - 1} paths besides "/"`, o.paths)
+  let shard: [number, number] = [0, 1]
+  if (o.shard !== undefined) {
+    const s: unknown = o.shard
+    if (!Array.isArray(s) || s.length !== 2 || !s.every((x) => Number.isInteger(x)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1]) {
+      fail('options.shard', '[index, count] with integers 0 <= index < count', s)
+    }
+    shard = [s[0] as number, s[1] as number]
+  }
+  return Object.freeze({
+    crawlers: Object.freeze(chosen),
+    paths: Object.freeze(paths),
+    threads: integerOption(o.threads, 'options.threads', 1, MAX_THREADS, 1),
+    shard: Object.freeze(shard),
+    concurrency: integerOption(o.concurrency, 'options.concurrency', 1, 1024, 16),
+    timeoutMs: integerOption(o.timeoutMs, 'options.timeoutMs', 1, 600_000, 10_000),
+  })
+}
+
+/** The input, checked: files and folders to read, origins to fetch. */
+export interface SurveySources { paths: readonly string[]; origins: readonly string[] }
+
+/** Checks the survey's input argument. */
+export function sourcesOf(input: SurveyInput): SurveySources {
+  const list = (v: unknown, param: string): readonly string[] => {
+    if (v === undefined) return []
+    if (!Array.isArray(v)) fail(param, 'an array of strings', v)
+    return v.map((s: unknown, i) => (typeof s === 'string' && s !== '' ? s : fail(`${param}[${i}]`, 'a non-empty string', s)))
+  }
+  if (typeof input === 'string' && input !== '') return { paths: [input], origins: [] }
+  if (Array.isArray(input)) return { paths: list(input, 'input'), origins: [] }
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    const o = input as { paths?: unknown; origins?: unknown }
+    return { paths: list(o.paths, 'input.paths'), origins: list(o.origins, 'input.origins') }
+  }
+  return fail('input', 'a path, an array of paths, or {paths, origins}', input)
+}

@@ -1,0 +1,154 @@
+// WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
+// chunk). Response records become survey records; request, metadata, warcinfo and other records
+// are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
+// a record and never returns from skipping a record cut short, so this module checks what it gets:
+// a record must start with a `WARC/` version line, be as long as it says (each is drained, never
+// skipped) and, for a response, have an HTTP status line; and when warcio stops before the end of the file,
+// the bytes it did not read become an error record with their offset, and reading resumes at the
+// next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
+// grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
+
+import { createReadStream } from 'node:fs'
+import { open, stat } from 'node:fs/promises'
+import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
+import { concatBytes } from '../engine/bytes.js'
+import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
+import { robotsOrigin } from '../http/origin.js'
+import type { SurveyRecord } from './row.js'
+
+const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
+const WARC_LINE = new TextEncoder().encode('WARC/1.')
+const SCAN_CHUNK = 1 << 16
+
+/** The records of one WARC or WARC.gz file, with error records for what could not be read. */
+export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
+  const size = (await stat(path)).size
+  const gz = await startsWith(path, GZIP_MAGIC)
+  let start = 0
+  while (start < size) {
+    let end = start
+    let stopped: string | null = null
+    const parser = new WARCParser(createReadStream(path, { start, highWaterMark: SCAN_CHUNK }), { keepHeadersCase: true, parseHttp: false })
+    try {
+      for await (const record of parser) {
+        const offset = start + parser.offset
+        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+          stopped = 'not a WARC record (no WARC/ version line)'
+          end = offset
+          break
+        }
+        const { rec, complete } = await readRecord(record, path, offset)
+        if (!complete) {
+          stopped = 'truncated WARC record'
+          end = offset
+          break
+        }
+        end = start + parser.offset + parser.recordLength
+        if (rec !== null) yield rec
+      }
+      if (stopped === null) {
+        end = Math.max(end, start + parser.offset)
+        if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+      }
+    } catch (e) {
+      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+      end = Math.max(end, start + parser.offset)
+    }
+    if (stopped === null) return
+    const next = await nextRecordStart(path, end + 1, gz)
+    yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+    if (next === null) return
+    start = next
+  }
+}
+
+function errorRecord(source: string, offset: number, error: string): SurveyRecord {
+  return { origin: '', source, offset, status: null, body: null, bytes: 0, error }
+}
+
+/**
+ * Reads a record to its end: a response becomes a survey record (an error record when it has no
+ * usable origin or HTTP head), other types null. `complete` is false when the input ended before
+ * the record's declared length; warcio cannot skip past such an end (it waits for bytes forever),
+ * so every record is drained here instead of skipped.
+ */
+async function readRecord(record: WARCRecord, source: string, offset: number): Promise<{ rec: SurveyRecord | null; complete: boolean }> {
+  const reader = record.reader
+  // Checked after the record is drained: a LimitReader with bytes still to come met the input's end.
+  const complete = async (): Promise<boolean> => {
+    for await (const _ of reader) { /* the rest of the record, unread */ }
+    return !(reader instanceof LimitReader) || reader.limit <= 0
+  }
+  if (record.warcType !== 'response') return { rec: null, complete: await complete() }
+  let origin: string
+  try {
+    origin = robotsOrigin(record.warcTargetURI ?? '')
+  } catch {
+    return { rec: errorRecord(source, offset, 'response record without an http(s) WARC-Target-URI'), complete: await complete() }
+  }
+  // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
+  // would run on into the next record of an uncompressed WARC when a record has no head.
+  const raw = new AsyncIterReader(reader, null)
+  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
+  const status = head?.statusCode
+  if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
+    return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
+  }
+  // Decoded as warcio decodes a record's content: de-chunked, then uncompressed.
+  const transfer = head.headers.get('transfer-encoding')
+  const chunked = transfer === 'chunked'
+  const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
+  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
+  return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
+}
+
+/** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
+async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint8Array; bytes: number }> {
+  const chunks: Uint8Array[] = []
+  let kept = 0
+  let bytes = 0
+  for await (const chunk of content) {
+    bytes += chunk.length
+    if (kept >= DEFAULT_MAX_BYTES) continue
+    const part = chunk.subarray(0, DEFAULT_MAX_BYTES - kept)
+    chunks.push(part)
+    kept += part.length
+  }
+  // A single chunk is copied: it may be a view of a larger buffer, which the body must not pin.
+  return { body: chunks.length === 1 ? new Uint8Array(chunks[0]!) : concatBytes(chunks, kept), bytes }
+}
+
+async function startsWith(path: string, magic: readonly number[]): Promise<boolean> {
+  const fh = await open(path, 'r')
+  try {
+    const buf = new Uint8Array(magic.length)
+    const { bytesRead } = await fh.read(buf, 0, magic.length, 0)
+    return bytesRead === magic.length && magic.every((b, i) => buf[i] === b)
+  } finally {
+    await fh.close()
+  }
+}
+
+/** The offset of the next gzip member (or `WARC/1.` at a line start) at or after `from`; null if none. */
+async function nextRecordStart(path: string, from: number, gz: boolean): Promise<number | null> {
+  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
+  const fh = await open(path, 'r')
+  try {
+    const buf = new Uint8Array(SCAN_CHUNK + needle.length)
+    let pos = from
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+      if (bytesRead < needle.length) return null
+      for (let i = 0; i + needle.length <= bytesRead; i++) {
+        if (buf[i] !== needle[0]) continue
+        let j = 1
+        while (j < needle.length && buf[i + j] === needle[j]) j++
+        if (j < needle.length) continue
+        if (gz || pos + i === 0 || (i > 0 ? buf[i - 1] : -1) === 0x0a) return pos + i
+      }
+      pos += bytesRead - needle.length + 1
+    }
+  } finally {
+    await fh.close()
+  }
+}

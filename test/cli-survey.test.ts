@@ -1,0 +1,163 @@
+// `robotstxt survey` as users run it: dist/cli.js in a child process on generated WARC.gz files,
+// live origins on 127.0.0.1, the README's commands (shards queried as one table with DuckDB),
+// exit statuses, escaped terminal output and the progress line on a pseudo-terminal.
+import { DuckDBInstance } from '@duckdb/node-api'
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CORPUS, corpusAvailable } from './helpers/cases.js'
+import { ensureDist, ROOT } from './helpers/dist.js'
+import { CLI, runCli, type Run } from './helpers/cli.js'
+import { closeAll, serve } from './helpers/server.js'
+import { concat, warcRecord } from './helpers/warc.js'
+
+let tmp = ''
+
+beforeAll(() => {
+  ensureDist()
+  tmp = mkdtempSync(join(tmpdir(), 'robotstxt-cli-survey-'))
+}, 300_000)
+afterAll(async () => {
+  await closeAll()
+  if (tmp !== '') rmSync(tmp, { recursive: true, force: true })
+})
+
+function run(args: string[], cwd = tmp): Promise<Run> {
+  return runCli(args, undefined, {}, cwd)
+}
+
+async function sql(query: string, cwd = tmp): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const connection = await instance.connect()
+  try {
+    await connection.run(`SET file_search_path = '${cwd}'`)
+    return (await connection.runAndReadAll(query)).getRowObjectsJson() as Record<string, unknown>[]
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+/** A WARC.gz of `n` corpus files (or small synthetic ones without the corpus), from `from`. */
+async function corpusWarc(path: string, from: number, n: number): Promise<void> {
+  const folder = join(CORPUS, 'robots')
+  const names = corpusAvailable() ? readdirSync(folder).sort().slice(from, from + n) : []
+  const records = corpusAvailable()
+    ? names.map((name) => ({ url: `https://${name.replace(/\.txt$/, '')}/robots.txt`, body: new Uint8Array(readFileSync(join(folder, name))) }))
+    : Array.from({ length: n }, (_, i) => ({ url: `https://s${from + i}.example/robots.txt`, body: i % 3 === 0 ? 'User-agent: GPTBot\nDisallow: /\n' : 'User-agent: *\nDisallow: /search\n' }))
+  writeFileSync(path, concat(await Promise.all(records.map((r) => warcRecord(r, true)))))
+}
+
+describe('robotstxt survey', () => {
+  test('a WARC.gz to CSV and JSONL, the report, the table on stdout; exit 0', async () => {
+    const input = join(tmp, 'one.warc.gz')
+    writeFileSync(input, concat([
+      await warcRecord({ url: 'https://a.example/robots.txt', body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nContent-Signal: ai-train=no\nDisallow: /search\n' }, true),
+      await warcRecord({ url: 'https://b.example/robots.txt', status: 404, body: '' }, true),
+    ]))
+    const csv = await run(['survey', input, '--crawlers', 'GPTBot,Googlebot', '--paths', '/search', '--out', 'one.csv', '--report', 'one.html'])
+    expect(csv).toMatchObject({ code: 0, stderr: '' })
+    expect(csv.stdout).toMatch(/^records 2: 1 ok, 1 allow-all, 0 disallow-all, 0 unreadable\n/)
+    expect(csv.stdout).toMatch(/\nGPTBot +ai-training +50\.0% +0\.0% +50\.0% +50\.0%\n/)
+    expect(csv.stdout).toMatch(/preferences: 50\.0% of sites \(ai-train n 50\.0% y 0\.0%\)/)
+    expect(await sql(`SELECT origin, gptbot_class, googlebot_p2_allowed, googlebot_p2_line FROM 'one.csv' ORDER BY origin`)).toEqual([
+      { origin: 'https://a.example', gptbot_class: 'blocked', googlebot_p2_allowed: false, googlebot_p2_line: '6' },
+      { origin: 'https://b.example', gptbot_class: 'allowed', googlebot_p2_allowed: true, googlebot_p2_line: '0' },
+    ])
+    expect(readFileSync(join(tmp, 'one.html'), 'utf8')).toMatch(/^<!doctype html>/)
+    const jsonl = await run(['survey', input, '--crawlers', 'GPTBot', '--out', '-'])
+    expect(jsonl.code).toBe(0)
+    expect(jsonl.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { origin: string }).origin)).toEqual(['https://a.example', 'https://b.example'])
+    expect(jsonl.stderr).toMatch(/^records 2/)
+  })
+
+  test('bad records: an error line with the offset on stderr (control characters escaped), error rows, exit 3', async () => {
+    const good = await warcRecord({ url: 'https://a.example/robots.txt', body: 'User-agent: *\nDisallow: /x\n' }, true)
+    const input = join(tmp, 'bad\x1b[31m.warc.gz')
+    writeFileSync(input, concat([good, good]).subarray(0, 2 * good.length - 25))
+    const r = await run(['survey', input, '--crawlers', 'GPTBot', '--out', 'bad.jsonl'])
+    expect(r.code).toBe(3)
+    expect(r.stderr).toBe(`robotstxt: ${join(tmp, 'bad\\x1b[31m.warc.gz')}: offset ${good.length}: truncated or corrupt gzip data: bytes ${good.length}-${2 * good.length - 26} skipped\n`)
+    const rows = readFileSync(join(tmp, 'bad.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; offset: number })
+    expect(rows.map((x) => [x.outcome, x.offset])).toEqual([['ok', 0], ['error', good.length]])
+    expect(r.stdout).toMatch(/1 unreadable/)
+  })
+
+  test('live origins from --origins: fetched with the package fetch, outcomes by status, in list order', async () => {
+    const ok = await serve((_req, res) => res.writeHead(200).end('User-agent: CCBot\nDisallow: /\n'))
+    const gone = await serve((_req, res) => res.writeHead(404).end())
+    const down = await serve((_req, res) => res.writeHead(503).end())
+    writeFileSync(join(tmp, 'origins.txt'), `${ok.origin}\n# a comment\n${gone.origin}/any/page\n${down.origin}\nnot a url\n`)
+    const r = await run(['survey', '--origins', 'origins.txt', '--crawlers', 'CCBot', '--out', 'live.jsonl'])
+    expect(r.code).toBe(3)
+    const rows = readFileSync(join(tmp, 'live.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { origin: string; outcome: string; status: number | null; crawlers: { class: string }[] })
+    expect(rows.map((x) => [x.origin, x.outcome, x.status, x.crawlers[0]?.class ?? null])).toEqual([
+      [ok.origin, 'ok', 200, 'blocked'], [gone.origin, 'allow-all', 404, 'allowed'], [down.origin, 'disallow-all', 503, 'blocked'], ['', 'error', null, null],
+    ])
+    expect(ok.count()).toBe(1)
+  })
+
+  test('usage errors exit 2 with the flag named', async () => {
+    for (const [args, message] of [
+      [['survey'], /missing INPUT/],
+      [['survey', 'x.warc', '--threads', '0'], /--threads: expected a whole number from 1 to 256/],
+      [['survey', 'x.warc', '--shard', '3/2'], /--shard: expected I\/N with 1 <= I <= N/],
+      [['survey', 'x.warc', '--out', 'x.txt'], /--out: expected a file name ending in \.jsonl or \.csv/],
+      [['survey', 'x.warc', '--set', 'robots'], /--set\[0\]: expected one of search, ai-training, ai-assistants, seo/],
+      [['survey', 'x.warc', '--paths', 'nope'], /--paths\[0\]: expected a path starting with "\/"/],
+      [['survey', 'x.warc', '--bogus'], /Unknown option '--bogus'/],
+    ] as [string[], RegExp][]) {
+      const r = await run(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr).toMatch(message)
+      expect(r.stderr).toMatch(/Try 'robotstxt help survey'/)
+    }
+  })
+
+  test('on a terminal, stderr shows the progress line with records/s, origins and the ETA', async () => {
+    const input = join(tmp, 'tty.warc.gz')
+    await corpusWarc(input, 0, 1500)
+    const child = spawn('script', ['-qec', `${process.execPath} ${CLI} survey ${input} --crawlers GPTBot --out ${join(tmp, 'tty.jsonl')} > ${join(tmp, 'tty.out')}`, '/dev/null'])
+    let typescript = ''
+    child.stdout.on('data', (c: Buffer) => (typescript += c.toString()))
+    child.stdin.end()
+    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(0)
+    expect(typescript).toMatch(/\x1b\[K1,500 records \([0-9,]+\/s\), 1,500 origins\r?\n/)
+    // 1,500 records take more than 250 ms on any machine: lines before the last show the ETA.
+    expect(typescript).toMatch(/\x1b\[K[0-9,]+ records \([0-9,]+\/s\), [0-9,]+ origins, ETA [0-9]+:[0-9]{2}\r/)
+    expect(readFileSync(join(tmp, 'tty.out'), 'utf8')).toMatch(/^records 1,500/)
+  }, 120_000)
+})
+
+test('the README survey commands run as shown: two shards, read as one table by DuckDB', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const block = /<!-- survey -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1]
+  expect(block, 'README has a survey block after <!-- survey -->').toBeTruthy()
+  const dir = join(tmp, 'readme')
+  mkdirSync(join(dir, 'crawl'), { recursive: true })
+  for (let i = 0; i < 3; i++) await corpusWarc(join(dir, 'crawl', `part-${i + 1}.warc.gz`), i * 300, 300)
+  const commands = block!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'))
+  expect(commands.length).toBe(4)
+  let query = ''
+  for (const line of commands) {
+    if (line.startsWith('duckdb -c ')) {
+      query = JSON.parse(line.slice('duckdb -c '.length)) as string
+      continue
+    }
+    expect(line).toMatch(/^robotstxt survey /)
+    // The shell's glob, expanded as sh would (sorted).
+    const args = line.slice('robotstxt '.length).split(/\s+/).flatMap((a) => (a === 'crawl/*.warc.gz' ? readdirSync(join(dir, 'crawl')).sort().map((f) => `crawl/${f}`) : [a]))
+    const r = await run(args, dir)
+    expect(r.code, `${line}\n${r.stderr}`).toBe(0)
+  }
+  expect(readFileSync(join(dir, 'survey.html'), 'utf8')).toMatch(/<svg/)
+  const sharded = await sql(query, dir)
+  const whole = await run(['survey', 'crawl/part-1.warc.gz', 'crawl/part-2.warc.gz', 'crawl/part-3.warc.gz', '--crawlers', 'GPTBot,CCBot,Googlebot', '--out', 'whole.jsonl'], dir)
+  expect(whole.code).toBe(0)
+  expect(sharded).toEqual(await sql(query.replace("'shard-*.jsonl'", "'whole.jsonl'"), dir))
+  expect(sharded.map((r) => r.name)).toEqual(['CCBot', 'GPTBot', 'Googlebot'])
+  const [counts] = await sql("SELECT (SELECT count(*) FROM 'shard-1.jsonl') AS a, (SELECT count(*) FROM 'shard-2.jsonl') AS b", dir)
+  expect(counts).toEqual({ a: '600', b: '300' })
+}, 300_000)

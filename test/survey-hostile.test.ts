@@ -1,0 +1,109 @@
+// The survey on hostile inputs, all written with warcio (or cut from what it wrote): each bad part
+// gives an error row with its offset (or a lint count for a bad body), the rows of every good
+// record are still there, and nothing throws.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { surveyRobots } from '../src/survey/index.js'
+import type { SurveyRow } from '../src/survey/types.js'
+import { concat, warcRecord, type Response } from './helpers/warc.js'
+
+let dir = ''
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'robotstxt-survey-hostile-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+async function survey(file: string, paths: string[] = []): Promise<SurveyRow[]> {
+  const out: SurveyRow[] = []
+  for await (const r of surveyRobots(file, { crawlers: ['GPTBot'], paths })) out.push(r)
+  return out
+}
+
+const good = (i: number): Response => ({ url: `https://s${i}.example/robots.txt`, body: `User-agent: *\nDisallow: /p${i}\n` })
+
+async function parts(n: number, gzip: boolean): Promise<Uint8Array[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => warcRecord(good(i), gzip)))
+}
+
+const summary = (rows: SurveyRow[]) => rows.map((r) => [r.origin, r.outcome, r.offset])
+
+for (const gzip of [true, false]) {
+  const kind = gzip ? 'WARC.gz' : 'WARC'
+
+  test(`${kind} cut inside its last record: the complete records, then an error row where the cut record starts`, async () => {
+    const p = await parts(3, gzip)
+    const file = join(dir, `cut.${kind}`)
+    const whole = concat(p)
+    writeFileSync(file, whole.subarray(0, whole.length - 30))
+    const rows = await survey(file)
+    expect(summary(rows)).toEqual([
+      ['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length], ['', 'error', p[0]!.length + p[1]!.length],
+    ])
+    expect(rows[2]!.error).toMatch(/truncated/)
+  })
+
+  test(`${kind} with garbage between records: an error row at the garbage, the records after it still read`, async () => {
+    const p = await parts(3, gzip)
+    const garbage = gzip ? Uint8Array.from([0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xff, 0xfe]) : new TextEncoder().encode('garbage, not a record\r\n\r\n')
+    const file = join(dir, `garbage.${kind}`)
+    writeFileSync(file, concat([p[0]!, garbage, p[1]!, p[2]!]))
+    const rows = await survey(file)
+    const at = p[0]!.length
+    expect(summary(rows)).toEqual([
+      ['https://s0.example', 'ok', 0], ['', 'error', at],
+      ['https://s1.example', 'ok', at + garbage.length], ['https://s2.example', 'ok', at + garbage.length + p[1]!.length],
+    ])
+  })
+
+  test(`${kind}: a response record with no HTTP head is an error row with its origin and offset`, async () => {
+    const p = await parts(2, gzip)
+    const bad = await warcRecord({ url: 'https://nohead.example/robots.txt', body: 'User-agent: *\nDisallow: /\n', raw: true, type: 'response' }, gzip)
+    const file = join(dir, `nohead.${kind}`)
+    writeFileSync(file, concat([p[0]!, bad, p[1]!]))
+    const rows = await survey(file)
+    expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['https://nohead.example', 'error', p[0]!.length], ['https://s1.example', 'ok', p[0]!.length + bad.length]])
+    expect(rows[1]!.error).toMatch(/HTTP status line/)
+  })
+}
+
+test('a non-UTF-8 body is read as bytes, as Google does, and counted by lint', async () => {
+  const body = concat([new TextEncoder().encode('User-agent: *\nDisallow: /caf'), Uint8Array.from([0xe9]), new TextEncoder().encode('\n')])
+  const file = join(dir, 'latin1.warc.gz')
+  writeFileSync(file, await warcRecord({ url: 'https://latin.example/robots.txt', body }, true))
+  const [row] = await survey(file, ['/caf%E9', '/other'])
+  expect(row!.outcome).toBe('ok')
+  expect(row!.crawlers[0]!.paths.map((p) => p.allowed)).toEqual([true, false, true])
+  expect(row!.lintCodes).toContain('invalid-utf8')
+})
+
+test('a 10 MB body is cut to 500 KiB like every body: rules past the cut do not count, bytes gives the whole size', async () => {
+  const head = 'User-agent: *\nDisallow: /early\n'
+  const pad = `# ${'x'.repeat(98)}\n`.repeat(100_000)
+  const body = new TextEncoder().encode(`${head}${pad}Disallow: /late\n`)
+  const file = join(dir, 'big.warc.gz')
+  writeFileSync(file, concat([await warcRecord({ url: 'https://big.example/robots.txt', body }, true), await warcRecord(good(1), true)]))
+  const rows = await survey(file, ['/early', '/late'])
+  expect(rows.map((r) => r.origin)).toEqual(['https://big.example', 'https://s1.example'])
+  expect(rows[0]!.bytes).toBe(body.length)
+  expect(rows[0]!.crawlers[0]!.paths.map((p) => p.allowed)).toEqual([true, false, true])
+  expect(rows[0]!.lintCodes).toContain('too-large')
+})
+
+test('a file that is not a WARC (text, random gzip) is one error row at offset 0; the next input is still read', async () => {
+  const text = join(dir, 'notes.warc')
+  writeFileSync(text, 'User-agent: *\nDisallow: /\n'.repeat(50))
+  const gz = join(dir, 'random.warc.gz')
+  writeFileSync(gz, gzipSync(Buffer.from('just some gzip text\n'.repeat(20))))
+  const next = join(dir, 'ok.warc.gz')
+  writeFileSync(next, await warcRecord(good(7), true))
+  const rows: SurveyRow[] = []
+  for await (const r of surveyRobots([text, gz, join(dir, 'missing.warc'), next], { crawlers: ['GPTBot'] })) rows.push(r)
+  expect(rows.map((r) => [r.source.slice(dir.length + 1), r.outcome, r.offset])).toEqual([
+    ['notes.warc', 'error', 0], ['random.warc.gz', 'error', 0], ['missing.warc', 'error', 0], ['ok.warc.gz', 'ok', 0],
+  ])
+  expect(rows[0]!.error).toMatch(/not a WARC record/)
+  expect(rows[2]!.error).toMatch(/ENOENT/)
+})

@@ -1,0 +1,225 @@
+// The survey (src/survey): rows from real WARC, folder and JSONL inputs, their JSONL and CSV files
+// read back by DuckDB with no options, thread counts and shards that change nothing but speed, and
+// hostile inputs that give error rows with offsets while every good record is still read.
+import { DuckDBInstance } from '@duckdb/node-api'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { parseRobots } from '../src/engine/robots.js'
+import { csvHeader, csvLine, jsonLine, surveyPlan, surveyRobots, surveyWithStats } from '../src/survey/index.js'
+import { BATCH, IN_FLIGHT } from '../src/survey/pool.js'
+import type { SurveyOptions, SurveyRow } from '../src/survey/types.js'
+import { CORPUS, corpusAvailable } from './helpers/cases.js'
+import { ensureDist } from './helpers/dist.js'
+import { concat, warcFile, warcRecord } from './helpers/warc.js'
+
+let dir = ''
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'robotstxt-survey-'))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+async function rows(input: Parameters<typeof surveyRobots>[0], options?: SurveyOptions): Promise<SurveyRow[]> {
+  const out: SurveyRow[] = []
+  for await (const r of surveyRobots(input, options)) out.push(r)
+  return out
+}
+
+const SITE_A = [
+  'User-agent: GPTBot', 'Disallow: /', '',
+  'User-agent: Googlebot', 'Disallow: /private', 'Allow: /private/ok', 'Crawl-delay: 4', '',
+  'User-agent: *', 'Content-Signal: search=yes, ai-train=no', 'Disallow: /tmp', '',
+  'Sitemap: https://a.example/sitemap.xml', 'Sitemap: https://a.example/news.xml', 'Bogus line without colon', 'Disallow: never-matches',
+].join('\n')
+
+async function sampleWarc(gzip: boolean): Promise<Uint8Array> {
+  return warcFile([
+    { url: 'https://a.example/robots.txt', body: SITE_A },
+    { url: 'https://a.example/robots.txt', type: 'request', body: 'GET /robots.txt HTTP/1.1\r\n\r\n' },
+    { url: 'http://b.example/robots.txt', status: 404, body: 'not found' },
+    { url: 'https://c.example/robots.txt', status: 503, body: 'busy' },
+    { url: 'https://d.example:8443/robots.txt', status: 301, body: '' },
+    { url: 'https://e.example/robots.txt', body: 'User-agent: *\nAllow: /\n' },
+  ], gzip)
+}
+
+const OPTIONS: SurveyOptions = { crawlers: ['GPTBot', 'Googlebot', 'CCBot', 'my-bot'], paths: ['/private/x', '/tmp/y'] }
+
+describe('rows', () => {
+  test('one row per response record, outcome by status, verdicts and lines as Robots.check gives them', async () => {
+    const file = join(dir, 'sample.warc.gz')
+    writeFileSync(file, await sampleWarc(true))
+    const got = await rows(file, OPTIONS)
+    expect(got.map((r) => [r.origin, r.outcome, r.status])).toEqual([
+      ['https://a.example', 'ok', 200], ['http://b.example', 'allow-all', 404], ['https://c.example', 'disallow-all', 503],
+      ['https://d.example:8443', 'allow-all', 301], ['https://e.example', 'ok', 200],
+    ])
+    const a = got[0]!
+    expect(a.crawlers.map((c) => c.name)).toEqual(['GPTBot', 'Googlebot', 'CCBot', 'my-bot'])
+    const robots = parseRobots(SITE_A)
+    const tokens: Record<string, string[]> = { GPTBot: ['GPTBot'], Googlebot: ['Googlebot'], CCBot: ['CCBot'], 'my-bot': ['my-bot'] }
+    for (const c of a.crawlers) {
+      expect(c.paths.map((p) => p.path)).toEqual(['/', '/private/x', '/tmp/y'])
+      for (const p of c.paths) {
+        const v = robots.check(p.path, tokens[c.name]!)
+        expect([p.allowed, p.line]).toEqual([v.allowed, v.line])
+      }
+    }
+    const [gpt, google, cc] = a.crawlers
+    expect([gpt!.class, gpt!.named]).toEqual(['blocked', true])
+    expect([google!.class, google!.named, google!.crawlDelay]).toEqual(['partial', true, 4])
+    expect([cc!.class, cc!.named, cc!.crawlDelay]).toEqual(['partial', false, null])
+    expect({ ...cc!.preferences }).toEqual({ search: true, 'ai-train': false })
+    expect({ ...google!.preferences }).toEqual({})
+    expect(a.sitemaps).toBe(2)
+    expect(a.lintErrors).toBeGreaterThan(0)
+    expect(a.bytes).toBe(new TextEncoder().encode(SITE_A).length)
+    expect(got[1]!.crawlers.every((c) => c.class === 'allowed' && c.paths.every((p) => p.allowed && p.line === 0))).toBe(true)
+    expect(got[2]!.crawlers.every((c) => c.class === 'blocked' && c.paths.every((p) => !p.allowed))).toBe(true)
+    expect(got[4]!.crawlers.every((c) => c.class === 'allowed')).toBe(true)
+    // Offsets point at each record in the file: rereading from one gives that record first.
+    expect(got[0]!.offset).toBe(0)
+    expect(new Set(got.map((r) => r.offset)).size).toBe(got.length)
+  })
+
+  test('an uncompressed WARC gives the same rows, offsets aside', async () => {
+    const gz = join(dir, 's.warc.gz')
+    const plain = join(dir, 's.warc')
+    writeFileSync(gz, await sampleWarc(true))
+    writeFileSync(plain, await sampleWarc(false))
+    const strip = (r: SurveyRow) => ({ ...r, source: '', offset: 0 })
+    expect((await rows(plain, OPTIONS)).map(strip)).toEqual((await rows(gz, OPTIONS)).map(strip))
+  })
+
+  test('JSONL input: {origin, status, body} per line, offsets of the lines, bad lines as error rows', async () => {
+    const file = join(dir, 'in.jsonl')
+    const lines = [
+      JSON.stringify({ origin: 'https://a.example', status: 200, body: SITE_A }),
+      'not json',
+      JSON.stringify({ origin: 'ftp://x', body: '' }),
+      '',
+      JSON.stringify({ origin: 'https://b.example/any/path', status: 404 }),
+    ]
+    writeFileSync(file, lines.join('\n'))
+    const got = await rows(file, OPTIONS)
+    expect(got.map((r) => [r.origin, r.outcome, r.offset, r.error === null])).toEqual([
+      ['https://a.example', 'ok', 0, true],
+      ['', 'error', lines[0]!.length + 1, false],
+      ['', 'error', lines[0]!.length + lines[1]!.length + 2, false],
+      ['https://b.example', 'allow-all', lines.slice(0, 4).join('\n').length + 1, true],
+    ])
+  })
+
+  test.skipIf(!corpusAvailable())('the corpus folder: one row per file, verdicts equal to Robots.check', async () => {
+    const folder = join(CORPUS, 'robots')
+    const got = await rows(folder, { sets: ['ai-training'], paths: ['/search', '/api/'] })
+    const files = readdirSync(folder).sort()
+    expect(got).toHaveLength(files.length)
+    for (const [i, row] of got.entries()) {
+      if (i % 7 !== 0) continue
+      expect(row.origin).toBe(files[i]!.replace(/\.txt$/, ''))
+      const robots = parseRobots(new Uint8Array(readFileSync(join(folder, files[i]!))))
+      for (const c of row.crawlers) {
+        const tokens = surveyPlan({ crawlers: [c.name] }).crawlers[0]!.tokens
+        for (const p of c.paths) expect([p.allowed, p.line]).toEqual(Object.values(robots.check(p.path, tokens)).slice(0, 2))
+      }
+    }
+  }, 120_000)
+
+  test('bad arguments throw a TypeError saying what was expected', () => {
+    expect(() => surveyRobots(42 as never)).toThrow(/input: expected a path/)
+    expect(() => surveyRobots('x', { paths: ['nope'] })).toThrow(/options.paths\[0\]: expected a path starting with "\/"/)
+    expect(() => surveyRobots('x', { sets: ['robots'] })).toThrow(/options.sets\[0\]: expected one of search/)
+    expect(() => surveyRobots('x', { threads: 0 })).toThrow(/options.threads: expected an integer from 1/)
+    expect(() => surveyRobots('x', { shard: [2, 2] })).toThrow(/options.shard/)
+  })
+})
+
+/** Runs SQL in a fresh in-memory DuckDB and returns the rows as JSON-friendly objects. */
+async function sql(query: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const connection = await instance.connect()
+  try {
+    return (await connection.runAndReadAll(query)).getRowObjectsJson() as Record<string, unknown>[]
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+describe('files DuckDB reads with no options', () => {
+  test('JSONL and CSV of the same rows give the same answers to SQL', async () => {
+    const input = join(dir, 'duck.warc.gz')
+    writeFileSync(input, await sampleWarc(true))
+    const plan = surveyPlan(OPTIONS)
+    const got = await rows(input, OPTIONS)
+    const jsonl = join(dir, 'duck.jsonl')
+    const csv = join(dir, 'duck.csv')
+    writeFileSync(jsonl, got.map(jsonLine).join(''))
+    writeFileSync(csv, csvHeader(plan) + got.map((r) => csvLine(r, plan)).join(''))
+    const fromCsv = await sql(`SELECT origin, outcome, status, gptbot_class, googlebot_p2_allowed, googlebot_p2_line, googlebot_crawl_delay, ccbot_preferences, sitemaps FROM '${csv}' ORDER BY origin`)
+    const fromJson = await sql(`SELECT origin, outcome, status, crawlers[1].class AS gptbot_class, crawlers[2].paths[2].allowed AS googlebot_p2_allowed,
+      crawlers[2].paths[2].line AS googlebot_p2_line, crawlers[2].crawlDelay AS googlebot_crawl_delay, sitemaps FROM '${jsonl}' ORDER BY origin`)
+    expect(fromCsv.map((r) => r.origin)).toEqual(['http://b.example', 'https://a.example', 'https://c.example', 'https://d.example:8443', 'https://e.example'])
+    expect(fromCsv.map(({ ccbot_preferences: _, ...r }) => r)).toEqual(fromJson)
+    const a = fromCsv[1]!
+    // (getRowObjectsJson gives DuckDB's BIGINTs as decimal strings.)
+    expect(a).toMatchObject({ outcome: 'ok', status: '200', gptbot_class: 'blocked', googlebot_p2_allowed: false, googlebot_p2_line: '5', googlebot_crawl_delay: '4', ccbot_preferences: 'ai-train=n;search=y', sitemaps: '2' })
+    // Typed columns, not text: DuckDB sums and compares them as numbers and booleans.
+    const [agg] = await sql(`SELECT sum(status) AS s, count(*) FILTER (WHERE googlebot_p2_allowed) AS allowed FROM '${csv}'`)
+    expect(agg).toEqual({ s: String(200 + 404 + 503 + 301 + 200), allowed: '3' })
+    const [blocked] = await sql(`SELECT count(*) AS n FROM (SELECT unnest(crawlers) AS c FROM '${jsonl}') WHERE c.class = 'blocked'`)
+    expect(blocked).toEqual({ n: String(1 + 4) })
+  })
+})
+
+describe.skipIf(!corpusAvailable())('scale', () => {
+  beforeAll(() => ensureDist(), 300_000)
+
+  async function corpusWarc(): Promise<string> {
+    const file = join(dir, 'corpus.warc.gz')
+    const folder = join(CORPUS, 'robots')
+    const names = readdirSync(folder).sort().slice(0, 600)
+    const parts = await Promise.all(names.map((n) => warcRecord({ url: `https://${n.replace(/\.txt$/, '')}/robots.txt`, body: new Uint8Array(readFileSync(join(folder, n))) }, true)))
+    writeFileSync(file, concat(parts))
+    return file
+  }
+
+  test('threads 1 and 2 give byte-identical JSONL', async () => {
+    const file = await corpusWarc()
+    const one = (await rows(file, { threads: 1, paths: ['/a'] })).map(jsonLine).join('')
+    const two = (await rows(file, { threads: 2, paths: ['/a'] })).map(jsonLine).join('')
+    expect(one.split('\n')).toHaveLength(601)
+    expect(two).toBe(one)
+  }, 300_000)
+
+  test('a slow reader holds the pool to its bound: at most threads x IN_FLIGHT batches out', async () => {
+    const file = await corpusWarc()
+    const stats = { maxOutstanding: 0, maxBuffered: 0 }
+    let n = 0
+    for await (const _ of surveyWithStats(file, { threads: 2, crawlers: ['GPTBot'] }, stats)) {
+      if (++n % BATCH === 0) await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(n).toBe(600)
+    expect(stats.maxOutstanding).toBeGreaterThan(1)
+    expect(stats.maxOutstanding).toBeLessThanOrEqual(2 * IN_FLIGHT)
+    expect(stats.maxBuffered).toBeLessThanOrEqual(2 * IN_FLIGHT)
+  }, 300_000)
+
+  test('two shards of the corpus folder, queried as one table, are the whole survey', async () => {
+    const folder = join(CORPUS, 'robots')
+    const opts = { crawlers: ['GPTBot', 'Googlebot'] }
+    const plan = surveyPlan(opts)
+    const write = async (name: string, shard?: [number, number]) => {
+      const got = await rows(folder, { ...opts, ...(shard ? { shard } : {}) })
+      writeFileSync(join(dir, name), csvHeader(plan) + got.map((r) => csvLine(r, plan)).join(''))
+      return got.length
+    }
+    const [n0, n1, all] = [await write('shard-0.csv', [0, 2]), await write('shard-1.csv', [1, 2]), await write('whole.csv')]
+    expect(n0 + n1).toBe(all)
+    expect(Math.abs(n0 - n1)).toBeLessThanOrEqual(1)
+    const q = (from: string) => sql(`SELECT origin, gptbot_class, googlebot_p1_line FROM ${from} ORDER BY origin`)
+    expect(await q(`read_csv('${join(dir, 'shard-*.csv')}')`)).toEqual(await q(`'${join(dir, 'whole.csv')}'`))
+  }, 300_000)
+})
