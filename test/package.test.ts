@@ -182,6 +182,8 @@ test('surveyRobots from the installed package, by import and by require, on two 
   const expected = [['https://a.example', 'allowed'], ['https://b.example', 'blocked'], ['https://c.example', 'allowed']]
   expect(await script(process.execPath, ['--input-type=module', '-e', `import { surveyRobots } from '${NAME}'; ${loop}`], consumer)).toEqual(expected)
   expect(await script(process.execPath, ['-e', `const { surveyRobots } = require('${NAME}'); (async () => { ${loop} })()`], consumer)).toEqual(expected)
+  // V8 and process-wide flags, which Worker refuses in execArgv: `npm run bench` runs with --expose-gc.
+  expect(await script(process.execPath, ['--expose-gc', '--max-old-space-size=512', '--enable-source-maps', '--input-type=module', '-e', `import { surveyRobots } from '${NAME}'; ${loop}`], consumer)).toEqual(expected)
 })
 
 describe.each(NODES)('runtime on %s', (node) => {

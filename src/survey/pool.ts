@@ -48,11 +48,31 @@ export function serveIfWorker(): boolean {
 /** Counts of the pool's bounded parts, for the tests of the bound. */
 export interface PoolStats { maxOutstanding: number; maxBuffered: number }
 
+/**
+ * The parent's Node flags that a worker takes. Not --input-type: it is for -e and stdin code, and a
+ * worker started with it cannot load its file (`node --input-type=module -e ...` callers). Not the
+ * V8 and process-wide ones (--expose-gc, --max-old-space-size, ...): Worker throws on them, and V8's
+ * flags apply to every thread of the process anyway. Those are found by trying them, once each,
+ * only when the whole list is refused.
+ */
+function workerExecArgv(): string[] {
+  const flags = process.execArgv.filter((a) => !a.startsWith('--input-type'))
+  if (flags.length === 0 || workerTakes(flags)) return flags
+  return flags.filter((f) => workerTakes([f]))
+}
+
+function workerTakes(execArgv: string[]): boolean {
+  try {
+    void new Worker('', { eval: true, execArgv }).terminate()
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The rows of `records` computed on `plan.threads` workers, in input order. */
 export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: SurveyPlan, stats?: PoolStats): AsyncGenerator<SurveyRow> {
-  // Node's own flags carry over to the workers, but not --input-type: it is for -e and stdin code,
-  // and a worker started with it cannot load its file (`node --input-type=module -e ...` callers).
-  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'))
+  const execArgv = workerExecArgv()
   const workers = Array.from({ length: plan.threads }, () => new Worker(workerFile(), { workerData: { tag: WORKER_TAG, plan }, execArgv }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
   const done = new Map<number, SurveyRow[]>()
