@@ -1,5 +1,6 @@
 // `npm run bench`: robotstxt-wasm against robots-parser 3.0.1, in one process, interleaved, each
-// phase timed apart. Prints a Markdown report (machine, Node, date) and writes bench/RESULTS.md.
+// phase timed apart. Prints a Markdown report (machine, Node, date) and writes bench/RESULTS.md, then
+// the headline drawn from it (bench/report.mjs: README.md, docs/benchmarks.md, docs/bench.svg).
 //
 //   BENCH_ROUNDS (default 5) rounds per comparison, alternating which library runs first; the
 //   median of the rounds is reported. BENCH_TIME (default 250) ms per task per round.
@@ -18,6 +19,7 @@ import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
 import { surveyBench } from './survey.mjs'
+import { writeHeadline } from './report.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -89,7 +91,10 @@ if (runtimeArg >= 0) {
   const md = `Synthetic workload (bench/synthetic.mjs), per URL; robots-parser in the same process, interleaved; ${meta}.\n\n${lines.join('\n')}\n`
   process.stdout.write('\n' + md)
   // Only the full run replaces the file: a single runtime's row is printed, not saved.
-  if (asked === 'all') writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
+  if (asked === 'all') {
+    writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
+    writeHeadline(root)
+  }
   process.exit(0)
 }
 const targets = []
@@ -705,3 +710,5 @@ if (coldWorker) md.push('', ...coldWorker)
 const report = md.join('\n') + '\n'
 process.stdout.write('\n' + report)
 writeFileSync(join(here, 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\`.\n\n${report}`)
+// The headline of README.md and docs/benchmarks.md, and docs/bench.svg, from what was just written.
+writeHeadline(root)

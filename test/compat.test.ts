@@ -353,7 +353,7 @@ const DIFFERENCES: Difference[] = [
   { category: 'size', contents: `${ALL}${'#'.repeat(512_000)}\nDisallow: /`, url: `${SITE}/`, rp: false, compat: true },
 ]
 
-describe('documented differences (README, "Migrating from robots-parser")', () => {
+describe('documented differences (docs/migrating-from-robots-parser.md)', () => {
   test('every category of the classifier has an example', () => {
     const categories = new Set(DIFFERENCES.map((d) => d.category.replace(/:.*/, '')))
     expect([...categories].sort()).toEqual([...SWITCHES].sort())

@@ -30,7 +30,7 @@ afterAll(async () => {
   rmSync(storageDir, { recursive: true, force: true })
 })
 
-// Read differently by Google and robots-parser (README, "Migrating from robots-parser"):
+// Read differently by Google and robots-parser (docs/migrating-from-robots-parser.md):
 // - `Allow: /a/index.html` also allows `/a/` for Google only;
 // - Google honours the typo `Dissallow`, robots-parser ignores the line;
 // - `User-agent: MyBot2` is MyBot's group for Google (the name is the leading letters), not for robots-parser.
@@ -314,6 +314,7 @@ describe('crawlee: packaging', () => {
       expect(text).toMatch(/(from |require\()"robotstxt-wasm"/)
       expect(text).not.toMatch(/WebAssembly/)
     }
-    expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/from ["'](crawlee|@crawlee\/)/)
+    // Statements only: the TSDoc examples kept in the declarations import crawlee, as a user would.
+    expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/^(?:import|export)\b[^;]*\bfrom ["'](crawlee|@crawlee\/)/m)
   })
 })

@@ -47,7 +47,7 @@ export function agentArgument(agent: string, command: string): string {
 
 /**
  * A URL argument: an absolute URL or a path starting with '/'. The string itself is what gets
- * checked (our input rules, README "Our three input rules": no re-encoding by the URL parser); parsing only catches typos such as
+ * checked (our input rules, docs/semantics.md "Our three input rules": no re-encoding by the URL parser); parsing only catches typos such as
  * "example.com/a", which the matcher would read as the path "/a".
  */
 export function urlArgument(url: string, command: string): string {

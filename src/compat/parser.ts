@@ -18,6 +18,15 @@ import { parseRobots, type Robots } from '../engine/robots.js'
  *
  * The return types are robots-parser's own (`isDisallowed` is declared `boolean | undefined` there
  * too, although it always returns a boolean), so code typed against robots-parser compiles unchanged.
+ *
+ * @example
+ * ```ts
+ * import robotsParser, { type Robot } from 'robotstxt-wasm/compat'
+ *
+ * const robots: Robot = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /a\nCrawl-delay: 3\n')
+ * robots.isDisallowed('https://example.com/a/b', 'MyBot') // → true
+ * robots.getCrawlDelay('MyBot') // → 3
+ * ```
  */
 export interface Robot {
   /**
@@ -208,13 +217,23 @@ function tokenFor(agent: string): string {
  * A drop-in for robots-parser 3.0.1: parses `contents`, the robots.txt found at `url`, and returns
  * an object with robots-parser's methods. Verdicts and matching lines follow Google's robots.txt
  * semantics (this library's); URL-origin checks, user-agent reduction, crawl-delay, sitemaps and
- * host follow robots-parser exactly. See the README's "Migrating from robots-parser" for every
+ * host follow robots-parser exactly. See docs/migrating-from-robots-parser.md for every
  * difference.
  *
  * `url` decides which URLs the file answers for: those with the same protocol, host name and port
  * (a missing port counts as 443 for https and 80 otherwise; relative URLs resolve against one
  * made-up host, so a relative `url` answers for relative URLs). `contents` may be `undefined` or
  * `null` for an empty file. Anything else that is not a string is a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * import robotsParser from 'robotstxt-wasm/compat' // was: from 'robots-parser'
+ *
+ * const robots = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /a/\nAllow: /a/index.html\n')
+ * robots.isAllowed('https://example.com/a/', 'MyBot/1.0') // → true
+ * robots.isAllowed('https://other.example/a/', 'MyBot/1.0') // → undefined
+ * robots.getMatchingLineNumber('https://example.com/a/x', 'MyBot') // → 2
+ * ```
  */
 export default function robotsParser(url: string | URL, contents: string): Robot {
   const u = urlString(url)

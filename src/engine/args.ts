@@ -15,7 +15,7 @@ export function fail(param: string, expected: string, value: unknown): never {
 }
 
 /**
-* The caller's agent (our input rules, README "Our three input rules"): the text before the first '/', trimmed of spaces and tabs,
+* The caller's agent (our input rules, docs/semantics.md "Our three input rules"): the text before the first '/', trimmed of spaces and tabs,
  * compared ASCII case-insensitively (so it is returned lower-cased).
  */
 function productToken(agent: string): string {
@@ -56,7 +56,7 @@ export function urlString(url: unknown, param = 'url'): string {
   return fail(param, 'a string or a URL', url)
 }
 
-/** `maxBytes` option (our input rules, README "Our three input rules"): a number >= 1, rounded down, or Infinity. */
+/** `maxBytes` option (our input rules, docs/semantics.md "Our three input rules"): a number >= 1, rounded down, or Infinity. */
 export function maxBytesOption(value: unknown, fallback: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || Number.isNaN(value) || value < 1) fail('options.maxBytes', 'a number >= 1 or Infinity', value)

@@ -24,7 +24,17 @@
 import { asciiLower } from './bytes.js'
 import { fail } from './args.js'
 
-/** One crawler: its name, the robots.txt tokens it obeys (most specific first), who runs it. */
+/**
+ * One crawler: its name, the robots.txt tokens it obeys (most specific first), who runs it.
+ *
+ * @example
+ * ```ts
+ * import { crawlers, type Crawler } from 'robotstxt-wasm'
+ *
+ * const gptbot: Crawler | undefined = crawlers.find((c) => c.name === 'GPTBot')
+ * gptbot?.operator // → 'OpenAI'
+ * ```
+ */
 export interface Crawler {
   /** The crawler's name, as `crawlerTokens` accepts it. */
   name: string
@@ -114,6 +124,14 @@ const ROWS: Row[] = [
 /**
  * Well-known crawlers with every robots.txt token each obeys, most specific first, and where its
  * operator documents it. Deeply frozen.
+ *
+ * @example
+ * ```ts
+ * import { crawlers } from 'robotstxt-wasm'
+ *
+ * crawlers.filter((c) => c.sets.includes('ai-training')).length > 0 // → true
+ * crawlers.find((c) => c.name === 'Googlebot-Image')?.tokens // → [ 'Googlebot-Image', 'Googlebot' ]
+ * ```
  */
 export const crawlers: readonly Crawler[] = Object.freeze(ROWS.map(([name, tokens, operator, sets, source]) =>
   Object.freeze({ name, tokens: Object.freeze(tokens), operator, sets: Object.freeze(sets), source })))
@@ -124,6 +142,15 @@ const BY_NAME = new Map(crawlers.map((c) => [asciiLower(c.name), c]))
 /**
  * The robots.txt tokens of the crawler called `name` (compared ignoring ASCII case), most specific
  * first, to pass as the agent argument. The array is frozen. Throws a TypeError for an unknown name.
+ *
+ * @example
+ * ```ts
+ * import { crawlerTokens, parseRobots } from 'robotstxt-wasm'
+ *
+ * const robots = parseRobots('User-agent: Googlebot\nDisallow: /photos/\n')
+ * crawlerTokens('googlebot-image') // → [ 'Googlebot-Image', 'Googlebot' ]
+ * robots.isAllowed('https://example.com/photos/1.jpg', crawlerTokens('Googlebot-Image')) // → false
+ * ```
  */
 export function crawlerTokens(name: string): readonly string[] {
   const crawler = typeof name === 'string' ? BY_NAME.get(asciiLower(name)) : undefined

@@ -51,7 +51,17 @@ import { parseRobots, type Robots } from './robots.js'
 import { getEngine } from './wasm.js'
 import { compileRules } from './wasm-body.js'
 
-/** Options of `diffRobots`. */
+/**
+ * Options of `diffRobots`.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type DiffOptions } from 'robotstxt-wasm'
+ *
+ * const options: DiffOptions = { agents: ['Googlebot'], urls: ['/', '/shop/cart'] }
+ * diffRobots('User-agent: *\nAllow: /\n', 'User-agent: *\nDisallow: /shop/\n', options).changes.length // → 1
+ * ```
+ */
 export interface DiffOptions {
   /**
    * The agents to compare; default `*`, Googlebot and every agent named in either file. An element
@@ -62,7 +72,17 @@ export interface DiffOptions {
   urls?: readonly (string | URL)[]
 }
 
-/** One URL whose verdict differs, for one agent. */
+/**
+ * One URL whose verdict differs, for one agent.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type VerdictChange } from 'robotstxt-wasm'
+ *
+ * const [change]: VerdictChange[] = diffRobots('', 'User-agent: *\nDisallow: /\n', { agents: ['MyBot'], urls: ['/page'] }).changes
+ * change // → { agent: 'MyBot', url: '/page', old: { allowed: true, line: 0 }, new: { allowed: false, line: 2 } }
+ * ```
+ */
 export interface VerdictChange {
   /** The agent as given (or as the file spells it, for the default agents). */
   agent: string
@@ -72,12 +92,33 @@ export interface VerdictChange {
    */
   url: string
   /** The verdict and deciding line (0 when no rule matched) under the old file. */
-  old: { allowed: boolean; line: number }
+  old: {
+    /** May the agent fetch the URL under the old file. */
+    allowed: boolean
+    /** The deciding line of the old file, 0 when no rule matched. */
+    line: number
+  }
   /** The same under the new file. */
-  new: { allowed: boolean; line: number }
+  new: {
+    /** May the agent fetch the URL under the new file. */
+    allowed: boolean
+    /** The deciding line of the new file, 0 when no rule matched. */
+    line: number
+  }
 }
 
-/** The result of `diffRobots`. */
+/**
+ * The result of `diffRobots`.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots, type RobotsDiff } from 'robotstxt-wasm'
+ *
+ * const diff: RobotsDiff = diffRobots('User-agent: *\nDisallow: /a\n', 'User-agent: *\nDisallow: /a\n')
+ * diff.changes // → []
+ * diff.truncated // → false
+ * ```
+ */
 export interface RobotsDiff {
   /** The agents compared. */
   agents: string[]
@@ -100,7 +141,18 @@ export const MAX_CHANGES = 1_000_000
 /** At most this many placement steps per diff: the search ends there even when it yields few probes. */
 export const MAX_STEPS = 4_000_000
 
-/** Compares the verdicts of two robots.txt versions. Never throws on content, only on bad arguments. */
+/**
+ * Compares the verdicts of two robots.txt versions. Never throws on content, only on bad arguments.
+ *
+ * @example
+ * ```ts
+ * import { diffRobots } from 'robotstxt-wasm'
+ *
+ * const before = 'User-agent: *\nDisallow: /cart\n'
+ * const after = 'User-agent: *\nDisallow: /cart\nDisallow: /blog\n'
+ * diffRobots(before, after, { agents: ['Googlebot'] }).changes.map((c) => c.url).includes('/blog') // → true
+ * ```
+ */
 export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8Array, options?: DiffOptions): RobotsDiff {
   const before = parseRobots(oldBody)
   const after = parseRobots(newBody)

@@ -19,7 +19,18 @@
 import type { TextReader } from './bytes.js'
 import { O_GROUP, O_KEY_END, O_KEY_START, O_LINE, O_VAL_END, O_VAL_START, OTHER_STRIDE, type Outline } from './outline.js'
 import { namedGroups, type ParsedRobots } from './parse.js'
-/** A line that is not allow, disallow, user-agent or sitemap. */
+
+/**
+ * A line that is not allow, disallow, user-agent or sitemap.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type Directive } from 'robotstxt-wasm'
+ *
+ * const [noindex]: readonly Directive[] = parseRobots('User-agent: *\nNoindex: /tmp/\n').directives
+ * noindex // → { line: 2, key: 'Noindex', name: 'noindex', value: '/tmp/', group: 0, agents: [ '*' ] }
+ * ```
+ */
 export interface Directive {
   /** Line number, from 1. */
   line: number
@@ -35,7 +46,17 @@ export interface Directive {
   agents: readonly string[]
 }
 
-/** One category of an AI usage preference, for one agent. */
+/**
+ * One category of an AI usage preference, for one agent.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type UsagePreference } from 'robotstxt-wasm'
+ *
+ * const prefs: Record<string, UsagePreference> = parseRobots('User-agent: *\nContent-Signal: ai-train=no\n').usagePreferences('GPTBot')
+ * prefs['ai-train'] // → { allowed: false, line: 2, source: 'Content-Signal', value: 'no', paths: [] }
+ * ```
+ */
 export interface UsagePreference {
   /** The preference: `y`/`yes` is true, `n`/`no` false; null when only path-limited rules state it. */
   allowed: boolean | null
@@ -49,7 +70,14 @@ export interface UsagePreference {
    * Content-Usage rules for this category limited to a path (draft-ietf-aipref-attach: they apply
    * to URLs under that path, the longest matching path winning), in file order.
    */
-  paths: { path: string; allowed: boolean; line: number }[]
+  paths: {
+    /** The path the rule is limited to, as written. */
+    path: string
+    /** The preference under that path. */
+    allowed: boolean
+    /** The rule's line. */
+    line: number
+  }[]
 }
 
 /** One member of a preference line that could not be read. */

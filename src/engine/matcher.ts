@@ -6,20 +6,45 @@ import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
 import { getEngine } from './wasm.js'
 import { checkBatch, checkUrl, checkVerdictLines, lineVerdicts, type VerdictLines } from './wasm-urls.js'
 
-/** The answer for one URL. */
+/**
+ * The answer for one URL.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type Verdict } from 'robotstxt-wasm'
+ *
+ * const verdict: Verdict = parseRobots('User-agent: *\nAllow: /a\nDisallow: /\n').check('https://example.com/a/b', 'MyBot')
+ * verdict // → { allowed: true, line: 2, rule: { kind: 'allow', pattern: '/a' } }
+ * ```
+ */
 export interface Verdict {
   /** May the agent fetch the URL. */
   allowed: boolean
   /** The matching line (RFC 9309 2.2.2; Google's RobotsMatcher), 0 if no rule matched. */
   line: number
   /** The rule written on that line, when there is one: its kind and pattern as written. */
-  rule?: { kind: 'allow' | 'disallow'; pattern: string }
+  rule?: {
+    /** `allow` or `disallow`. */
+    kind: 'allow' | 'disallow'
+    /** The pattern after the colon, as written. */
+    pattern: string
+  }
 }
 
 /**
  * The rules that apply to one agent of one robots.txt, compiled for the WebAssembly matcher.
  * Create it once per (site, agent) with `robots.matcher(agent)` and check any number of URLs.
  * It holds only its compiled table (a few dozen bytes per rule); dropping it frees everything.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots } from 'robotstxt-wasm'
+ *
+ * const matcher = parseRobots('User-agent: *\nDisallow: /private/\n').matcher('MyBot')
+ * matcher.isAllowed('https://example.com/private/a') // → false
+ * matcher.isAllowedMany(['https://example.com/', 'https://example.com/private/b']) // → Uint8Array(2) [ 1, 0 ]
+ * matcher.checkLines(new TextEncoder().encode('/a\n/private/c\n')) // → Int32Array(2) [ 0, -2 ]
+ * ```
  */
 export class Matcher {
   readonly #table: Uint8Array

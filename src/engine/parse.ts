@@ -29,7 +29,17 @@ export interface Group {
   ruleEnd: number
 }
 
-/** One line of the per-line report, as `Robots.lines` returns it. */
+/**
+ * One line of the per-line report, as `Robots.lines` returns it.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type LineReport } from 'robotstxt-wasm'
+ *
+ * const lines: readonly LineReport[] = parseRobots('Dissallow: /x\nUser-agent: *').lines
+ * lines.map((l) => `${l.line} ${l.type}${l.typo ? ' typo' : ''}${l.outsideGroup ? ' outside-group' : ''}`) // → [ '1 disallow typo outside-group', '2 user-agent' ]
+ * ```
+ */
 export interface LineReport {
   /** Line number, from 1. */
   line: number

@@ -10,16 +10,50 @@ import { getEngine } from './wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
-/** Google's documented limit: only the first 500 KiB of a robots.txt are read. */
+/**
+ * Google's documented limit: only the first 500 KiB of a robots.txt are read.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_BYTES, parseRobots } from 'robotstxt-wasm'
+ *
+ * // A rule past the first 500 KiB is not read, as Google does not read it.
+ * const body = `User-agent: *\n${'#'.repeat(DEFAULT_MAX_BYTES)}\nDisallow: /late\n`
+ * parseRobots(body).isAllowed('https://example.com/late', 'MyBot') // → true
+ * parseRobots(body, { maxBytes: Infinity }).isAllowed('https://example.com/late', 'MyBot') // → false
+ * ```
+ */
 export const DEFAULT_MAX_BYTES = 512_000
 
-/** Options of `parseRobots`. */
+/**
+ * Options of `parseRobots`.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type ParseOptions } from 'robotstxt-wasm'
+ *
+ * const options: ParseOptions = { maxBytes: 20 } // only 'User-agent: *\nDisall' is read
+ * parseRobots('User-agent: *\nDisallow: /a\n', options).isAllowed('https://example.com/a', 'MyBot') // → true
+ * ```
+ */
 export interface ParseOptions {
   /** Bytes of the body to parse (default 512,000 = 500 KiB); `Infinity` reads everything. */
   maxBytes?: number
 }
 
-/** A parsed robots.txt. Create it with `parseRobots`. */
+/**
+ * A parsed robots.txt. Create it with `parseRobots`.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots } from 'robotstxt-wasm'
+ *
+ * const robots = parseRobots('User-agent: *\nDisallow: /cart\nCrawl-delay: 2\nSitemap: https://example.com/sitemap.xml\n')
+ * robots.check('https://example.com/cart/1', 'MyBot/1.0') // → { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/cart' } }
+ * robots.crawlDelay('MyBot') // → 2
+ * robots.sitemaps // → [ 'https://example.com/sitemap.xml' ]
+ * ```
+ */
 export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
@@ -255,6 +289,15 @@ export class Robots {
 /**
  * Parses a robots.txt body (a string, encoded as UTF-8, or raw bytes). Never throws on content:
  * malformed files are parsed as well as they can be, exactly as Google's parser does.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots } from 'robotstxt-wasm'
+ *
+ * const robots = parseRobots('User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nAllow: /\n')
+ * robots.isAllowed('https://example.com/private/a', 'MyBot/1.0') // → false
+ * robots.isAllowed('https://example.com/private/a', 'Googlebot/2.1') // → true
+ * ```
  */
 export function parseRobots(body: string | Uint8Array, options?: ParseOptions): Robots {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)

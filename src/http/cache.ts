@@ -20,6 +20,19 @@ import { parseRobots } from '../engine/robots.js'
  * is a primitive or a `Uint8Array`, so a record survives structured cloning; a JSON store must
  * encode `body` itself (base64, or as the body of a `Response` in the Workers Cache API).
  * Treat `body` as read-only: the cache shares it with the parsed robots.txt.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, type RobotsCacheStorage, type StoredRobots } from 'robotstxt-wasm'
+ *
+ * // The simplest storage: records kept in a Map (a real one shares them across processes or isolates).
+ * const records = new Map<string, StoredRobots>()
+ * const storage: RobotsCacheStorage = {
+ *   get: async (origin) => records.get(origin),
+ *   put: async (origin, record) => void records.set(origin, record),
+ * }
+ * const cache = new RobotsCache({ storage })
+ * ```
  */
 export interface StoredRobots {
   /** The origin the record is for, as `RobotsFetch.origin`. */
@@ -53,6 +66,20 @@ export interface StoredRobots {
  * the cache's `timeoutMs` (at most 10 s), and a call that throws, rejects, hangs past that or
  * returns anything but a well-formed record for the origin is a miss (get) or ignored (put), so a
  * broken or stalled storage never fails a lookup, loses a fetched result or blocks an origin.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, type RobotsCacheStorage } from 'robotstxt-wasm'
+ *
+ * // Shared by every RobotsCache of this process; a record carries its own expiry (expiresAt).
+ * const shared = new Map()
+ * const storage: RobotsCacheStorage = {
+ *   async get(origin) { return shared.get(origin) },
+ *   async put(origin, record) { shared.set(origin, record) },
+ * }
+ * const a = new RobotsCache({ storage })
+ * const b = new RobotsCache({ storage }) // finds what a fetched, without fetching it again
+ * ```
  */
 export interface RobotsCacheStorage {
   /** The record last put for `origin`, if still held. */
@@ -61,7 +88,22 @@ export interface RobotsCacheStorage {
   put(origin: string, record: StoredRobots): Promise<void>
 }
 
-/** Options of `RobotsCache`: the fetch options used for every fetch, plus the cache's own. */
+/**
+ * Options of `RobotsCache`: the fetch options used for every fetch, plus the cache's own.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, type RobotsCacheOptions } from 'robotstxt-wasm'
+ *
+ * const options: RobotsCacheOptions = {
+ *   userAgent: 'MyBot/1.0 (+https://example.org/bot)',
+ *   ttlMs: 6 * 3_600_000, // refetch every 6 hours unless Cache-Control says otherwise
+ *   maxEntries: 50_000,
+ *   maxBytes: 256 * 1024 * 1024,
+ * }
+ * const cache = new RobotsCache(options)
+ * ```
+ */
 export interface RobotsCacheOptions extends FetchOptions {
   /** Lifetime of a result without `Cache-Control: max-age`, in ms; default 24 h. */
   ttlMs?: number
@@ -79,7 +121,18 @@ export interface RobotsCacheOptions extends FetchOptions {
   storage?: RobotsCacheStorage
 }
 
-/** Per-lookup options of `RobotsCache.get` and `RobotsCache.isAllowed`. */
+/**
+ * Per-lookup options of `RobotsCache.get` and `RobotsCache.isAllowed`.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, type LookupOptions } from 'robotstxt-wasm'
+ *
+ * const cache = new RobotsCache()
+ * const options: LookupOptions = { signal: AbortSignal.timeout(2_000) } // give up on this lookup after 2 s
+ * const allowed = await cache.isAllowed('https://example.com/page', 'MyBot', options)
+ * ```
+ */
 export interface LookupOptions {
   /**
    * Rejects this lookup with `signal.reason`. The fetch it waits on is shared: it is aborted
@@ -93,7 +146,18 @@ const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
 const DEFAULT_MAX_ENTRIES = 10_000
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 
-/** `RobotsCache.stats`: what the cache holds at the moment it is read. */
+/**
+ * `RobotsCache.stats`: what the cache holds at the moment it is read.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, type RobotsCacheStats } from 'robotstxt-wasm'
+ *
+ * const cache = new RobotsCache({ maxEntries: 1_000 })
+ * const stats: RobotsCacheStats = cache.stats
+ * stats // → { origins: 0, bytes: 0, bytesPerOrigin: 0, maxEntries: 1000, maxBytes: 67108864, pending: 0 }
+ * ```
+ */
 export interface RobotsCacheStats {
   /** Origins with a kept answer. */
   readonly origins: number
@@ -133,8 +197,15 @@ interface Pending {
  * future (use the per-lookup `signal` to abort a single lookup).
  *
  * @example
- * const cache = new RobotsCache({ userAgent: 'MyBot/1.0' })
- * if (await cache.isAllowed('https://example.com/page', 'MyBot')) { ... }
+ * ```ts
+ * import { RobotsCache } from 'robotstxt-wasm'
+ *
+ * const cache = new RobotsCache({ userAgent: 'MyBot/1.0 (+https://example.org/bot)' })
+ * if (await cache.isAllowed('https://example.com/page', 'MyBot')) {
+ *   const site = await cache.get('https://example.com/page') // the same lookup, from memory now
+ *   console.log(site.outcome, site.robots.crawlDelay('MyBot'))
+ * }
+ * ```
  */
 export class RobotsCache {
   readonly #config: FetchConfig

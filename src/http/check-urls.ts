@@ -16,7 +16,19 @@ import { RobotsCache } from './cache.js'
 import type { RobotsFetch, RobotsOutcome } from './fetch.js'
 import { robotsOrigin } from './origin.js'
 
-/** The verdict on one URL of the stream. */
+/**
+ * The verdict on one URL of the stream.
+ *
+ * @example
+ * ```ts
+ * import { checkUrls, type UrlVerdict } from 'robotstxt-wasm'
+ *
+ * for await (const v of checkUrls(['https://example.com/', 'mailto:a@example.com'], { agent: 'MyBot' })) {
+ *   const verdict: UrlVerdict = v
+ *   console.log(verdict.error ?? `${verdict.allowed} ${verdict.outcome} line ${verdict.line}`)
+ * }
+ * ```
+ */
 export interface UrlVerdict {
   /** The URL as given (a `URL` as its `href`). */
   url: string
@@ -32,7 +44,22 @@ export interface UrlVerdict {
   error?: string
 }
 
-/** Options of `checkUrls`. */
+/**
+ * Options of `checkUrls`.
+ *
+ * @example
+ * ```ts
+ * import { checkUrls, RobotsCache, type CheckUrlsOptions } from 'robotstxt-wasm'
+ *
+ * const options: CheckUrlsOptions = {
+ *   agent: 'MyBot/1.0',
+ *   cache: new RobotsCache({ userAgent: 'MyBot/1.0 (+https://example.org/bot)' }),
+ *   concurrency: 32, // robots.txt lookups at once
+ *   ordered: false, // hand out each verdict as soon as it is known
+ * }
+ * for await (const v of checkUrls(['https://example.com/a', 'https://example.org/b'], options)) console.log(v.allowed, v.url)
+ * ```
+ */
 export interface CheckUrlsOptions {
   /** The crawler's user-agent (or product tokens), as for `Robots.isAllowed`. */
   agent: string | readonly string[]
@@ -71,7 +98,14 @@ interface OriginState {
  * stream. The stream ends with an error only when the cache's lookups are aborted.
  *
  * @example
- * for await (const v of checkUrls(frontier, { agent: 'MyBot' })) if (v.allowed) enqueue(v.url)
+ * ```ts
+ * import { checkUrls } from 'robotstxt-wasm'
+ *
+ * const frontier = ['https://example.com/', 'https://example.com/private/x', 'https://example.org/']
+ * for await (const v of checkUrls(frontier, { agent: 'MyBot' })) {
+ *   if (v.allowed) console.log('crawl', v.url)
+ * }
+ * ```
  */
 export function checkUrls(
   urls: Iterable<string | URL> | AsyncIterable<string | URL>,

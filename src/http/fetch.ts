@@ -7,10 +7,30 @@ import { locateRobots } from './origin.js'
 import { platformStrictDispatcher } from './strict-decoding.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 
-/** What a fetch means for crawling (RFC 9309 2.3.1 and Google's documented handling). */
+/**
+ * What a fetch means for crawling (RFC 9309 2.3.1 and Google's documented handling).
+ *
+ * @example
+ * ```ts
+ * import { fetchRobots, type RobotsOutcome } from 'robotstxt-wasm'
+ *
+ * const { outcome }: { outcome: RobotsOutcome } = await fetchRobots('https://example.com/')
+ * if (outcome === 'disallow-all') console.log('server error or unreachable: crawl nothing there for now')
+ * ```
+ */
 export type RobotsOutcome = 'ok' | 'allow-all' | 'disallow-all'
 
-/** Options of `fetchRobots` (and of `RobotsCache`, which passes them to every fetch). */
+/**
+ * Options of `fetchRobots` (and of `RobotsCache`, which passes them to every fetch).
+ *
+ * @example
+ * ```ts
+ * import { fetchRobots, type FetchOptions } from 'robotstxt-wasm'
+ *
+ * const options: FetchOptions = { userAgent: 'MyBot/1.0 (+https://example.org/bot)', timeoutMs: 5_000, signal: AbortSignal.timeout(30_000) }
+ * const site = await fetchRobots('https://example.com/', options)
+ * ```
+ */
 export interface FetchOptions {
   /** The `fetch` to use; default `globalThis.fetch` (looked up at each fetch). */
   fetch?: typeof fetch
@@ -22,7 +42,18 @@ export interface FetchOptions {
   signal?: AbortSignal
 }
 
-/** The result of fetching one origin's robots.txt. */
+/**
+ * The result of fetching one origin's robots.txt.
+ *
+ * @example
+ * ```ts
+ * import { fetchRobots, type RobotsFetch } from 'robotstxt-wasm'
+ *
+ * const site: RobotsFetch = await fetchRobots('https://example.com/page')
+ * console.log(site.origin, site.status, site.outcome, new Date(site.expiresAt))
+ * if (site.isAllowed('https://example.com/page', 'MyBot')) console.log('may fetch')
+ * ```
+ */
 export interface RobotsFetch {
   /** `scheme://host[:port]`: default port dropped, host lower-case and in punycode. */
   readonly origin: string
@@ -395,6 +426,15 @@ export function resultOf(origin: string, raw: RawFetch, fetchedAt: number, l: Li
  * It never rejects for a server's behaviour, only for bad arguments (TypeError) and for an abort
  * through `options.signal` (with `signal.reason`). `expiresAt` follows `Cache-Control: max-age`
  * (capped at 7 days), else 24 h; failures expire after 60 s. Use `RobotsCache` to keep results.
+ *
+ * @example
+ * ```ts
+ * import { fetchRobots } from 'robotstxt-wasm'
+ *
+ * const site = await fetchRobots('https://example.com/any/page', { userAgent: 'MyBot/1.0' })
+ * if (site.outcome === 'ok') console.log(site.robots.sitemaps)
+ * site.isAllowed('https://example.com/any/page', 'MyBot')
+ * ```
  */
 export async function fetchRobots(url: string | URL, options?: FetchOptions): Promise<RobotsFetch> {
   const { origin, robotsUrl } = locateRobots(url)

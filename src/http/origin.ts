@@ -38,7 +38,13 @@ export function locateRobots(url: unknown, param = 'url'): RobotsLocation {
  * dropped. Its robots.txt is at `robotsOrigin(url) + '/robots.txt'`. Only http: and https: URLs are
  * accepted (a TypeError otherwise): they are the schemes the platform `fetch` reaches.
  *
- * @example robotsOrigin('HTTP://www.Exämple.com:80/a?b') // 'http://www.xn--exmple-cua.com'
+ * @example
+ * ```ts
+ * import { robotsOrigin } from 'robotstxt-wasm'
+ *
+ * robotsOrigin('HTTP://www.Exämple.com:80/a?b') // → 'http://www.xn--exmple-cua.com'
+ * robotsOrigin('https://example.com:8443/') // → 'https://example.com:8443'
+ * ```
  */
 export function robotsOrigin(url: string | URL): string {
   return locateRobots(url).origin

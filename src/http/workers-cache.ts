@@ -17,6 +17,15 @@ import type { RobotsOutcome } from './fetch.js'
 /**
  * The methods of a Workers `Cache` that the storage uses: pass `caches.default` or the result of
  * `await caches.open(name)`. Keys are plain GET URLs.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, workersCacheStorage, type WorkersCache } from 'robotstxt-wasm'
+ *
+ * // In a Worker: the data center's default cache, or a named one.
+ * const cache: WorkersCache = await caches.open('robots')
+ * const robots = new RobotsCache({ storage: workersCacheStorage(cache, { keyPrefix: 'https://my-worker.example.com/_robots-cache/' }) })
+ * ```
  */
 export interface WorkersCache {
   /** The cached response for `request`, if any. */
@@ -25,7 +34,22 @@ export interface WorkersCache {
   put(request: string, response: Response): Promise<void>
 }
 
-/** Options of `workersCacheStorage`. */
+/**
+ * Options of `workersCacheStorage`.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache, workersCacheStorage, type WorkersCacheStorageOptions } from 'robotstxt-wasm'
+ *
+ * export default {
+ *   async fetch(request: Request): Promise<Response> {
+ *     const options: WorkersCacheStorageOptions = { keyPrefix: new URL('/_robots-cache/', request.url), keepMs: 7 * 86_400_000 }
+ *     const robots = new RobotsCache({ storage: workersCacheStorage(caches.default, options) })
+ *     return Response.json({ allowed: await robots.isAllowed('https://example.com/', 'MyBot') })
+ *   },
+ * }
+ * ```
+ */
 export interface WorkersCacheStorageOptions {
   /**
    * Where the cache keys start: an absolute http(s) URL on the Worker's own host name, e.g.
@@ -72,12 +96,24 @@ interface Meta {
  * as misses.
  *
  * @param cache `caches.default`, or a named cache from `caches.open()`.
+ *
  * @example
- * // Once per isolate (module scope), on the first request:
- * robots ??= new RobotsCache({
- *   userAgent: 'MyBot/1.0',
- *   storage: workersCacheStorage(caches.default, { keyPrefix: new URL('/_robots-cache/', request.url) }),
- * })
+ * ```ts
+ * import { RobotsCache, workersCacheStorage } from 'robotstxt-wasm'
+ *
+ * let robots: RobotsCache | undefined // one per isolate
+ *
+ * export default {
+ *   async fetch(request: Request): Promise<Response> {
+ *     robots ??= new RobotsCache({
+ *       userAgent: 'MyBot/1.0',
+ *       storage: workersCacheStorage(caches.default, { keyPrefix: new URL('/_robots-cache/', request.url) }),
+ *     })
+ *     const url = new URL(request.url).searchParams.get('url') ?? 'https://example.com/'
+ *     return Response.json({ allowed: await robots.isAllowed(url, 'MyBot') })
+ *   },
+ * }
+ * ```
  */
 export function workersCacheStorage(cache: WorkersCache, options: WorkersCacheStorageOptions): RobotsCacheStorage {
   if (typeof cache !== 'object' || cache === null || typeof cache.match !== 'function' || typeof cache.put !== 'function') {

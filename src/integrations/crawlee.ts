@@ -12,22 +12,67 @@ import { fail } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
 import { strictDispatcher, type Dispatcher } from '../http/strict-decoding.js'
 
-/** How `getSitemaps` filters sitemap URLs relative to the robots.txt host (Crawlee's `EnqueueStrategy` values). */
+/**
+ * How `getSitemaps` filters sitemap URLs relative to the robots.txt host (Crawlee's `EnqueueStrategy` values).
+ *
+ * @example
+ * ```ts
+ * import { RobotsTxtFile, type SitemapsStrategy } from 'robotstxt-wasm/crawlee'
+ *
+ * const robots = RobotsTxtFile.from('https://example.com/robots.txt', 'Sitemap: https://example.com/s.xml\nSitemap: https://cdn.example.net/s.xml\n')
+ * const strategy: SitemapsStrategy = 'same-hostname'
+ * robots.getSitemaps({ enqueueStrategy: strategy }) // → [ 'https://example.com/s.xml' ]
+ * ```
+ */
 export type SitemapsStrategy = 'all' | 'same-hostname' | 'same-domain' | 'same-origin'
 
-/** Options of `getSitemaps`, `parseSitemaps` and `parseUrlsFromSitemaps` (Crawlee's `RobotsTxtFileSitemapsOptions`). */
+/**
+ * Options of `getSitemaps`, `parseSitemaps` and `parseUrlsFromSitemaps` (Crawlee's `RobotsTxtFileSitemapsOptions`).
+ *
+ * @example
+ * ```ts
+ * import { RobotsTxtFile, type RobotsTxtFileSitemapsOptions } from 'robotstxt-wasm/crawlee'
+ *
+ * const robots = RobotsTxtFile.from('https://example.com/robots.txt', 'Sitemap: https://example.com/s.xml\nSitemap: https://cdn.example.net/s.xml\n')
+ * const options: RobotsTxtFileSitemapsOptions = { enqueueStrategy: 'all' }
+ * robots.getSitemaps(options) // → [ 'https://example.com/s.xml', 'https://cdn.example.net/s.xml' ]
+ * ```
+ */
 export interface RobotsTxtFileSitemapsOptions {
   /** Keep only sitemaps matching this strategy relative to the robots.txt host; default 'same-hostname'. */
   enqueueStrategy?: SitemapsStrategy
 }
 
-/** The part of Crawlee's `Sitemap` this module relies on (the full object is what Crawlee returns). */
+/**
+ * The part of Crawlee's `Sitemap` this module relies on (the full object is what Crawlee returns).
+ *
+ * @example
+ * ```ts
+ * import { RobotsTxtFile, type CrawleeSitemap } from 'robotstxt-wasm/crawlee'
+ *
+ * const robots = await RobotsTxtFile.find('https://example.com/')
+ * const sitemap: CrawleeSitemap = await robots.parseSitemaps() // loads @crawlee/utils on first use
+ * console.log(sitemap.urls.length, 'pages listed')
+ * ```
+ */
 export interface CrawleeSitemap {
   /** Every page URL the sitemaps list. */
   urls: string[]
 }
 
-/** Options of `RobotsTxtFile.find`: Crawlee's (`signal`, `timeoutMillis`) plus this package's. */
+/**
+ * Options of `RobotsTxtFile.find`: Crawlee's (`signal`, `timeoutMillis`) plus this package's.
+ *
+ * @example
+ * ```ts
+ * import { RobotsCache } from 'robotstxt-wasm'
+ * import { RobotsTxtFile, type RobotsTxtFileFindOptions } from 'robotstxt-wasm/crawlee'
+ *
+ * const options: RobotsTxtFileFindOptions = { cache: new RobotsCache(), userAgent: 'MyBot', signal: AbortSignal.timeout(10_000) }
+ * const robots = await RobotsTxtFile.find('https://example.com/page', undefined, options)
+ * robots.isAllowed('https://example.com/private') // for MyBot, the agent given
+ * ```
+ */
 export interface RobotsTxtFileFindOptions {
   /** Aborts the fetch: `find` rejects with `signal.reason`. */
   signal?: AbortSignal
@@ -41,13 +86,38 @@ export interface RobotsTxtFileFindOptions {
   userAgent?: string
 }
 
-/** Options of `withGoogleRobots`: the shared cache (or the options to build it) and the crawler's agent. */
+/**
+ * Options of `withGoogleRobots`: the shared cache (or the options to build it) and the crawler's agent.
+ *
+ * @example
+ * ```ts
+ * import { CheerioCrawler } from 'crawlee'
+ * import { withGoogleRobots, type GoogleRobotsOptions } from 'robotstxt-wasm/crawlee'
+ *
+ * const options: GoogleRobotsOptions = { userAgent: 'MyBot/1.0 (+https://example.org/bot)', ttlMs: 3_600_000 }
+ * const GoogleCheerioCrawler = withGoogleRobots(CheerioCrawler, options)
+ * ```
+ */
 export interface GoogleRobotsOptions extends RobotsCacheOptions {
   /** The cache shared by the crawl; default a new `RobotsCache` built from the other options. */
   cache?: RobotsCache
 }
 
-/** A class of crawler with Crawlee 3.x's protected robots.txt lookup. */
+/**
+ * A class of crawler with Crawlee 3.x's protected robots.txt lookup.
+ *
+ * @example
+ * ```ts
+ * import { PlaywrightCrawler } from 'crawlee'
+ * import { withGoogleRobots, type CrawlerClass } from 'robotstxt-wasm/crawlee'
+ *
+ * // Any Crawlee 3.x crawler class: Cheerio, Playwright, Puppeteer, Http, Basic.
+ * function googleRobots<C extends CrawlerClass>(Crawler: C): C {
+ *   return withGoogleRobots(Crawler, { userAgent: 'MyBot/1.0 (+https://example.org/bot)' })
+ * }
+ * const GooglePlaywrightCrawler = googleRobots(PlaywrightCrawler)
+ * ```
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CrawlerClass = abstract new (...args: any[]) => object
 
@@ -61,8 +131,13 @@ const CRAWLEE_ANY_AGENT = '*'
  * up to 5 redirects; at most 500 KiB read.
  *
  * @example
- * const robots = await RobotsTxtFile.find('https://example.com/some/page')
- * robots.isAllowed('https://example.com/private', 'MyBot')
+ * ```ts
+ * import { RobotsTxtFile } from 'robotstxt-wasm/crawlee'
+ *
+ * const robots = RobotsTxtFile.from('https://example.com/robots.txt', 'User-agent: *\nDisallow: /a/\nAllow: /a/index.html\n')
+ * robots.isAllowed('https://example.com/a/', 'MyBot') // → true
+ * robots.isAllowed('https://example.com/a/b', 'MyBot') // → false
+ * ```
  */
 export class RobotsTxtFile {
   readonly #url: string
@@ -196,7 +271,16 @@ export class RobotsTxtFile {
  * (also sent as the robots.txt request's User-Agent), else the `*` group.
  *
  * @example
- * const crawler = new (withGoogleRobots(CheerioCrawler))({ respectRobotsTxtFile: { userAgent: 'MyBot' }, requestHandler })
+ * ```ts
+ * import { CheerioCrawler } from 'crawlee'
+ * import { withGoogleRobots } from 'robotstxt-wasm/crawlee'
+ *
+ * const crawler = new (withGoogleRobots(CheerioCrawler))({
+ *   respectRobotsTxtFile: { userAgent: 'MyBot' }, // the group of MyBot, as Google selects it
+ *   async requestHandler({ enqueueLinks }) { await enqueueLinks() },
+ * })
+ * await crawler.run(['https://example.com/'])
+ * ```
  */
 export function withGoogleRobots<C extends CrawlerClass>(CrawlerClass: C, options?: GoogleRobotsOptions): C {
   if (typeof CrawlerClass !== 'function') fail('CrawlerClass', 'a Crawlee crawler class', CrawlerClass)

@@ -20,7 +20,19 @@ import { fail } from '../engine/args.js'
 import { base64Bytes } from '../engine/bytes.js'
 import type { RobotsCacheStorage, StoredRobots } from '../http/cache.js'
 
-/** Options of `redisStorage`. */
+/**
+ * Options of `redisStorage`.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis'
+ * import { RobotsCache, redisStorage, type RedisStorageOptions } from 'robotstxt-wasm'
+ *
+ * const options: RedisStorageOptions = { prefix: 'crawl:robots:', lockMs: 5_000 }
+ * const client = await createClient({ url: 'redis://localhost:6379' }).connect()
+ * const cache = new RobotsCache({ storage: redisStorage(client, options), timeoutMs: 5_000 })
+ * ```
+ */
 export interface RedisStorageOptions {
   /** Key prefix; default "robotstxt:". */
   prefix?: string
@@ -84,9 +96,14 @@ function msOption(name: string, value: unknown, fallback: number): number {
  * an origin nobody has fetched cause one robots.txt fetch.
  *
  * @example
+ * ```ts
  * import { createClient } from 'redis'
+ * import { RobotsCache, redisStorage } from 'robotstxt-wasm'
+ *
  * const client = await createClient({ url: 'redis://localhost:6379' }).connect()
+ * // Every process of the fleet does the same: each robots.txt is fetched once for all of them.
  * const cache = new RobotsCache({ storage: redisStorage(client), userAgent: 'MyBot/1.0' })
+ * ```
  */
 export function redisStorage(client: unknown, options?: RedisStorageOptions): RobotsCacheStorage {
   const command = commandOf(client)

@@ -16,6 +16,17 @@ function onNode(): boolean {
  * One row per robots.txt of the input (WARC/WARC.gz files, folders of files, JSONL of
  * `{origin, status, body}`, or `{origins}` to fetch live), in input order, for each crawler and
  * path of `options` (default: every crawler preset, path `/`). Node only.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { surveyRobots } from 'robotstxt-wasm'
+ *
+ * writeFileSync('sites.jsonl', JSON.stringify({ origin: 'https://example.com', status: 200, body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart\n' }) + '\n')
+ * for await (const row of surveyRobots('sites.jsonl', { crawlers: ['GPTBot', 'Googlebot'], paths: ['/cart'] })) {
+ *   row.crawlers.map((c) => `${c.name}: ${c.class}`) // → [ 'GPTBot: blocked', 'Googlebot: partial' ]
+ * }
+ * ```
  */
 export function surveyRobots(input: SurveyInput, options?: SurveyOptions): AsyncIterable<SurveyRow> {
   sourcesOf(input)

@@ -4,10 +4,34 @@
 /**
  * What to survey: paths (a WARC or WARC.gz file, a folder of robots.txt files, or a .jsonl file of
  * `{origin, status, body}` lines), or origins to fetch live.
+ *
+ * @example
+ * ```ts
+ * import { surveyRobots, type SurveyInput } from 'robotstxt-wasm'
+ *
+ * const files: SurveyInput = ['crawl/part-1.warc.gz', 'robots-folder/'] // WARC files, folders, JSONL files
+ * const live: SurveyInput = { origins: ['https://example.com', 'https://example.org'] } // fetched as Google fetches
+ * for await (const row of surveyRobots(live)) console.log(row.origin, row.outcome)
+ * ```
  */
-export type SurveyInput = string | readonly string[] | { readonly paths?: readonly string[]; readonly origins?: readonly string[] }
+export type SurveyInput = string | readonly string[] | {
+  /** Files and folders, as for a string or an array. */
+  readonly paths?: readonly string[]
+  /** Origins whose robots.txt is fetched live (`https://example.com`). */
+  readonly origins?: readonly string[]
+}
 
-/** Options of `surveyRobots`. */
+/**
+ * Options of `surveyRobots`.
+ *
+ * @example
+ * ```ts
+ * import { surveyRobots, type SurveyOptions } from 'robotstxt-wasm'
+ *
+ * const options: SurveyOptions = { sets: ['ai-training'], paths: ['/search'], threads: 2, shard: [0, 4] }
+ * for await (const row of surveyRobots('crawl/part-1.warc.gz', options)) console.log(row.origin, row.crawlers.length)
+ * ```
+ */
 export interface SurveyOptions {
   /** Crawler names from the presets (any other name is taken as a robots.txt token of its own); default: all presets. */
   crawlers?: readonly string[]
@@ -25,10 +49,37 @@ export interface SurveyOptions {
   timeoutMs?: number
 }
 
-/** How the robots.txt decides crawling: RFC 9309 2.3.1 for the status; `error` when the record could not be read. */
+/**
+ * How the robots.txt decides crawling: RFC 9309 2.3.1 for the status; `error` when the record could not be read.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { surveyRobots, type SurveyOutcome } from 'robotstxt-wasm'
+ *
+ * writeFileSync('sites.jsonl', ['{"origin":"https://a.example","status":404,"body":""}', '{"origin":"https://b.example","status":503,"body":""}', 'not json'].join('\n') + '\n')
+ * const outcomes: SurveyOutcome[] = []
+ * for await (const row of surveyRobots('sites.jsonl', { crawlers: ['Googlebot'] })) outcomes.push(row.outcome)
+ * outcomes // → [ 'allow-all', 'disallow-all', 'error' ]
+ * ```
+ */
 export type SurveyOutcome = 'ok' | 'allow-all' | 'disallow-all' | 'error'
 
-/** One path's verdict for one crawler. */
+/**
+ * One path's verdict for one crawler.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { surveyRobots, type SurveyPathVerdict } from 'robotstxt-wasm'
+ *
+ * writeFileSync('sites.jsonl', JSON.stringify({ origin: 'https://example.com', status: 200, body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart\n' }) + '\n')
+ * for await (const row of surveyRobots('sites.jsonl', { crawlers: ['Googlebot'], paths: ['/cart/1'] })) {
+ *   const paths: SurveyPathVerdict[] = row.crawlers[0]!.paths
+ *   paths // → [ { path: '/', allowed: true, line: 0 }, { path: '/cart/1', allowed: false, line: 5 } ]
+ * }
+ * ```
+ */
 export interface SurveyPathVerdict {
   /** The path checked. */
   path: string
@@ -38,7 +89,23 @@ export interface SurveyPathVerdict {
   line: number
 }
 
-/** One crawler's view of one origin. */
+/**
+ * One crawler's view of one origin.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { surveyRobots, type SurveyCrawler } from 'robotstxt-wasm'
+ *
+ * writeFileSync('sites.jsonl', JSON.stringify({ origin: 'https://example.com', status: 200, body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart\n' }) + '\n')
+ * for await (const row of surveyRobots('sites.jsonl', { crawlers: ['GPTBot'] })) {
+ *   const gptbot: SurveyCrawler = row.crawlers[0]!
+ *   gptbot.class // → 'blocked'
+ *   gptbot.named // → true
+ *   gptbot.paths // → [ { path: '/', allowed: false, line: 2 } ]
+ * }
+ * ```
+ */
 export interface SurveyCrawler {
   /** The crawler's name (a preset's, or the token given). */
   name: string
@@ -54,7 +121,20 @@ export interface SurveyCrawler {
   crawlDelay: number | null
 }
 
-/** One row per input record (an origin's robots.txt). */
+/**
+ * One row per input record (an origin's robots.txt).
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs'
+ * import { surveyRobots, type SurveyRow } from 'robotstxt-wasm'
+ *
+ * writeFileSync('sites.jsonl', JSON.stringify({ origin: 'https://example.com', status: 200, body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart\n' }) + '\n')
+ * const rows: SurveyRow[] = []
+ * for await (const row of surveyRobots('sites.jsonl', { crawlers: ['GPTBot'] })) rows.push(row)
+ * rows.map((r) => `${r.origin} ${r.outcome} ${r.status} ${r.bytes} bytes, ${r.lintErrors} lint errors`) // → [ 'https://example.com ok 200 62 bytes, 0 lint errors' ]
+ * ```
+ */
 export interface SurveyRow {
   /** `scheme://host[:port]` of the robots.txt; for a folder's file, its name without `.txt`; empty when unknown. */
   origin: string

@@ -1,5 +1,5 @@
 // A model of robots-parser 3.0.1's verdicts with switches, one per documented difference between it
-// and this library ("Migrating from robots-parser" in the README). With no switch on, the model is
+// and this library (docs/migrating-from-robots-parser.md). With no switch on, the model is
 // robots-parser; each switch replaces one of its behaviours by Google's (SEMANTICS.md); with every
 // switch on, it is this library. test/compat.test.ts holds both ends to the real thing on every
 // labelled case, so a disagreement between robots-parser and compat is explained by the smallest set
