@@ -1,7 +1,8 @@
 // What a rule's pattern is, before anything matches it (RFC 9309 2.2.3; Google's
 // RobotsMatchStrategy::Matches): whether it can match at all, where its '$' anchor is and how long
-// its literal prefix runs. The table writer's classification and the streamed check's direct match
-// both start here, so they cannot read a pattern differently.
+// its literal prefix runs; and the pattern an allow's index.html rule adds. The table writer's
+// classification and the streamed check's direct match both start here, so they cannot read a
+// pattern differently.
 
 import { SLASH, STAR } from './bytes';
 
@@ -25,4 +26,23 @@ export function readPattern(p: usize, n: u32): bool {
   while (star < patternBody && load<u8>(p + star) != STAR) star++;
   patternLiteral = star;
   return true;
+}
+
+const INDEX_HTM = "/index.htm";
+
+/**
+ * Google's RobotsMatcher::HandleAllow, the index.html rule: an allow of ".../index.htm..." also
+ * allows ".../" exactly. Writes that pattern (".../$") at `dst` and returns its length, or returns
+ * 0 when the allow p[0, n) has no such rule.
+ */
+export function indexHtmlRule(p: usize, n: u32, dst: usize): u32 {
+  let slash = <i32>n - 1;
+  while (slash >= 0 && load<u8>(p + slash) != SLASH) slash--;
+  if (slash < 0 || n - <u32>slash < <u32>INDEX_HTM.length) return 0;
+  for (let i = 0; i < INDEX_HTM.length; i++) {
+    if (<u32>load<u8>(p + slash + i) != <u32>INDEX_HTM.charCodeAt(i)) return 0;
+  }
+  memory.copy(dst, p, <usize>slash + 1);
+  store<u8>(dst + slash + 1, 0x24);
+  return <u32>slash + 2;
 }

@@ -14,16 +14,17 @@
 // Invariants: group selection is the compiler's (groupLine, ruleScope), pattern matching the
 // matcher's (patternMatches over the path url.ts located), ranking the table's (a longer pattern
 // first, then the lower line; an allow wins a tie; the empty pattern disallows nothing), and the
-// index.html rule the table writer's. So the verdict and line always equal those of a table
+// index.html rule pattern.ts's, which the table writer adds too. So the verdict and line always equal those of a table
 // compiled from the same body and agents (test/stream.test.ts holds them equal on every labelled
 // case). Rules of groups naming an agent and of global groups are ranked apart: which set decides
 // is only known at the end of the body.
 
 import { KIND_ALLOW, KIND_MASK, KIND_OTHER, REF_F_SPECIFIC, SCAN_F_ESCAPE } from '../src/engine/layout';
-import { escapedLength, escapeInto, SLASH } from './bytes';
+import { escapedLength, escapeInto } from './bytes';
 import { agentNamed, groupLine, ruleScope, startGroups } from './compiler';
 import { compactLine, compactStart } from './compact';
 import { beginPath, patternMatches } from './matcher';
+import { indexHtmlRule } from './pattern';
 import { currentKindFlags, currentLine, currentValueEnd, currentValueStart, nextLine, scanBody, scanStart } from './scanner';
 import { locatePath } from './url';
 
@@ -60,22 +61,6 @@ export function streamRuleAllow(): bool { return ruleAllow; }
   }
 }
 
-const INDEX_HTM = "/index.htm";
-
-// Google's RobotsMatcher::HandleAllow, the index.html rule: an allow of ".../index.htm..." also
-// allows ".../" exactly. Returns the derived pattern's length, written at `dst`, or 0.
-function indexRule(p: usize, n: u32, dst: usize): u32 {
-  let slash = <i32>n - 1;
-  while (slash >= 0 && load<u8>(p + slash) != SLASH) slash--;
-  if (slash < 0 || n - <u32>slash < 10) return 0;
-  for (let i = 0; i < 10; i++) {
-    if (<u32>load<u8>(p + slash + i) != <u32>INDEX_HTM.charCodeAt(i)) return 0;
-  }
-  memory.copy(dst, p, <usize>slash + 1);
-  store<u8>(dst + slash + 1, 0x24);
-  return <u32>slash + 2;
-}
-
 export function streamCheck(body: usize, len: u32, agents: usize, agentsLen: u32, url: usize, urlLen: u32, work: usize, compact: usize): i32 {
   locatePath(url, urlLen);
   beginPath();
@@ -106,7 +91,7 @@ export function streamCheck(body: usize, len: u32, agents: usize, agentsLen: u32
     const allow = kind == KIND_ALLOW;
     if (patternMatches(p, n)) consider(scope, allow, n + 1, vs, ve);
     if (allow) {
-      const d = indexRule(p, n, work + <usize>n + 16);
+      const d = indexHtmlRule(p, n, work + <usize>n + 16);
       if (d != 0 && patternMatches(work + <usize>n + 16, d)) consider(scope, true, d + 1, vs, ve);
     }
   }

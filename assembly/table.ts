@@ -15,8 +15,8 @@ import {
   TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
-import { bytesEqual, SLASH, STAR } from './bytes';
-import { patternAnchored, patternBody, patternLiteral, readPattern } from './pattern';
+import { bytesEqual, STAR } from './bytes';
+import { indexHtmlRule, patternAnchored, patternBody, patternLiteral, readPattern } from './pattern';
 
 // An entry per candidate rule while compiling (u32 fields).
 const E_PAT = 0; // pattern pointer
@@ -243,8 +243,6 @@ function literalWord(lit: usize, n: u32, from: u32, count: u32): u64 {
   return c < first ? 0 : (c > last ? last + 1 : c) - first + 1;
 }
 
-const INDEX_HTM = "/index.htm";
-
 // Compiles the refs in [refs, refsEnd) (file order) whose bits include `tag` (0: all) into a table;
 // returns its length, or 0 when [arena, limit) cannot hold the arrays and the table (workNeed says
 // how much they need). `count`, `patBytes`, `origBytes`: count and byte totals of those refs.
@@ -275,18 +273,9 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
       n++;
     }
     if (!allow) continue;
-    // Google's RobotsMatcher::HandleAllow, the index.html rule: ".../index.htm..." also allows ".../" exactly, reported as this allow line.
-    let slash = <i32>plen - 1;
-    while (slash >= 0 && load<u8>(pat + slash) != SLASH) slash--;
-    if (slash < 0 || plen - <u32>slash < 10) continue;
-    let isIndex = true;
-    for (let i = 0; i < 10; i++) {
-      if (<u32>load<u8>(pat + slash + i) != <u32>INDEX_HTM.charCodeAt(i)) { isIndex = false; break; }
-    }
-    if (!isIndex) continue;
-    const dlen = <u32>slash + 2;
-    memory.copy(derived, pat, dlen - 1);
-    store<u8>(derived + dlen - 1, 0x24);
+    // The index.html rule's ".../$", reported as this allow line.
+    const dlen = indexHtmlRule(pat, plen, derived);
+    if (dlen == 0) continue;
     if (classifyPattern(n, derived, dlen, true, line)) {
       setEnt(n, E_FLAGS, ent(n, E_FLAGS) | RULE_F_HAS_ORIG);
       setEnt(n, E_ORIG, load<u32>(ref, REF_ORIG_PTR)); setEnt(n, E_ORIG_LEN, load<u32>(ref, REF_ORIG_LEN));
