@@ -58,12 +58,12 @@ export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
    * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
-   * The first check replaces it with the compact body (assembly/compact.ts), which scans to the
-   * same lines, when nothing has been derived from it yet. Everything else is derived on demand.
+   * The site's first check (the one streamed check) replaces it with the compact body
+   * (assembly/compact.ts), which scans to the same lines, when nothing has been derived from it
+   * yet. Everything else is derived on demand.
    */
   #source: string | Uint8Array
   #bytes: Uint8Array | null = null
-  #compacted = false
   #parsed: ParsedRobots | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
   #agents: AgentSlots | null = null
@@ -71,7 +71,7 @@ export class Robots {
    * The string agent of the last call that got a matcher, and that matcher: a crawler checks many
    * URLs for one agent, and this answers them from the Robots itself, with no lookup and no other
    * object to reach (host-switching crawlers pay a cache miss per object). Still right after the
-   * AgentCache evicts the entry: a matcher never goes stale.
+   * AgentSlots evict its entry: a matcher never goes stale.
    */
   #lastAgent: string | null = null
   #lastMatcher: Matcher | null = null
@@ -130,24 +130,17 @@ export class Robots {
     return { allowed: v.allowed, line: v.line, rule: { kind: v.allow ? 'allow' : 'disallow', pattern: decodeUtf8(v.pattern) } }
   }
 
-  /** A first check decided in one scan of the body (Engine.streamCheck). */
+  /**
+   * The site's first check, decided in one wasm scan of the body (wasm-body.ts streamCheck), which
+   * also compacts the body. Runs once per Robots: #cachedMatcher answers null only then.
+   */
   #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
-    const tokens = agentTokens(agent)
-    if (this.#inWasm) {
-      // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
-      const compact = !this.#compacted && this.#parsed === null && this.#bytes === null
-      const v = streamCheck(getEngine(), this.#source, tokens, s, compact)
-      if (v.compact !== null) {
-        this.#source = v.compact
-        this.#compacted = true
-      }
-      return v
-    }
-    // Too large for the wasm scan: the TS parser's selection, compiled (matcher() does the same).
-    const v = this.matcher(tokens).check(s)
-    const rule = v.rule === undefined ? null : encoder.encode(v.rule.pattern)
-    return { allowed: v.allowed, line: v.line, allow: v.rule?.kind === 'allow', pattern: rule, compact: null }
+    // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
+    const compact = this.#parsed === null && this.#bytes === null
+    const v = streamCheck(getEngine(), this.#source, agentTokens(agent), s, compact)
+    if (v.compact !== null) this.#source = v.compact
+    return v
   }
 
   /**
@@ -271,11 +264,14 @@ export class Robots {
     return this.#agents === null ? [] : slotKeys(this.#agents)
   }
 
-  /** The agent's matcher from the site's AgentSlots, or null for the site's first check. */
+  /**
+   * The agent's matcher from the site's AgentSlots, or null for the site's first check, which the
+   * caller streams (a body too large for the wasm scan compiles at once instead).
+   */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
     if (this.#agents === null) {
       this.#agents = firstSlots(agent)
-      return null
+      if (this.#inWasm) return null
     }
     const m = slotMatcher(this.#agents, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
     if (typeof agent === 'string') {
