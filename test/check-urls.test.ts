@@ -125,6 +125,7 @@ describe('edge: checkUrls verdicts', () => {
     expect(() => checkUrls('http://a/' as unknown as string[], { agent: 'x' })).toThrow(/urls.*Iterable/)
     expect(() => checkUrls([], undefined as unknown as { agent: string })).toThrow(/options/)
     expect(() => checkUrls([], { agent: '' })).toThrow(TypeError)
+    expect(() => checkUrls([], {} as { agent: string })).toThrow(/^options\.agent: expected a user-agent string or an array of them, got undefined$/)
     expect(() => checkUrls([], { agent: 'x', concurrency: 0 })).toThrow(/concurrency.*integer >= 1/)
     expect(() => checkUrls([], { agent: 'x', maxPending: 1.5 })).toThrow(/maxPending/)
     expect(() => checkUrls([], { agent: 'x', ordered: 'yes' as unknown as boolean })).toThrow(/ordered/)

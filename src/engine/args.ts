@@ -5,6 +5,7 @@ import { asciiLower } from './bytes.js'
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
+  if (value === undefined) return 'undefined'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return value === '' ? 'an empty string' : `the string ${JSON.stringify(value.slice(0, 40))}`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`

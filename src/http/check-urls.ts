@@ -115,7 +115,7 @@ export function checkUrls(
     (typeof (urls as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (urls as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
   if (!isIterable || typeof urls === 'string') fail('urls', 'an Iterable or AsyncIterable of URL strings or URLs', urls)
   if (options === null || typeof options !== 'object') fail('options', 'an object with at least { agent }', options)
-  agentTokens(options.agent)
+  agentTokens(options.agent, 'options.agent')
   const cache = options.cache ?? new RobotsCache()
   if (!(cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', options.cache)
   const concurrency = intOption('options.concurrency', options.concurrency, 16)
