@@ -151,6 +151,9 @@ function memory() {
  * Wall time of `node --input-type=module -e SCRIPT` importing each library and answering one check,
  * less the median of the same with an empty script (Node's own start); `runs` interleaved runs of each.
  * A wrong verdict exits 3, so a process that did not do the work cannot pass for a fast one.
+ * Also the CPU time each process reports at the end of its script (process.cpuUsage(), all its
+ * threads), less the empty script's: on a loaded machine wall time mostly measures the wait for a
+ * core (an empty node took 26-68 ms within one hour here), CPU time what the work costs.
  */
 export function coldStart(runs) {
   const ours = JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)
@@ -161,16 +164,22 @@ export function coldStart(runs) {
     ours: `const{parseRobots}=await import(${ours});if(parseRobots(${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
     theirs: `const{default:p}=await import(${theirs});if(p('http://a/robots.txt',${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
   }
+  const reportCpu = ';{const u=process.cpuUsage();process.stdout.write(String(u.user+u.system))}'
   const passes = {}
   for (const [name, script] of Object.entries(scripts)) {
     passes[name] = () => {
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' })
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script + reportCpu], { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' })
       if (r.status !== 0) throw new Error(`cold start (${name}): the process exited ${r.status ?? r.signal}`)
+      return Number(r.stdout) * 1e3
     }
   }
   const t = interleave(passes, runs)
   const empty = median(t.empty.ns)
-  return { runs, empty, ours: median(t.ours.ns) - empty, theirs: median(t.theirs.ns) - empty }
+  const cpuEmpty = median(t.empty.results)
+  return {
+    runs, empty, ours: median(t.ours.ns) - empty, theirs: median(t.theirs.ns) - empty,
+    cpu: { empty: cpuEmpty, ours: median(t.ours.results) - cpuEmpty, theirs: median(t.theirs.results) - cpuEmpty },
+  }
 }
 
 // ── the field's benchmark: per site, parse, then check its links ────────────────────────────────
@@ -267,6 +276,7 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
   cold ??= coldStart(Math.max(11, 2 * rounds + 1))
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours +${fmtNs(cold.ours)}, robots-parser +${fmtNs(cold.theirs)}`)
+  if (cold.cpu !== undefined) log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours +${fmtNs(cold.cpu.ours)}, robots-parser +${fmtNs(cold.cpu.theirs)}`)
   const field = fieldNode(sites, rounds)
   for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
   const py = await fieldPython(rounds)
@@ -296,6 +306,7 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
   md.push(`| cold start: import + first check in a fresh process, over one with an empty script (${fmtNs(cold.empty)}; median of ${cold.runs} runs, interleaved) | +${fmtNs(cold.theirs)} | +${fmtNs(cold.ours)} | **${faster(cold.theirs, cold.ours)}** | no slower |`)
   md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
+  if (cold.cpu !== undefined) md.push('', `Cold start in CPU time (each process's own \`process.cpuUsage()\` at the end of its script, all threads; steadier than wall time on a busy machine): robotstxt-wasm +${fmtNs(cold.cpu.ours)}, robots-parser +${fmtNs(cold.cpu.theirs)}, over the empty script's ${fmtNs(cold.cpu.empty)}.`)
 
   const checksAll = field[0].checks
   const pyLine = py.python ?? 'Python: not run'
