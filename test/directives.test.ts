@@ -32,6 +32,25 @@ describe('directives: every other line, in place', () => {
     expect(robots.check('/x', 'Yandex')).toEqual({ allowed: false, line: 5, rule: { kind: 'disallow', pattern: '/x' } })
   })
 
+  test('bytes past the first decoded chunks of a body: values across and beyond chunk ends read exactly', () => {
+    // A byte body (no source string to slice): its text is decoded a chunk at a time.
+    const lines = ['User-agent: *']
+    let n = 14
+    for (let i = 0; n < 70_000; i++) {
+      const line = `X-Key-${i}: value-${i}-${'v'.repeat(i % 37)}`
+      lines.push(line)
+      n += line.length + 1
+    }
+    const text = lines.join('\n') + '\n'
+    const fromBytes = parseRobots(new TextEncoder().encode(text)).directives
+    expect(fromBytes.length).toBe(lines.length - 1)
+    fromBytes.forEach((d, k) => {
+      const i = k
+      expect([d.line, d.key, d.value]).toEqual([k + 2, `X-Key-${i}`, `value-${i}-${'v'.repeat(i % 37)}`])
+    })
+    expect(fromBytes).toEqual(parseRobots(text).directives)
+  })
+
   test.skipIf(!corpusAvailable())('corpus: every real file gives one directive per "other" line, in its group (counts per key printed)', () => {
     const counts = new Map<string, number>()
     let files = 0
