@@ -96,6 +96,12 @@ export interface ParsedRobots {
 /** Receives a scan's records (SCAN_* in layout.ts): every line of the body, once, in order. */
 export interface LineSink {
   line(line: number, kindFlags: number, lineStart: number, lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void
+  /**
+   * Optional: `count` records at once, as the wasm scan wrote them (SCAN_RECORD_SIZE bytes each,
+   * from word `at` of `words`), each to be read as `line` would be called with it. A sink whose own
+   * loop calls its own `line` is spared the scan's call per line, which sees every kind of sink.
+   */
+  records?(words: Uint32Array, at: number, count: number): void
 }
 
 /** A scanner: feeds every line of `body` to `sink`. */

@@ -173,6 +173,10 @@ export function scanLines(e: Engine, body: Uint8Array, sink: LineSink): void {
     const n = e.w.scan(e.scratch, cap)
     if (n === 0) break
     const w = e.u32
+    if (sink.records !== undefined) {
+      sink.records(w, e.scratch >> 2, n)
+      continue
+    }
     for (let r = 0, at = e.scratch >> 2; r < n; r++, at += SCAN_RECORD_SIZE / 4) {
       sink.line(
         w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
