@@ -13,7 +13,7 @@ import { escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
-  SCAN_F_TOO_LONG, SCAN_F_TYPO,
+  SCAN_F_TOO_LONG, SCAN_F_TYPO, SCAN_KIND, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
 } from './layout.js'
 
 /** A run of user-agent lines and the rules after it (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent). */
@@ -235,6 +235,11 @@ export function scanSitemaps(body: Uint8Array, scan: Scanner, source?: string): 
   scan(body, {
     line(_line, kindFlags, _lineStart, _lineEnd, _keyStart, _keyEnd, valStart, valEnd) {
       if ((kindFlags & KIND_MASK) === KIND_SITEMAP) sitemaps.add(valStart, valEnd)
+    },
+    records(w, at, count) {
+      for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+        if ((w[at + SCAN_KIND / 4]! & KIND_MASK) === KIND_SITEMAP) sitemaps.add(w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
+      }
     },
   })
   return sitemaps.urls
