@@ -54,6 +54,13 @@ const TEXT_CHUNK_BITS = 14
 /** Bytes per decoded chunk of an ASCII body: well under the size V8 allocates apart (large objects). */
 export const TEXT_CHUNK = 1 << TEXT_CHUNK_BITS
 
+/** body[a, aEnd) and body[b, bEnd) hold the same bytes. */
+export function sameBytes(body: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false
+  for (let k = 0; a + k < aEnd; k++) if (body[a + k] !== body[b + k]) return false
+  return true
+}
+
 /** No byte has its high bit set. Read four bytes at a time where the view is aligned for it. */
 function isAscii(bytes: Uint8Array): boolean {
   let acc = 0

@@ -16,7 +16,7 @@
 //   (draft-ietf-aipref-attach-04 for the robots.txt rule and its optional path;
 //   draft-ietf-aipref-vocab-05 for the categories and the y/n values).
 
-import type { TextReader } from './bytes.js'
+import { sameBytes, type TextReader } from './bytes.js'
 import { O_GROUP, O_KEY_END, O_KEY_START, O_LINE, O_VAL_END, O_VAL_START, OTHER_STRIDE, type Outline } from './outline.js'
 import { namedGroups, type ParsedRobots } from './parse.js'
 
@@ -124,13 +124,6 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
     out.push(Object.freeze({ line: o[i + O_LINE]!, key, name, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents }))
   }
   return Object.freeze(out)
-}
-
-/** body[a, aEnd) and body[b, bEnd) hold the same bytes. */
-function sameBytes(body: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false
-  for (let k = 0; a + k < aEnd; k++) if (body[a + k] !== body[b + k]) return false
-  return true
 }
 
 const SIGNAL = 'content-signal'
