@@ -13,7 +13,8 @@ import { escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
-  SCAN_F_TOO_LONG, SCAN_F_TYPO, SCAN_KIND, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
+  SCAN_F_TOO_LONG, SCAN_F_TYPO, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END,
+  SCAN_VAL_START,
 } from './layout.js'
 
 /** A run of user-agent lines and the rules after it (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent). */
@@ -412,6 +413,15 @@ class LineReporter implements LineSink {
       key: text !== null ? text(keyStart, keyEnd) : undefined,
       value: text !== null ? text(valStart, valEnd) : undefined,
     })
+  }
+
+  records(w: Uint32Array, at: number, count: number): void {
+    for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+      this.line(
+        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0,
+        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+      )
+    }
   }
 }
 
