@@ -172,17 +172,21 @@ export function scanLines(e: Engine, body: Uint8Array, sink: LineSink): void {
   for (;;) {
     const n = e.w.scan(e.scratch, cap)
     if (n === 0) break
-    const w = e.u32
-    if (sink.records !== undefined) {
-      sink.records(w, e.scratch >> 2, n)
-      continue
-    }
-    for (let r = 0, at = e.scratch >> 2; r < n; r++, at += SCAN_RECORD_SIZE / 4) {
-      sink.line(
-        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
-        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
-      )
-    }
+    feed(sink, e.u32, e.scratch >> 2, n)
+  }
+}
+
+/** Hands `count` records, from word `at` of `w`, to `sink`: as one batch when it takes them so. */
+function feed(sink: LineSink, w: Uint32Array, at: number, count: number): void {
+  if (sink.records !== undefined) {
+    sink.records(w, at, count)
+    return
+  }
+  for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+    sink.line(
+      w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
+      w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+    )
   }
 }
 
@@ -210,15 +214,7 @@ export function scanLinesCopied(e: Engine, body: Uint8Array, sink: LineSink): vo
     w.set(e.u32.subarray(at, at + n * (SCAN_RECORD_SIZE / 4)))
     pos = e.w.scanPosition()
     line = w[(n - 1) * (SCAN_RECORD_SIZE / 4) + SCAN_LINE / 4]!
-    if (sink.records !== undefined) sink.records(w, 0, n)
-    else {
-      for (let r = 0, a = 0; r < n; r++, a += SCAN_RECORD_SIZE / 4) {
-        sink.line(
-          w[a + SCAN_LINE / 4]!, w[a + SCAN_KIND / 4]!, w[a + SCAN_LINE_START / 4]!, w[a + SCAN_LINE_END / 4]!,
-          w[a + SCAN_KEY_START / 4]!, w[a + SCAN_KEY_END / 4]!, w[a + SCAN_VAL_START / 4]!, w[a + SCAN_VAL_END / 4]!,
-        )
-      }
-    }
+    feed(sink, w, 0, n)
     if (pos < 0) return
   }
 }
