@@ -68,6 +68,7 @@
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
+//   scanResume(body, len, pos, line), scanPosition()         see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 //   streamCheck, streamRuleStart/End/Allow                    see stream.ts.
@@ -75,7 +76,7 @@
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch } from './url';
-export { scan, scanLineCount, scanStart } from './scanner';
+export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scanner';
 export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
 export { compactLength } from './compact';

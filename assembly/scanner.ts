@@ -49,6 +49,22 @@ export function scanStart(body: usize, len: u32): void {
   sPos = i;
 }
 
+/**
+ * Continues a scan of [body, body + len) that other calls interrupted (they each start their own):
+ * at byte `pos`, where line `line` + 1 begins, as scanPosition() said after the last line read.
+ */
+export function scanResume(body: usize, len: u32, pos: u32, line: u32): void {
+  scanStart(body, len);
+  if (line == 0) return;
+  sPos = pos;
+  lineNo = line;
+}
+
+/** Where the next line begins, or -1 when the body is done. */
+export function scanPosition(): i32 {
+  return sDone ? -1 : <i32>sPos;
+}
+
 /** The body being scanned (its offsets are what the accessors hand out). */
 @inline export function scanBody(): usize { return sBody; }
 /** Lines seen so far (all of them once nextLine has returned false). */

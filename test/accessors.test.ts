@@ -93,6 +93,27 @@ describe('hardening 10: accessors hand out frozen or fresh values', () => {
     expect({ ...second }).toEqual(expected)
   })
 
+  test('forEachLine over many batches of the wasm scan: wasm calls between lines change no report', () => {
+    // A BOM, CRLF and CR breaks, comments and every kind of line, over several thousand lines: the
+    // scan is resumed after each batch, and the callback below replaces the body in wasm memory.
+    const parts = ['\uFEFFUser-agent: a\r\n']
+    for (let i = 0; i < 6000; i++) parts.push(i % 5 === 0 ? `User-agent: b${i}\r\n` : i % 5 === 1 ? `Disallow: /p${i} # c\r` : i % 5 === 2 ? '\n' : i % 5 === 3 ? `Sitemap: https://e.com/${i}\n` : `X-${i}: v\n`)
+    const bytes = new TextEncoder().encode(parts.join(''))
+    const robots = parseRobots(bytes)
+    // Another body at least as long, put in wasm memory last.
+    const other = parseRobots('User-agent: *\nDisallow: /x\n'.repeat(Math.ceil(bytes.length / 20)))
+    const seen: LineReport[] = []
+    robots.forEachLine((r) => {
+      if (r.line % 97 === 0) {
+        void robots.matcher(`b${r.line}`)
+        expect(other.matcher(`bot${r.line}`).isAllowed('/x')).toBe(false)
+      }
+      seen.push(r)
+    })
+    expect(seen.length).toBe(robots.lines.length)
+    expect(seen).toEqual(robots.lines)
+  })
+
   test('forEachLine: the reports of lines, each fresh; the callback may use the Robots mid-walk', () => {
     const robots = parseRobots(BODY)
     const seen: LineReport[] = []

@@ -32,6 +32,52 @@ describe('directives: every other line, in place', () => {
     expect(robots.check('/x', 'Yandex')).toEqual({ allowed: false, line: 5, rule: { kind: 'disallow', pattern: '/x' } })
   })
 
+  test('a key as long as the one before but spelled otherwise is its own; agents as named, repeats once', () => {
+    const robots = parseRobots([
+      'User-agent: Alpha',
+      'User-agent: beta',
+      'User-agent: ALPHA',
+      'User-agent: *',
+      'Crawl-delay: 1',
+      'Crawl-Delay: 2',
+      'Crawl-delay: 3',
+      'Noindex: /a',
+      'Disallow: /',
+      'User-agent: *',
+      'User-agent: Gamma',
+      'Crawl-delay: 4',
+    ].join('\n'))
+    const d = robots.directives
+    expect(d.map((x) => [x.key, x.name, x.value])).toEqual([
+      ['Crawl-delay', 'crawl-delay', '1'], ['Crawl-Delay', 'crawl-delay', '2'], ['Crawl-delay', 'crawl-delay', '3'],
+      ['Noindex', 'noindex', '/a'], ['Crawl-delay', 'crawl-delay', '4'],
+    ])
+    expect(d[0]!.agents).toEqual(['*', 'alpha', 'beta'])
+    expect(d[4]!.agents).toEqual(['*', 'gamma'])
+    // One frozen list per group, shared by its directives.
+    expect(d[0]!.agents).toBe(d[3]!.agents)
+    expect(Object.isFrozen(d[4]!.agents)).toBe(true)
+  })
+
+  test('bytes past the first decoded chunks of a body: values across and beyond chunk ends read exactly', () => {
+    // A byte body (no source string to slice): its text is decoded a chunk at a time.
+    const lines = ['User-agent: *']
+    let n = 14
+    for (let i = 0; n < 70_000; i++) {
+      const line = `X-Key-${i}: value-${i}-${'v'.repeat(i % 37)}`
+      lines.push(line)
+      n += line.length + 1
+    }
+    const text = lines.join('\n') + '\n'
+    const fromBytes = parseRobots(new TextEncoder().encode(text)).directives
+    expect(fromBytes.length).toBe(lines.length - 1)
+    fromBytes.forEach((d, k) => {
+      const i = k
+      expect([d.line, d.key, d.value]).toEqual([k + 2, `X-Key-${i}`, `value-${i}-${'v'.repeat(i % 37)}`])
+    })
+    expect(fromBytes).toEqual(parseRobots(text).directives)
+  })
+
   test.skipIf(!corpusAvailable())('corpus: every real file gives one directive per "other" line, in its group (counts per key printed)', () => {
     const counts = new Map<string, number>()
     let files = 0

@@ -86,4 +86,8 @@ export interface WasmExports {
   scan(out: number, cap: number): number
   /** Lines seen so far. */
   scanLineCount(): number
+  /** Continues a scan at byte `pos`, where line `line` + 1 begins (scanStart when `line` is 0). */
+  scanResume(body: number, len: number, pos: number, line: number): void
+  /** Where the scan's next line begins, or -1 when the body is done. */
+  scanPosition(): number
 }

@@ -16,7 +16,7 @@
 //   (draft-ietf-aipref-attach-04 for the robots.txt rule and its optional path;
 //   draft-ietf-aipref-vocab-05 for the categories and the y/n values).
 
-import type { TextReader } from './bytes.js'
+import { sameBytes, type TextReader } from './bytes.js'
 import { O_GROUP, O_KEY_END, O_KEY_START, O_LINE, O_VAL_END, O_VAL_START, OTHER_STRIDE, type Outline } from './outline.js'
 import { namedGroups, type ParsedRobots } from './parse.js'
 
@@ -100,9 +100,11 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
   const none: readonly string[] = Object.freeze([])
   const text = reader.text
   const out: Directive[] = []
-  // Files repeat a few keys: the last one's lower case is reused.
-  let lastKey = ''
-  let lastName = ''
+  // Files repeat a few keys: a key with the last one's bytes reuses its strings (no slice, no lower case).
+  let key = ''
+  let name = ''
+  let lastStart = 0
+  let lastEnd = 0
   for (let i = 0; i < outline.othersLength; i += OTHER_STRIDE) {
     const g = o[i + O_GROUP]!
     let agents = g < 0 ? none : agentsOf[g]
@@ -111,12 +113,15 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
       const own = index.agents[g] ?? []
       agents = agentsOf[g] = Object.freeze(global[g] === 1 ? ['*', ...own] : own)
     }
-    const key = text(o[i + O_KEY_START]!, o[i + O_KEY_END]!)
-    if (key !== lastKey) {
-      lastKey = key
-      lastName = key.toLowerCase()
+    const keyStart = o[i + O_KEY_START]!
+    const keyEnd = o[i + O_KEY_END]!
+    if (i === 0 || !sameBytes(body, keyStart, keyEnd, lastStart, lastEnd)) {
+      key = text(keyStart, keyEnd)
+      name = key.toLowerCase()
     }
-    out.push(Object.freeze({ line: o[i + O_LINE]!, key, name: lastName, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents }))
+    lastStart = keyStart
+    lastEnd = keyEnd
+    out.push(Object.freeze({ line: o[i + O_LINE]!, key, name, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents }))
   }
   return Object.freeze(out)
 }

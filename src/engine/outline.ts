@@ -8,7 +8,7 @@
 // AgentIndex, the parser's own, so the views and the parsed form always agree.
 
 import type { TextReader } from './bytes.js'
-import { KIND_MASK, KIND_OTHER, KIND_USER_AGENT } from './layout.js'
+import { KIND_MASK, KIND_OTHER, KIND_USER_AGENT, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START } from './layout.js'
 import { AgentIndex, GroupTracker, type LineSink, type Scanner } from './parse.js'
 
 /** Fields of one other-key line in `Outline.others` (flat, OTHER_STRIDE numbers per line). */
@@ -60,6 +60,12 @@ export class Outline implements LineSink {
       o[i + O_VAL_START] = valStart
       o[i + O_VAL_END] = valEnd
       this.othersLength = i + OTHER_STRIDE
+    }
+  }
+
+  records(w: Uint32Array, at: number, count: number): void {
+    for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+      this.line(w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0, w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
     }
   }
 

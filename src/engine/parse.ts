@@ -13,7 +13,8 @@ import { escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
-  SCAN_F_TOO_LONG, SCAN_F_TYPO,
+  SCAN_F_TOO_LONG, SCAN_F_TYPO, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END,
+  SCAN_VAL_START,
 } from './layout.js'
 
 /** A run of user-agent lines and the rules after it (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent). */
@@ -96,6 +97,12 @@ export interface ParsedRobots {
 /** Receives a scan's records (SCAN_* in layout.ts): every line of the body, once, in order. */
 export interface LineSink {
   line(line: number, kindFlags: number, lineStart: number, lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void
+  /**
+   * Optional: `count` records at once, as the wasm scan wrote them (SCAN_RECORD_SIZE bytes each,
+   * from word `at` of `words`), each to be read as `line` would be called with it. A sink whose own
+   * loop calls its own `line` is spared the scan's call per line, which sees every kind of sink.
+   */
+  records?(words: Uint32Array, at: number, count: number): void
 }
 
 /** A scanner: feeds every line of `body` to `sink`. */
@@ -230,6 +237,11 @@ export function scanSitemaps(body: Uint8Array, scan: Scanner, source?: string): 
     line(_line, kindFlags, _lineStart, _lineEnd, _keyStart, _keyEnd, valStart, valEnd) {
       if ((kindFlags & KIND_MASK) === KIND_SITEMAP) sitemaps.add(valStart, valEnd)
     },
+    records(w, at, count) {
+      for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+        if ((w[at + SCAN_KIND / 4]! & KIND_MASK) === KIND_SITEMAP) sitemaps.add(w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
+      }
+    },
   })
   return sitemaps.urls
 }
@@ -255,18 +267,19 @@ export class AgentIndex {
 
   /** A user-agent line of group `g` (groups come in increasing order), its value body[valStart, valEnd). */
   add(g: number, kindFlags: number, valStart: number, valEnd: number): void {
-    let agents = this.agents[g]
-    if (agents === undefined) {
-      // Groups the caller skips stay holes: nothing reads them.
-      agents = this.agents[g] = []
-      this.#seen = null
-    }
+    // Groups the caller skips stay holes: nothing reads them.
+    const agents = this.agents[g]
+    if (agents === undefined) this.#seen = null
     if (kindFlags & SCAN_F_GLOBAL) {
+      if (agents === undefined) this.agents[g] = []
       if (this.globalGroups[this.globalGroups.length - 1] !== g) this.globalGroups.push(g)
       return
     }
     const tokenEnd = agentTokenEnd(this.body, valStart, valEnd)
-    if (tokenEnd === valStart) return
+    if (tokenEnd === valStart) {
+      if (agents === undefined) this.agents[g] = []
+      return
+    }
     // Only ASCII letters, '-' and '_': toLowerCase is exact here.
     const token = this.reader.text(valStart, tokenEnd).toLowerCase()
     const index = this.agentGroups
@@ -276,13 +289,16 @@ export class AgentIndex {
       if (list !== undefined && list[list.length - 1] === g) return
       if (list === undefined) index.set(token, [g])
       else list.push(g)
-    } else if (agents.length > 0) {
+    } else if (agents !== undefined && agents.length > 0) {
       // Most groups name one agent: only a second one needs a set to find repeats.
       const seen = (this.#seen ??= new Set(agents))
       if (seen.has(token)) return
       seen.add(token)
     }
-    agents.push(token)
+    // Most groups name one agent: a list made with its token has room for one, where a list grown
+    // from empty by a push has room for 17 (V8), which files of thousands of groups paid for.
+    if (agents === undefined) this.agents[g] = [token]
+    else agents.push(token)
   }
 }
 
@@ -397,6 +413,15 @@ class LineReporter implements LineSink {
       key: text !== null ? text(keyStart, keyEnd) : undefined,
       value: text !== null ? text(valStart, valEnd) : undefined,
     })
+  }
+
+  records(w: Uint32Array, at: number, count: number): void {
+    for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+      this.line(
+        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0,
+        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+      )
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import { directivesOf, preferenceIndex, preferencesFor, type Directive, type Pre
 import { Matcher, type Verdict } from './matcher.js'
 import { outlineOf, type Outline } from './outline.js'
 import { getEngine } from './wasm.js'
-import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
+import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
@@ -205,10 +205,11 @@ export class Robots {
    */
   forEachLine(callback: (report: LineReport) => void): void {
     if (typeof callback !== 'function') fail('callback', 'a function', callback)
-    // The TypeScript scanner, not the wasm one: the callback may call into wasm (a check, a
-    // compile), which would overwrite the body and records of a wasm scan in progress. On files
-    // of short lines it is also the faster: reading the wasm scan's records costs more per line.
-    reportLines(this.#body, scanBodyTs, callback, this.#sourceText)
+    // The callback may call into wasm (a check, a compile), which would overwrite the body, the
+    // records and the scanner's place of a wasm scan in progress: the wasm scan for it copies each
+    // batch of records out and resumes where it stopped.
+    const body = this.#body
+    reportLines(body, body.length > WASM_SCAN_MAX ? scanBodyTs : wasmScanCopied, callback, this.#sourceText)
   }
 
   /**
@@ -325,6 +326,10 @@ const WASM_SCAN_MAX = 1 << 20
 
 function wasmScan(body: Uint8Array, sink: LineSink): void {
   scanLines(getEngine(), body, sink)
+}
+
+function wasmScanCopied(body: Uint8Array, sink: LineSink): void {
+  scanLinesCopied(getEngine(), body, sink)
 }
 
 /** The scanner for a body: the wasm one, or its TypeScript twin for bodies over WASM_SCAN_MAX. */

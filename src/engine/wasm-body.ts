@@ -172,12 +172,49 @@ export function scanLines(e: Engine, body: Uint8Array, sink: LineSink): void {
   for (;;) {
     const n = e.w.scan(e.scratch, cap)
     if (n === 0) break
-    const w = e.u32
-    for (let r = 0, at = e.scratch >> 2; r < n; r++, at += SCAN_RECORD_SIZE / 4) {
-      sink.line(
-        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
-        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
-      )
-    }
+    feed(sink, e.u32, e.scratch >> 2, n)
+  }
+}
+
+/** Hands `count` records, from word `at` of `w`, to `sink`: as one batch when it takes them so. */
+function feed(sink: LineSink, w: Uint32Array, at: number, count: number): void {
+  if (sink.records !== undefined) {
+    sink.records(w, at, count)
+    return
+  }
+  for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+    sink.line(
+      w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, w[at + SCAN_LINE_START / 4]!, w[at + SCAN_LINE_END / 4]!,
+      w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+    )
+  }
+}
+
+/** Records per batch of scanLinesCopied: a copy of 64 KiB, small next to the lines it stands for. */
+const COPIED_BATCH = 2048
+
+/**
+ * scanLines for a sink that may call into wasm itself (a caller's callback: a check, a compile),
+ * which would overwrite the body, the records and the scanner's place. Each batch of records is
+ * copied out before the sink sees it, and the next batch resumes the scan where this one ended,
+ * loading the body again if another call replaced it.
+ */
+export function scanLinesCopied(e: Engine, body: Uint8Array, sink: LineSink): void {
+  let pos = 0
+  let line = 0
+  // This call's own: a sink that starts another such scan gets another.
+  const w = new Uint32Array(COPIED_BATCH * (SCAN_RECORD_SIZE / 4))
+  for (;;) {
+    e.reserveInput(body.length + 16)
+    e.w.scanResume(e.input, e.loadBody(body), pos, line)
+    const cap = Math.min(COPIED_BATCH, Math.floor((3 * e.inputCap) / SCAN_RECORD_SIZE))
+    const n = e.w.scan(e.scratch, cap)
+    if (n === 0) return
+    const at = e.scratch >> 2
+    w.set(e.u32.subarray(at, at + n * (SCAN_RECORD_SIZE / 4)))
+    pos = e.w.scanPosition()
+    line = w[(n - 1) * (SCAN_RECORD_SIZE / 4) + SCAN_LINE / 4]!
+    feed(sink, w, 0, n)
+    if (pos < 0) return
   }
 }
