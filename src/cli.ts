@@ -5,7 +5,7 @@
 import { CHECK_BLOCKS, runCheck } from './cli/cmd-check.js'
 import { runDiff } from './cli/cmd-diff.js'
 import { runExplain } from './cli/cmd-explain.js'
-import { runFilter } from './cli/cmd-filter.js'
+import { FILTER_BLOCKS, runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
 import { runTest } from './cli/cmd-test.js'
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   return run(rest)
 }
 
-if (!serveWork([CHECK_BLOCKS])) {
+if (!serveWork([CHECK_BLOCKS, FILTER_BLOCKS])) {
   process.stdout.on('error', outputFailed)
   main(process.argv.slice(2)).then(
     (status) => {

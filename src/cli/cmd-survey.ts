@@ -14,7 +14,7 @@ import type { SurveyOptions } from '../survey/types.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, parse, threadsOption } from './options.js'
-import { textLines } from './stream.js'
+import { streamReader, textLines } from './stream.js'
 import { ProgressLine } from './progress.js'
 import { openInput } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'
@@ -55,7 +55,7 @@ async function readOrigins(path: string): Promise<string[]> {
   } catch (e) {
     throw e instanceof InputError ? new InputError(`--origins: ${e.message}`) : e
   }
-  for await (const line of textLines(input, (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
+  for await (const line of textLines(streamReader(input), (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
     const s = line.trim()
     if (s === '' || s.startsWith('#')) continue
     if (origins.length >= MAX_ORIGINS) throw new InputError(`--origins: more than ${MAX_ORIGINS.toLocaleString('en-US')} origins; split the list into shards`)

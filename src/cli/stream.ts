@@ -246,51 +246,55 @@ async function* mapBlocks<T>(blocks: AsyncIterable<LineBlock>, f: (b: LineBlock)
 }
 
 /**
- * The lines of `input` as strings, split as streamCheck splits them (LF; a CR before it dropped; a
+ * Bytes a text line (textLines, blockText) may hold before it is dropped unread. Each UTF-16 unit
+ * decoded takes at most 3 bytes of UTF-8 (a replaced ill-formed sequence too), so a line past
+ * this is past MAX_URL_LINE characters: dropping it early changes no answer.
+ */
+export const MAX_TEXT_LINE_BYTES = 3 * MAX_URL_LINE
+
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/**
+ * The lines of a block (lineBlocks with MAX_TEXT_LINE_BYTES) as strings: ill-formed UTF-8 as
+ * U+FFFD, the CR before an LF dropped (a last line without LF keeps it). A line over MAX_URL_LINE
+ * characters is not kept: it is '' and its index is in `tooLong`.
+ */
+export function blockText(block: LineBlock): { lines: string[]; tooLong: number[] } {
+  const text = textDecoder.decode(block.bytes)
+  const lines: string[] = []
+  const tooLong: number[] = []
+  for (let from = 0; from < text.length;) {
+    const nl = text.indexOf('\n', from)
+    const end = nl < 0 ? text.length : nl
+    let line = text.slice(from, end)
+    if ((lines.length === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
+      tooLong.push(lines.length)
+      line = ''
+    } else if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
+    lines.push(line)
+    from = end + 1
+  }
+  return { lines, tooLong }
+}
+
+/**
+ * The lines of the input as strings, split as streamCheck splits them (LF; a CR before it dropped; a
  * final line without LF; a BOM at the very start dropped; ill-formed UTF-8 as U+FFFD). A line over
  * MAX_URL_LINE characters is not held: it comes out as '' and its number (from 1) goes to `tooLong`.
  */
-export async function* textLines(input: AsyncIterable<Uint8Array>, tooLong: (lineNo: number) => void): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: false })
-  let carry = ''
-  let skipping = false
+export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => void): AsyncGenerator<string> {
   let lineNo = 0
-  const one = (line: string, endsWithLf: boolean): string => {
-    lineNo++
-    return endsWithLf && line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line
-  }
-  for await (const chunk of input) {
-    const text = decoder.decode(chunk, { stream: true })
-    let from = 0
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
-      if (skipping) {
-        skipping = false
-        tooLong(++lineNo)
-        yield ''
-      } else {
-        const line = carry + text.slice(from, nl)
-        carry = ''
-        if (line.length > MAX_URL_LINE) {
-          tooLong(++lineNo)
-          yield ''
-        } else yield one(line, true)
+  for await (const block of lineBlocks(read, MAX_TEXT_LINE_BYTES)) {
+    const { lines, tooLong: long } = blockText(block)
+    let k = 0
+    for (let i = 0; i < lines.length; i++) {
+      lineNo++
+      if (long[k] === i) {
+        k++
+        tooLong(lineNo)
       }
-      from = nl + 1
+      yield lines[i]!
     }
-    if (!skipping) {
-      carry += text.slice(from)
-      if (carry.length > MAX_URL_LINE) {
-        carry = ''
-        skipping = true
-      }
-    }
-  }
-  const rest = carry + decoder.decode()
-  if (skipping) {
-    tooLong(++lineNo)
-    yield ''
-  } else if (rest !== '') {
-    yield one(rest, false)
   }
 }
 

@@ -10,6 +10,8 @@
 //   with its result, to `recycle`; a result's named by `resultBuffers` move to the caller;
 // * a worker that throws, fails a job or exits ends the stream with that error, and every worker
 //   is terminated whenever the stream ends (done, failed, or abandoned by its consumer);
+// * a worker may ask the caller's thread (`ask` in setup, `answer` in the options): the one
+//   place for what every thread must share, such as the robots.txt fetched once per origin;
 // * with one thread the work runs in-process, on the same `setup`, with no worker at all; with
 //   `callerWorks`, the caller's thread is one of the N (N - 1 workers): it runs a job itself when
 //   every worker has inFlight jobs, instead of waiting.
@@ -23,8 +25,12 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 export interface Work<D, J, R> {
   /** Names the work in workerData and in error messages. */
   readonly tag: string
-  /** Prepares a thread (the caller's, or a worker's with `data` structured-cloned) and returns how it runs a job. */
-  setup(data: D): (job: J) => R
+  /**
+   * Prepares a thread (the caller's, or a worker's with `data` structured-cloned) and returns how it
+   * runs a job. `ask` sends a request to the caller's thread (PoolOptions.answer) and resolves to
+   * its answer.
+   */
+  setup(data: D, ask: Ask): (job: J) => R | Promise<R>
   /**
    * Buffers a job hands over: transferred to its worker, unusable by the sender until they come
    * back to `recycle` once the job has run (a result must not keep a view of them).
@@ -33,6 +39,9 @@ export interface Work<D, J, R> {
   /** Buffers a result hands back, likewise. */
   resultBuffers?(result: R): ArrayBuffer[]
 }
+
+/** A request to the caller's thread, resolving to its answer. */
+export type Ask = (request: unknown) => Promise<unknown>
 
 /** Where and how wide the work runs. */
 export interface PoolOptions<D> {
@@ -51,6 +60,8 @@ export interface PoolOptions<D> {
   callerWorks?: boolean
   /** Gets a job's buffers back (jobBuffers) once it has run, to be used for another job. */
   recycle?(buffers: ArrayBuffer[]): void
+  /** Answers the requests of `ask`; without it, a request rejects. */
+  answer?(request: unknown): unknown
   /** Filled in as the pool runs: the tests of the bound read it. */
   stats?: PoolStats
 }
@@ -63,8 +74,22 @@ export interface PoolStats {
   maxBuffered: number
 }
 
-interface Message<J> { seq: number; job: J }
-interface Reply<R> { seq: number; result?: R; error?: string; spent?: ArrayBuffer[] }
+/** To a worker: a job, or the answer to one of its requests. */
+type ToWorker<J> = { seq: number; job: J } | { answer: number; value?: unknown; error?: string }
+/** From a worker: a job's result or failure, or a request. */
+type FromWorker<R> = { seq: number; result?: R; error?: string; spent?: ArrayBuffer[] } | { ask: number; request: unknown }
+
+function describe(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : String(e)
+}
+
+/** `answer` as `ask` on the caller's own thread. */
+function askOf(answer: ((request: unknown) => unknown) | undefined): Ask {
+  return async (request) => {
+    if (answer === undefined) throw new Error('this pool answers no requests')
+    return answer(request)
+  }
+}
 
 interface Tagged { tag?: unknown; data?: unknown }
 
@@ -75,20 +100,37 @@ export function serveWork(works: readonly Work<never, never, unknown>[]): boolea
   const work = works.find((w) => w.tag === wd.tag) as Work<unknown, unknown, unknown> | undefined
   if (work === undefined) return false
   const port = parentPort
+  const asked = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>()
+  let asks = 0
+  const ask: Ask = (request) => new Promise((resolve, reject) => {
+    const id = asks++
+    asked.set(id, { resolve, reject })
+    port.postMessage({ ask: id, request } satisfies FromWorker<never>)
+  })
   // A setup that throws is an uncaught error of the worker: the pool's 'error' event reports it.
-  const run = work.setup(wd.data)
-  port.on('message', ({ seq, job }: Message<unknown>) => {
-    let reply: Reply<unknown>
+  const run = work.setup(wd.data, ask)
+  port.on('message', (m: ToWorker<unknown>) => {
+    if ('answer' in m) {
+      const waiter = asked.get(m.answer)!
+      asked.delete(m.answer)
+      if (m.error !== undefined) waiter.reject(new Error(m.error))
+      else waiter.resolve(m.value)
+      return
+    }
+    const { seq, job } = m
     const spent = work.jobBuffers?.(job) ?? []
-    let moved = spent
+    const reply = (result: unknown): void => {
+      const moved = work.resultBuffers === undefined ? spent : [...work.resultBuffers(result), ...spent]
+      port.postMessage({ seq, result, spent } satisfies FromWorker<unknown>, moved)
+    }
+    const failed = (e: unknown): void => port.postMessage({ seq, error: describe(e) } satisfies FromWorker<unknown>)
     try {
       const result = run(job)
-      reply = { seq, result, spent }
-      if (work.resultBuffers !== undefined) moved = [...work.resultBuffers(result), ...spent]
+      if (result instanceof Promise) result.then(reply, failed)
+      else reply(result)
     } catch (e) {
-      reply = { seq, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }
+      failed(e)
     }
-    port.postMessage(reply, moved)
   })
   return true
 }
@@ -101,17 +143,18 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
   const { threads, inFlight, stats } = options
   if (!Number.isInteger(threads) || threads < 1) throw new TypeError(`threads: expected an integer >= 1, got ${String(threads)}`)
   if (!Number.isInteger(inFlight) || inFlight < 1) throw new TypeError(`inFlight: expected an integer >= 1, got ${String(inFlight)}`)
+  const ask = askOf(options.answer)
   if (threads === 1) {
-    const run = work.setup(options.data)
+    const run = work.setup(options.data, ask)
     for await (const job of jobs) {
-      const result = run(job)
+      const result = await run(job)
       options.recycle?.(work.jobBuffers?.(job) ?? [])
       yield result
     }
     return
   }
 
-  const local = options.callerWorks === true ? work.setup(options.data) : null
+  const local = options.callerWorks === true ? work.setup(options.data, ask) : null
   const execArgv = workerExecArgv()
   const workers = Array.from({ length: local === null ? threads : threads - 1 }, () => new Worker(options.worker, { workerData: { tag: work.tag, data: options.data }, execArgv }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
@@ -125,7 +168,14 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
     w?.()
   }
   for (const w of workers) {
-    w.on('message', (m: Reply<R>) => {
+    w.on('message', (m: FromWorker<R>) => {
+      if ('ask' in m) {
+        ask(m.request).then(
+          (value) => w.postMessage({ answer: m.ask, value } satisfies ToWorker<J>),
+          (e: unknown) => w.postMessage({ answer: m.ask, error: describe(e) } satisfies ToWorker<J>),
+        )
+        return
+      }
       load.set(w, load.get(w)! - 1)
       if (m.error !== undefined) failure ??= new Error(`${work.tag} failed: ${m.error}`)
       else {
@@ -182,12 +232,12 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
       const seq = sent++
       if (stats !== undefined) stats.maxOutstanding = Math.max(stats.maxOutstanding, sent - next)
       if (local !== null && load.get(target)! >= inFlight) {
-        done.set(seq, local(job))
+        done.set(seq, await local(job))
         options.recycle?.(work.jobBuffers?.(job) ?? [])
         continue
       }
       load.set(target, load.get(target)! + 1)
-      target.postMessage({ seq, job } satisfies Message<J>, work.jobBuffers?.(job) ?? [])
+      target.postMessage({ seq, job } satisfies ToWorker<J>, work.jobBuffers?.(job) ?? [])
     }
   } finally {
     closing = true
