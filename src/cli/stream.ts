@@ -79,16 +79,16 @@ export function streamReader(input: AsyncIterable<Uint8Array>): ReadInto {
 }
 
 /**
- * Lines of the input in blocks: whole lines, each ending in '\n' except the input's last when it has
+ * Lines of the input in blocks of about `size` bytes: whole lines, each ending in '\n' except the input's last when it has
  * none; the input's UTF-8 BOM dropped. A line whose bytes pass `maxLine` before its LF is not held:
  * its bytes are dropped, and the block that holds its LF starts there with `tooLongFirst` (an empty
  * first line, to be rejected). Each block's bytes are a view of a buffer no other block shares.
  * A consumer done with a block may put its buffer in `spares`, for a later block.
  */
-export async function* lineBlocks(read: ReadInto, maxLine: number, spares: ArrayBuffer[] = []): AsyncGenerator<LineBlock> {
+export async function* lineBlocks(read: ReadInto, maxLine: number, spares: ArrayBuffer[] = [], size = BLOCK): AsyncGenerator<LineBlock> {
   const fresh = (): Uint8Array => {
-    for (let b = spares.pop(); b !== undefined; b = spares.pop()) if (b.byteLength === BLOCK) return new Uint8Array(b)
-    return new Uint8Array(BLOCK)
+    for (let b = spares.pop(); b !== undefined; b = spares.pop()) if (b.byteLength === size) return new Uint8Array(b)
+    return new Uint8Array(size)
   }
   let buf = fresh()
   /** Bytes of buf in use, from 0: the unfinished line carried over, then what was read. */
@@ -99,7 +99,7 @@ export async function* lineBlocks(read: ReadInto, maxLine: number, spares: Array
   /** The read into buf started before the last block left, so that reading overlaps its checking. */
   let ahead: Promise<number> | null = null
   for (;;) {
-    if (buf.length - have < BLOCK / 2) buf = withRoom(buf, have, have + BLOCK)
+    if (buf.length - have < size / 2) buf = withRoom(buf, have, have + size)
     const n = await (ahead ?? read(buf, have))
     ahead = null
     if (n === 0) break
@@ -130,7 +130,7 @@ export async function* lineBlocks(read: ReadInto, maxLine: number, spares: Array
     // The tail goes to the next buffer before the block leaves: a worker may take this one.
     const next = fresh()
     const tail = buf.subarray(nl + 1, have)
-    const carried = withRoom(next, 0, tail.length + BLOCK / 2)
+    const carried = withRoom(next, 0, tail.length + size / 2)
     carried.set(tail)
     have = tail.length
     if (have > maxLine) {
@@ -253,6 +253,8 @@ async function* mapBlocks<T>(blocks: AsyncIterable<LineBlock>, f: (b: LineBlock)
 export const MAX_TEXT_LINE_BYTES = 3 * MAX_URL_LINE
 
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
+/** Bytes of lines decoded at once by blockText. */
+const TEXT_PIECE = 1 << 16
 
 /**
  * The lines of a block (lineBlocks with MAX_TEXT_LINE_BYTES) as strings: ill-formed UTF-8 as
@@ -260,19 +262,30 @@ const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
  * characters is not kept: it is '' and its index is in `tooLong`.
  */
 export function blockText(block: LineBlock): { lines: string[]; tooLong: number[] } {
-  const text = textDecoder.decode(block.bytes)
+  const bytes = block.bytes
   const lines: string[] = []
   const tooLong: number[] = []
-  for (let from = 0; from < text.length;) {
-    const nl = text.indexOf('\n', from)
-    const end = nl < 0 ? text.length : nl
-    let line = text.slice(from, end)
-    if ((lines.length === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
-      tooLong.push(lines.length)
-      line = ''
-    } else if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
-    lines.push(line)
-    from = end + 1
+  // Decoded a piece of whole lines at a time: each line is a slice of its piece's string, and a
+  // piece small enough for the young generation goes with its lines, not at the next full GC.
+  for (let p = 0; p < bytes.length;) {
+    let q = Math.min(p + TEXT_PIECE, bytes.length)
+    if (q < bytes.length) {
+      const nl = bytes.indexOf(0x0a, q - 1)
+      q = nl < 0 ? bytes.length : nl + 1
+    }
+    const text = textDecoder.decode(bytes.subarray(p, q))
+    for (let from = 0; from < text.length;) {
+      const nl = text.indexOf('\n', from)
+      const end = nl < 0 ? text.length : nl
+      let line = text.slice(from, end)
+      if ((lines.length === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
+        tooLong.push(lines.length)
+        line = ''
+      } else if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
+      lines.push(line)
+      from = end + 1
+    }
+    p = q
   }
   return { lines, tooLong }
 }
@@ -284,7 +297,8 @@ export function blockText(block: LineBlock): { lines: string[]; tooLong: number[
  */
 export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => void): AsyncGenerator<string> {
   let lineNo = 0
-  for await (const block of lineBlocks(read, MAX_TEXT_LINE_BYTES)) {
+  // Small blocks: their lines are made as they are asked for, and die young.
+  for await (const block of lineBlocks(read, MAX_TEXT_LINE_BYTES, [], TEXT_PIECE)) {
     const { lines, tooLong: long } = blockText(block)
     let k = 0
     for (let i = 0; i < lines.length; i++) {
