@@ -10,7 +10,7 @@ export function cliWorker(): URL {
 }
 
 /**
- * Blocks of URL lines out per worker: one being checked while the next waits, so a worker never
- * idles on the main thread. Each is at most a BLOCK of input and its output.
+ * Blocks of URL lines out per thread: a few queued, so that a worker keeps busy while the main
+ * thread waits for a read or is not scheduled. Each is at most a BLOCK of input and its output.
  */
-export const BLOCKS_IN_FLIGHT = 2
+export const BLOCKS_IN_FLIGHT = 4
