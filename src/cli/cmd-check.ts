@@ -7,7 +7,7 @@ import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, threadsOption, timeoutOption, urlArgument } from './options.js'
 import { bulkStdout } from './output.js'
 import { loadRobots, openList, type LoadedRobots } from './source.js'
-import { checkBlock, fileReader, lineBlocks, MAX_URL_LINE, streamReader, writeVerdicts, type BlockVerdicts, type LineBlock, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
+import { BLOCK, checkBlock, fileReader, lineBlocks, MAX_URL_LINE, streamReader, writeVerdicts, type BlockVerdicts, type LineBlock, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { escapeControls } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
 import { parseRobots, type Robots } from '../engine/robots.js'
@@ -28,14 +28,21 @@ interface VerdictSpec {
   origin: string | null
 }
 
-/** A block of --urls lines checked on any thread; its buffer goes to the worker and the output comes back, both moved. */
-export const CHECK_BLOCKS: Work<VerdictSpec, LineBlock, BlockVerdicts> = {
+/** A block of --urls lines, and the buffer of an output already written, for this block's output. */
+interface CheckJob { block: LineBlock; into: Uint8Array | null }
+
+/**
+ * A block of --urls lines checked on any thread. Its buffer and the spare output buffer move to
+ * the worker; the output comes back in the result, the block's buffer (and the spare when the
+ * output did not fit in it) to be read into again.
+ */
+export const CHECK_BLOCKS: Work<VerdictSpec, CheckJob, BlockVerdicts> = {
   tag: 'robotstxt check --urls',
   setup: (spec) => {
     const v = cliVerdicts(spec)
-    return (block) => checkBlock(block, v.lines, v.filter)
+    return (job) => checkBlock(job.block, v.lines, v.filter, job.into ?? undefined)
   },
-  jobBuffers: (block) => [block.bytes.buffer as ArrayBuffer],
+  jobBuffers: (job) => job.into === null ? [job.block.bytes.buffer as ArrayBuffer] : [job.block.bytes.buffer as ArrayBuffer, job.into.buffer as ArrayBuffer],
   resultBuffers: (r) => [r.out.buffer as ArrayBuffer],
 }
 
@@ -89,13 +96,16 @@ export async function runCheck(argv: string[]): Promise<number> {
   const list = urlsFile === '-' ? null : await openList(urlsFile)
   const output = bulkStdout()
   try {
-    // Buffers of checked blocks, read into again: their number is bounded by the blocks in flight.
-    const spares: ArrayBuffer[] = []
-    const blocks = lineBlocks(list === null ? streamReader(process.stdin) : fileReader(list), MAX_URL_LINE, spares)
-    const checked = inOrder(blocks, CHECK_BLOCKS, {
-      threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, callerWorks: true, recycle: (b) => spares.push(...b),
-    })
-    const result = await writeVerdicts(checked, output.stream, process.stderr, progressReporter())
+    // Buffers of checked blocks and of written outputs, used again: as many as the blocks in flight.
+    const inputs: ArrayBuffer[] = []
+    const outputs: ArrayBuffer[] = []
+    const recycle = (buffers: ArrayBuffer[]): void => {
+      for (const b of buffers) (b.byteLength === BLOCK ? inputs : outputs).push(b)
+    }
+    const blocks = lineBlocks(list === null ? streamReader(process.stdin) : fileReader(list), MAX_URL_LINE, inputs)
+    const jobs = withOutputs(blocks, outputs)
+    const checked = inOrder(jobs, CHECK_BLOCKS, { threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, callerWorks: true, recycle })
+    const result = await writeVerdicts(checked, output.stream, process.stderr, progressReporter(), (b) => outputs.push(b))
     await output.close()
     return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
@@ -153,10 +163,18 @@ function cliVerdicts(spec: VerdictSpec, robots?: Robots): {
     // The matcher checks and writes each line in one wasm pass; a constant verdict is written in
     // one pass too, with no codes array.
     lines: constant === null
-      ? (block, marks) => matcher.verdictLines(block, marks)
-      : (block, marks) => verdictLines(getEngine(), block, constant, marks),
+      ? (block, marks, into) => matcher.verdictLines(block, marks, into)
+      : (block, marks, into) => verdictLines(getEngine(), block, constant, marks, into),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
+  }
+}
+
+/** Each block with a written output's buffer, when there is one, for its own output. */
+async function* withOutputs(blocks: AsyncIterable<LineBlock>, outputs: ArrayBuffer[]): AsyncGenerator<CheckJob> {
+  for await (const block of blocks) {
+    const spare = outputs.pop()
+    yield { block, into: spare === undefined ? null : new Uint8Array(spare) }
   }
 }
 

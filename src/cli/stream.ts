@@ -36,8 +36,9 @@ export const BLOCK = 1 << 20
  * The output lines of `block` (whole lines, each ending in '\n' except perhaps the last): for each
  * line, `allowed<TAB>LINE<TAB>URL` or `disallowed<TAB>LINE<TAB>URL`, or `error<TAB>0<TAB>URL` when
  * `marks` (VERDICT_* per line, or null) rejects it; with the number of lines and of disallowed ones.
+ * The output goes into `into` when it fits.
  */
-export type LinesReport = (block: Uint8Array, marks: Uint8Array | null) => VerdictLines
+export type LinesReport = (block: Uint8Array, marks: Uint8Array | null, into?: Uint8Array) => VerdictLines
 
 /** Why the line block[start, end) cannot be checked, or null when it can. */
 export type LineFilter = (block: Uint8Array, start: number, end: number) => string | null
@@ -174,8 +175,8 @@ function withRoom(a: Uint8Array, keep: number, need: number): Uint8Array {
   return grown
 }
 
-/** The output lines of a block, and its rejected lines: the same on any thread. */
-export function checkBlock(block: LineBlock, check: LinesReport, filter: LineFilter | null): BlockVerdicts {
+/** The output lines of a block (into `into`, a spent output's buffer, when they fit), and its rejected lines: the same on any thread. */
+export function checkBlock(block: LineBlock, check: LinesReport, filter: LineFilter | null, into?: Uint8Array): BlockVerdicts {
   const given = block.bytes
   // Plain Uint8Arrays only: a Buffer here and a Uint8Array there make every byte access in the
   // filter loop below polymorphic.
@@ -200,17 +201,18 @@ export function checkBlock(block: LineBlock, check: LinesReport, filter: LineFil
       }
     }
   }
-  const { out, lines, disallowed, controls } = check(bytes, marks)
+  const { out, lines, disallowed, controls } = check(bytes, marks, into)
   return { out: controls > 0 ? escapeUrls(out) : out, lines, disallowed, rejected }
 }
 
 /**
  * Writes each block's output lines to `output` in the order given, and its rejected lines, numbered
  * in the whole input, to `errors`. `onProgress` is called after each block (the caller throttles
- * and renders it).
+ * and renders it); `written` gets each output's buffer once it is written, free for another block.
  */
 export async function writeVerdicts(
   blocks: AsyncIterable<BlockVerdicts>, output: Writable, errors: Writable, onProgress?: (r: StreamResult) => void,
+  written?: (buffer: ArrayBuffer) => void,
 ): Promise<StreamResult> {
   const result: StreamResult = { total: 0, disallowed: 0, bad: 0 }
   for await (const b of blocks) {
@@ -222,7 +224,8 @@ export async function writeVerdicts(
     }
     result.total += b.lines
     result.disallowed += b.disallowed
-    if (b.out.length > 0 && !output.write(b.out)) await drained(output)
+    const buffer = b.out.buffer as ArrayBuffer
+    if (b.out.length > 0 && !output.write(b.out, written === undefined ? undefined : () => written(buffer))) await drained(output)
     onProgress?.(result)
   }
   return result

@@ -207,31 +207,32 @@ export function lineBounds(e: Engine, data: Uint8Array): Uint32Array {
  * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts),
  * each with `code` (the matching line when allowed, ~line when disallowed: a fetched robots.txt
  * that allows or disallows everything); `marks` has one VERDICT_* per line or is null. Returns
- * the output (a view of a new buffer of its own), the number of lines and how many were
- * disallowed (lines marked rejected not counted).
+ * the output (a view of `into` when it had room, else of a new buffer), the number of lines and
+ * how many were disallowed (lines marked rejected not counted).
  */
-export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null): VerdictLines {
-  return verdictChunks(e, data, marks, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
+export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
 }
 
 /**
  * verdictLines with each line's code computed against the current table (use() it first), in the
  * pass that writes the output (assembly/verdicts.ts, checkVerdictLines).
  */
-export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null): VerdictLines {
-  return verdictChunks(e, data, marks, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
+export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
 }
 
 /**
  * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
  * lays out its stage and output (verdictsRoom), lets `write` run the wasm export over it (the
- * bytes written back) and collects the output and counts.
+ * bytes written back) and collects the output and counts: into `into` while it has room (a
+ * buffer of a block before, reused), else into a new buffer.
  */
-function verdictChunks(e: Engine, 
-  data: Uint8Array, marks: Uint8Array | null,
+function verdictChunks(e: Engine,
+  data: Uint8Array, marks: Uint8Array | null, into: Uint8Array | undefined,
   write: (at: number, len: number, marksAt: number, stage: number, out: number) => number,
 ): VerdictLines {
-  let result = new Uint8Array(0)
+  let result = into ?? new Uint8Array(0)
   let used = 0
   let seen = 0
   let lines = 0

@@ -33,7 +33,7 @@ export interface Work<D, J, R> {
   setup(data: D, ask: Ask): (job: J) => R | Promise<R>
   /**
    * Buffers a job hands over: transferred to its worker, unusable by the sender until they come
-   * back to `recycle` once the job has run (a result must not keep a view of them).
+   * back, once the job has run: in the result when resultBuffers names them, else to `recycle`.
    */
   jobBuffers?(job: J): ArrayBuffer[]
   /** Buffers a result hands back, likewise. */
@@ -83,6 +83,14 @@ function describe(e: unknown): string {
   return e instanceof Error ? (e.stack ?? e.message) : String(e)
 }
 
+/** The job's buffers free once it has run: those its result does not hand on. */
+function spentOf<J, R>(work: Work<never, J, R>, job: J, result: R): ArrayBuffer[] {
+  const given = work.jobBuffers?.(job) ?? []
+  if (given.length === 0 || work.resultBuffers === undefined) return given
+  const kept = work.resultBuffers(result)
+  return given.filter((b) => !kept.includes(b))
+}
+
 /** `answer` as `ask` on the caller's own thread. */
 function askOf(answer: ((request: unknown) => unknown) | undefined): Ask {
   return async (request) => {
@@ -118,10 +126,9 @@ export function serveWork(works: readonly Work<never, never, unknown>[]): boolea
       return
     }
     const { seq, job } = m
-    const spent = work.jobBuffers?.(job) ?? []
     const reply = (result: unknown): void => {
-      const moved = work.resultBuffers === undefined ? spent : [...work.resultBuffers(result), ...spent]
-      port.postMessage({ seq, result, spent } satisfies FromWorker<unknown>, moved)
+      const spent = spentOf(work, job, result)
+      port.postMessage({ seq, result, spent } satisfies FromWorker<unknown>, [...(work.resultBuffers?.(result) ?? []), ...spent])
     }
     const failed = (e: unknown): void => port.postMessage({ seq, error: describe(e) } satisfies FromWorker<unknown>)
     try {
@@ -148,7 +155,7 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
     const run = work.setup(options.data, ask)
     for await (const job of jobs) {
       const result = await run(job)
-      options.recycle?.(work.jobBuffers?.(job) ?? [])
+      options.recycle?.(spentOf(work, job, result))
       yield result
     }
     return
@@ -232,8 +239,9 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
       const seq = sent++
       if (stats !== undefined) stats.maxOutstanding = Math.max(stats.maxOutstanding, sent - next)
       if (local !== null && load.get(target)! >= inFlight) {
-        done.set(seq, await local(job))
-        options.recycle?.(work.jobBuffers?.(job) ?? [])
+        const result = await local(job)
+        done.set(seq, result)
+        options.recycle?.(spentOf(work, job, result))
         continue
       }
       load.set(target, load.get(target)! + 1)
