@@ -1,6 +1,7 @@
 // `robotstxt check ROBOTS AGENT URL...` and `robotstxt check ROBOTS AGENT --urls FILE [--threads N]`.
-// With --threads N the blocks of URL lines are checked on N workers (CHECK_BLOCKS), each compiling
-// the matcher once from the same VerdictSpec the main thread uses: the output is the same bytes.
+// --urls reads blocks of lines and checks them as CHECK_BLOCKS on --threads N threads (this one and
+// N - 1 workers, each compiling the matcher once from the same VerdictSpec): the output is the same
+// bytes for any N.
 
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'

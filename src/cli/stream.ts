@@ -80,11 +80,12 @@ export function streamReader(input: AsyncIterable<Uint8Array>): ReadInto {
 }
 
 /**
- * Lines of the input in blocks of about `size` bytes: whole lines, each ending in '\n' except the input's last when it has
- * none; the input's UTF-8 BOM dropped. A line whose bytes pass `maxLine` before its LF is not held:
- * its bytes are dropped, and the block that holds its LF starts there with `tooLongFirst` (an empty
- * first line, to be rejected). Each block's bytes are a view of a buffer no other block shares.
- * A consumer done with a block may put its buffer in `spares`, for a later block.
+ * Lines of the input in blocks of about `size` bytes: whole lines, each ending in '\n' except the
+ * input's last when it has none; the input's UTF-8 BOM dropped. A line whose bytes pass `maxLine`
+ * before its LF is not held: its bytes are dropped, and the block that holds its LF starts there
+ * with `tooLongFirst` (an empty first line, to be rejected). Each block's bytes are a view of a
+ * buffer no other block shares. A consumer done with a block may put its buffer in `spares`, for a
+ * later block. Searches stay within the bytes read: a spare's old bytes are never seen.
  */
 export async function* lineBlocks(read: ReadInto, maxLine: number, spares: ArrayBuffer[] = [], size = BLOCK): AsyncGenerator<LineBlock> {
   const fresh = (): Uint8Array => {

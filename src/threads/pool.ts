@@ -7,7 +7,7 @@
 //   is read while that many are: memory is bounded by the job size, never by the input, and a
 //   consumer that stops pulling results stops the reading (backpressure);
 // * a job's buffers named by `jobBuffers` move to the worker (transferred, not copied) and come back
-//   with its result, to `recycle`; a result's named by `resultBuffers` move to the caller;
+//   once it has run: in the result when it keeps them (`resultBuffers`), else to `recycle`;
 // * a worker that throws, fails a job or exits ends the stream with that error, and every worker
 //   is terminated whenever the stream ends (done, failed, or abandoned by its consumer);
 // * a worker may ask the caller's thread (`ask` in setup, `answer` in the options): the one
@@ -45,9 +45,9 @@ export type Ask = (request: unknown) => Promise<unknown>
 
 /** Where and how wide the work runs. */
 export interface PoolOptions<D> {
-  /** 1 runs in-process; N > 1 runs on N workers. */
+  /** 1 runs in-process; N > 1 runs on N workers (N - 1 and the caller's thread with callerWorks). */
   threads: number
-  /** Jobs out per worker: 2 keeps a worker busy while its last result travels back. */
+  /** Jobs out per thread: more than one keeps a worker busy while its last result travels back. */
   inFlight: number
   /** The module the workers load (it must call serveWork with the same Work). */
   worker: URL
@@ -79,7 +79,8 @@ type ToWorker<J> = { seq: number; job: J } | { answer: number; value?: unknown; 
 /** From a worker: a job's result or failure, or a request. */
 type FromWorker<R> = { seq: number; result?: R; error?: string; spent?: ArrayBuffer[] } | { ask: number; request: unknown }
 
-function describe(e: unknown): string {
+/** An error as the text that crosses threads. */
+function errorText(e: unknown): string {
   return e instanceof Error ? (e.stack ?? e.message) : String(e)
 }
 
@@ -130,7 +131,7 @@ export function serveWork(works: readonly Work<never, never, unknown>[]): boolea
       const spent = spentOf(work, job, result)
       port.postMessage({ seq, result, spent } satisfies FromWorker<unknown>, [...(work.resultBuffers?.(result) ?? []), ...spent])
     }
-    const failed = (e: unknown): void => port.postMessage({ seq, error: describe(e) } satisfies FromWorker<unknown>)
+    const failed = (e: unknown): void => port.postMessage({ seq, error: errorText(e) } satisfies FromWorker<unknown>)
     try {
       const result = run(job)
       if (result instanceof Promise) result.then(reply, failed)
@@ -179,7 +180,7 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
       if ('ask' in m) {
         ask(m.request).then(
           (value) => w.postMessage({ answer: m.ask, value } satisfies ToWorker<J>),
-          (e: unknown) => w.postMessage({ answer: m.ask, error: describe(e) } satisfies ToWorker<J>),
+          (e: unknown) => w.postMessage({ answer: m.ask, error: errorText(e) } satisfies ToWorker<J>),
         )
         return
       }
