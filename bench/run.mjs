@@ -19,6 +19,7 @@ import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
 import { surveyBench } from './survey.mjs'
+import { cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
 import { writeHeadline } from './report.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -669,6 +670,8 @@ const floors = floorPhase()
 }
 const memory = memoryPhase()
 const cli = cliStreamPhase()
+const cliThreads = await cliThreadsBench(log)
+for (const r of cliThreads) target(`CLI ${r.name}, 2 threads / 1 thread`, r.ratio, 1.7, r.ratio >= 1.7)
 const hostile = hostilePhase()
 const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
@@ -689,6 +692,7 @@ md.push('', '| synthetic URLs, per URL | 20-rule group | one rule that never mat
 for (const r of ruleFree) md.push(`| ${r.what} | ${fmtNs(r.ours)} | ${fmtNs(r.bare)} | ${fmtNs(r.theirs)} | ${r.now.toFixed(1)}x | ${r.ceiling.toFixed(1)}x | ${r.goal}x |`)
 md.push('', '| CLI `check ROBOTS AGENT --urls FILE > FILE` (synthetic robots.txt and URLs, a fresh process) | time | URLs/s | peak RSS |', '|---|---:|---:|---:|')
 md.push(`| ${cli.urls.toLocaleString('en')} URLs (1,000,000 URLs: peak RSS ${cli.peakMiB1M.toFixed(0)} MiB) | ${(cli.ms / 1000).toFixed(2)} s | ${(cli.perSecond / 1e6).toFixed(2)}M | ${cli.peakMiB.toFixed(0)} MiB |`)
+md.push('', ...cliThreadsTable(cliThreads))
 const accessorNames = Object.keys(hostile[0].ratios)
 md.push('', `| worst shape (~500 KiB; CPU time, best of 7) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
 for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)

@@ -4,7 +4,8 @@
 //   dist/deno.js                   Deno; workerd.js with the .wasm imported in the source phase
 //                                  (`import source`, Deno 2.x: a WebAssembly.Module, compiled by
 //                                  the runtime as it loads the module graph)
-//   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined)
+//   dist/cli.js                    the `robotstxt` command (Node, self-contained, version inlined); its
+//                                  worker threads (check --urls, filter --threads N) run this same file
 //   dist/compat.js, dist/compat.cjs, dist/compat-workerd.js
 //                                  `robotstxt-wasm/compat` (robots-parser's API), built like the above
 //   dist/crawlee.js, dist/crawlee.cjs  `robotstxt-wasm/crawlee`; crawlee, @crawlee/* and undici stay
@@ -86,7 +87,7 @@ await Promise.all([
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
     plugins: [surveyChunk(true)], ...quietImport, banner: { js: '#!/usr/bin/env node' },
-    define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+    define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version), __CLI_BUNDLE__: 'true' },
   }),
 ])
 chmodSync('dist/cli.js', 0o755)

@@ -1,10 +1,11 @@
 // The `robotstxt` command (package.json "bin", bundled to dist/cli.js). The only part of the
-// package that uses node: modules; the library itself runs anywhere.
+// package that uses node: modules; the library itself runs anywhere. Loaded as one of its own
+// worker threads (check --urls and filter with --threads N), it serves jobs instead.
 
-import { runCheck } from './cli/cmd-check.js'
+import { CHECK_BLOCKS, runCheck } from './cli/cmd-check.js'
 import { runDiff } from './cli/cmd-diff.js'
 import { runExplain } from './cli/cmd-explain.js'
-import { runFilter } from './cli/cmd-filter.js'
+import { FILTER_BLOCKS, runFilter } from './cli/cmd-filter.js'
 import { runLint } from './cli/cmd-lint.js'
 import { runPlayground } from './cli/cmd-playground.js'
 import { runTest } from './cli/cmd-test.js'
@@ -14,6 +15,7 @@ import { HELP } from './cli/help.js'
 import { outputFailed } from './cli/output.js'
 import { escapeControls } from './cli/style.js'
 import { VERSION } from './cli/version.js'
+import { serveWork } from './threads/pool.js'
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   check: runCheck,
@@ -58,23 +60,24 @@ async function main(argv: string[]): Promise<number> {
   return run(rest)
 }
 
-process.stdout.on('error', outputFailed)
-
-main(process.argv.slice(2)).then(
-  (status) => {
-    process.exitCode = status
-  },
-  (err: unknown) => {
-    // Messages quote arguments, file names and URLs: escaped like any text output (cli/style.ts).
-    if (err instanceof UsageError) {
-      const help = err.command !== undefined ? `robotstxt help ${err.command}` : 'robotstxt --help'
-      process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${escapeControls(err.message)}\nTry '${help}'.\n`)
-    } else if (err instanceof InputError) {
-      process.stderr.write(`robotstxt: ${escapeControls(err.message)}\n`)
-    } else {
-      const text = err instanceof Error ? (err.stack ?? err.message) : String(err)
-      process.stderr.write(`robotstxt: unexpected error: ${text.split('\n').map(escapeControls).join('\n')}\n`)
-    }
-    process.exitCode = 2
-  },
-)
+if (!serveWork([CHECK_BLOCKS, FILTER_BLOCKS])) {
+  process.stdout.on('error', outputFailed)
+  main(process.argv.slice(2)).then(
+    (status) => {
+      process.exitCode = status
+    },
+    (err: unknown) => {
+      // Messages quote arguments, file names and URLs: escaped like any text output (cli/style.ts).
+      if (err instanceof UsageError) {
+        const help = err.command !== undefined ? `robotstxt help ${err.command}` : 'robotstxt --help'
+        process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${escapeControls(err.message)}\nTry '${help}'.\n`)
+      } else if (err instanceof InputError) {
+        process.stderr.write(`robotstxt: ${escapeControls(err.message)}\n`)
+      } else {
+        const text = err instanceof Error ? (err.stack ?? err.message) : String(err)
+        process.stderr.write(`robotstxt: unexpected error: ${text.split('\n').map(escapeControls).join('\n')}\n`)
+      }
+      process.exitCode = 2
+    },
+  )
+}

@@ -283,4 +283,16 @@ describe('verdict lines: the output of check --urls', () => {
     expectOutput(none.out, oracle(bytes, new Int32Array(n).fill(~0), marks))
     expect([none.lines, none.disallowed]).toEqual([n, n - marks.filter((m) => m !== VERDICT_CODE).length])
   })
+
+  test('the output goes into a given buffer when it fits, and into a new one when it does not', () => {
+    const matcher = parseRobots('User-agent: *\nDisallow: /private').matcher('x')
+    const bytes = enc.encode(Array.from({ length: 40_000 }, (_, i) => `/${i % 3 ? 'private' : 'page'}/${i}`).join('\n') + '\n')
+    const want = matcher.verdictLines(bytes, null)
+    for (const size of [0, 100, want.out.length - 1, want.out.length, 2 * want.out.length]) {
+      const into = new Uint8Array(size).fill(0x21)
+      const got = matcher.verdictLines(bytes, null, into)
+      expect(Buffer.from(got.out).equals(Buffer.from(want.out)), `into ${size} bytes`).toBe(true)
+      expect(got.out.buffer === into.buffer, `into ${size} bytes`).toBe(size >= want.out.length)
+    }
+  })
 })

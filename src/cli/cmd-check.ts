@@ -1,16 +1,51 @@
-// `robotstxt check ROBOTS AGENT URL...` and `robotstxt check ROBOTS AGENT --urls FILE`.
+// `robotstxt check ROBOTS AGENT URL...` and `robotstxt check ROBOTS AGENT --urls FILE [--threads N]`.
+// --urls reads blocks of lines and checks them as CHECK_BLOCKS on --threads N threads (this one and
+// N - 1 workers, each compiling the matcher once from the same VerdictSpec): the output is the same
+// bytes for any N.
 
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, timeoutOption, urlArgument } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, threadsOption, timeoutOption, urlArgument } from './options.js'
 import { bulkStdout } from './output.js'
-import { loadRobots, openInput, type LoadedRobots } from './source.js'
-import { streamCheck, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
+import { loadRobots, openList, type LoadedRobots } from './source.js'
+import { BLOCK, checkBlock, fileReader, lineBlocks, MAX_URL_LINE, streamReader, writeVerdicts, type BlockVerdicts, type LineBlock, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { escapeControls } from './style.js'
+import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
+import { parseRobots, type Robots } from '../engine/robots.js'
 import { getEngine } from '../engine/wasm.js'
 import { verdictLines } from '../engine/wasm-urls.js'
+import { inOrder, type Work } from '../threads/pool.js'
 
-const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' } } as const
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' }, threads: { type: 'string' } } as const
+
+/** What a thread needs to give the CLI's verdicts: plain data, sent to each worker as it is. */
+interface VerdictSpec {
+  /** The robots.txt bytes parsed (empty when a fetch did not give 'ok'). */
+  body: Uint8Array
+  agent: string
+  /** The verdict code of every URL when a fetch gave allow-all (0) or disallow-all (~0); else null. */
+  constant: number | null
+  /** The origin of a fetched robots.txt: URLs elsewhere are rejected. */
+  origin: string | null
+}
+
+/** A block of --urls lines, and the buffer of an output already written, for this block's output. */
+interface CheckJob { block: LineBlock; into: Uint8Array | null }
+
+/**
+ * A block of --urls lines checked on any thread. Its buffer and the spare output buffer move to
+ * the worker; the output comes back in the result, the block's buffer (and the spare when the
+ * output did not fit in it) to be read into again.
+ */
+export const CHECK_BLOCKS: Work<VerdictSpec, CheckJob, BlockVerdicts> = {
+  tag: 'robotstxt check --urls',
+  setup: (spec) => {
+    const v = cliVerdicts(spec)
+    return (job) => checkBlock(job.block, v.lines, v.filter, job.into ?? undefined)
+  },
+  jobBuffers: (job) => job.into === null ? [job.block.bytes.buffer as ArrayBuffer] : [job.block.bytes.buffer as ArrayBuffer, job.into.buffer as ArrayBuffer],
+  resultBuffers: (r) => [r.out.buffer as ArrayBuffer],
+}
 
 /** Runs `check`; resolves to the exit status. */
 export async function runCheck(argv: string[]): Promise<number> {
@@ -20,6 +55,7 @@ export async function runCheck(argv: string[]): Promise<number> {
     return 0
   }
   const urlsFile = values.urls as string | undefined
+  const threads = threadsOption(values.threads, 'check')
   const [robotsArg, agentArg, ...urls] = positionals
   if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'check')
   if (agentArg === undefined) throw new UsageError('missing AGENT (a user-agent such as Googlebot)', 'check')
@@ -29,6 +65,7 @@ export async function runCheck(argv: string[]): Promise<number> {
     if (urlsFile === '' ) throw new UsageError('--urls: expected a file path or "-" for stdin', 'check')
     if (urlsFile === '-' && robotsArg === '-') throw new UsageError('ROBOTS and --urls cannot both be stdin ("-")', 'check')
   } else {
+    if (values.threads !== undefined) throw new UsageError('--threads goes with --urls FILE', 'check')
     if (urls.length === 0) throw new UsageError('missing URL (or --urls FILE for a list)', 'check')
     for (const u of urls) urlArgument(u, 'check')
   }
@@ -36,9 +73,10 @@ export async function runCheck(argv: string[]): Promise<number> {
 
   const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'check')
   reportFetch(loaded)
-  const verdicts = cliVerdicts(loaded, agent)
+  const spec = verdictSpec(loaded, agent)
 
   if (urlsFile === undefined) {
+    const verdicts = cliVerdicts(spec, loaded.robots)
     // URL arguments are the user's command line: one that cannot be checked is an input error.
     for (const u of urls) {
       const reason = verdicts.reject(u)
@@ -56,16 +94,27 @@ export async function runCheck(argv: string[]): Promise<number> {
     return anyDisallowed ? 1 : 0
   }
 
-  const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
+  const list = urlsFile === '-' ? null : await openList(urlsFile)
   const output = bulkStdout()
   try {
-    const result = await streamCheck(input, output.stream, process.stderr, verdicts.lines, verdicts.filter, progressReporter())
+    // Buffers of checked blocks and of written outputs, used again: as many as the blocks in flight.
+    const inputs: ArrayBuffer[] = []
+    const outputs: ArrayBuffer[] = []
+    const recycle = (buffers: ArrayBuffer[]): void => {
+      for (const b of buffers) (b.byteLength === BLOCK ? inputs : outputs).push(b)
+    }
+    const blocks = lineBlocks(list === null ? streamReader(process.stdin) : fileReader(list), MAX_URL_LINE, inputs)
+    const jobs = withOutputs(blocks, outputs)
+    const checked = inOrder(jobs, CHECK_BLOCKS, { threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, callerWorks: true, recycle })
+    const result = await writeVerdicts(checked, output.stream, process.stderr, progressReporter(), (b) => outputs.push(b))
     await output.close()
     return result.bad > 0 ? 3 : result.disallowed > 0 ? 1 : 0
   } catch (err) {
     // A system error here comes from reading the list (a failed write ends the process in outputFailed).
     if (errorCode(err) !== undefined) throw new InputError(`cannot read ${urlsFile === '-' ? 'stdin' : urlsFile}: ${describeFsError(err)}`)
     throw err
+  } finally {
+    await list?.close()
   }
 }
 
@@ -76,28 +125,36 @@ export function reportFetch(loaded: LoadedRobots): void {
   process.stderr.write(`robots.txt: ${f.status ?? 'no response'} ${f.outcome} (${f.origin}/robots.txt)\n`)
 }
 
+/** The VerdictSpec of the loaded robots.txt. */
+function verdictSpec(loaded: LoadedRobots, agent: string): VerdictSpec {
+  const fetched = loaded.fetched
+  return {
+    body: loaded.body, agent,
+    constant: fetched === null || fetched.outcome === 'ok' ? null : fetched.outcome === 'allow-all' ? 0 : ~0,
+    origin: fetched === null ? null : fetched.origin,
+  }
+}
+
 /**
- * Verdicts under the loaded robots.txt, as the CLI codes them (the matching line when allowed,
- * ~line when disallowed): the matcher's for a file or a fetch that gave 'ok', a constant for
- * allow-all / disallow-all (line 0). URLs on another origin than a fetched robots.txt are rejected:
- * its rules say nothing about them.
+ * Verdicts under a robots.txt, as the CLI codes them (the matching line when allowed, ~line when
+ * disallowed): the matcher's for a file or a fetch that gave 'ok', a constant for allow-all /
+ * disallow-all (line 0). URLs on another origin than a fetched robots.txt are rejected: its rules
+ * say nothing about them. `robots` is spec.body parsed, when the caller has it already.
  */
-function cliVerdicts(loaded: LoadedRobots, agent: string): {
+function cliVerdicts(spec: VerdictSpec, robots?: Robots): {
   strings(urls: readonly string[]): Int32Array
   lines: LinesReport
   filter: LineFilter | null
   reject(url: string): string | null
 } {
-  const fetched = loaded.fetched
-  const matcher = loaded.robots.matcher(agent)
-  const constant = fetched === null || fetched.outcome === 'ok' ? null : fetched.outcome === 'allow-all' ? 0 : ~0
+  const { constant, origin } = spec
+  const matcher = (robots ?? parseRobots(spec.body)).matcher(spec.agent)
   // checkMany/checkLines give -line for a disallow; the CLI's code is ~line, which also holds line 0.
   const toCodes = (out: Int32Array): Int32Array => {
     if (constant !== null) out.fill(constant)
     else for (let i = 0; i < out.length; i++) if (out[i]! < 0) out[i] = out[i]! - 1
     return out
   }
-  const origin = fetched === null ? null : fetched.origin
   return {
     strings: (urls) => {
       const out = new Int32Array(urls.length)
@@ -107,10 +164,18 @@ function cliVerdicts(loaded: LoadedRobots, agent: string): {
     // The matcher checks and writes each line in one wasm pass; a constant verdict is written in
     // one pass too, with no codes array.
     lines: constant === null
-      ? (block, marks) => matcher.verdictLines(block, marks)
-      : (block, marks) => verdictLines(getEngine(), block, constant, marks),
+      ? (block, marks, into) => matcher.verdictLines(block, marks, into)
+      : (block, marks, into) => verdictLines(getEngine(), block, constant, marks, into),
     filter: origin === null ? null : (block, start, end) => onOriginLine(block, start, end, origin) ? null : notOnOrigin(new TextDecoder().decode(block.subarray(start, end)), origin),
     reject: (url) => (origin === null || onOrigin(url, origin) ? null : notOnOrigin(url, origin)),
+  }
+}
+
+/** Each block with a written output's buffer, when there is one, for its own output. */
+async function* withOutputs(blocks: AsyncIterable<LineBlock>, outputs: ArrayBuffer[]): AsyncGenerator<CheckJob> {
+  for await (const block of blocks) {
+    const spare = outputs.pop()
+    yield { block, into: spare === undefined ? null : new Uint8Array(spare) }
   }
 }
 

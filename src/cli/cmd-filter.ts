@@ -1,20 +1,106 @@
-// `robotstxt filter AGENT [--urls FILE|-] [--verdicts | --json] [--concurrency N]`: a mixed-host URL
-// list in, the allowed URLs out (or every verdict), each origin's robots.txt fetched once.
+// `robotstxt filter AGENT [--urls FILE|-] [--verdicts | --json] [--concurrency N] [--threads N]`: a
+// mixed-host URL list in, the allowed URLs out (or every verdict), each origin's robots.txt fetched
+// once.
+//
+// One thread streams the lines through checkUrls. With --threads N, blocks of lines go to N
+// workers (FILTER_BLOCKS), each running checkUrls on its block with a RobotsCache whose storage is
+// the main thread's cache (asked through the pool): an origin is still fetched once, by the main
+// thread, and each worker compiles its rules for itself. Both ways split lines with the same
+// blockText and turn verdicts into output with the same Tally, so the output is the same bytes.
 
 import { checkUrls, type UrlVerdict } from '../http/check-urls.js'
-import { RobotsCache } from '../http/cache.js'
+import { RobotsCache, type StoredRobots } from '../http/cache.js'
+import type { RobotsFetch, RobotsOutcome } from '../http/fetch.js'
+import { inOrder, type Work } from '../threads/pool.js'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption, timeoutOption } from './options.js'
 import { ProgressLine } from './progress.js'
-import { openInput } from './source.js'
-import { MAX_URL_LINE, textLines } from './stream.js'
+import { openList } from './source.js'
+import { blockText, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
 import { escapeControls } from './style.js'
+import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
 
 const OPTIONS = {
   ...COMMON_OPTIONS, ...FETCH_OPTIONS,
-  urls: { type: 'string' }, verdicts: { type: 'boolean' }, json: { type: 'boolean' }, concurrency: { type: 'string' },
+  urls: { type: 'string' }, verdicts: { type: 'boolean' }, json: { type: 'boolean' }, concurrency: { type: 'string' }, threads: { type: 'string' },
 } as const
+
+type Mode = 'json' | 'verdicts' | 'allowed'
+
+/** What a worker needs: plain data. */
+interface FilterSpec {
+  agent: string
+  mode: Mode
+  concurrency: number
+  timeoutMs: number
+  userAgent: string
+}
+
+/** One block's share of the output. */
+interface FilterBlock {
+  out: Uint8Array
+  lines: number
+  disallowed: number
+  /** Lines that could not be checked, numbered from 0 in the block, with why (escaped). */
+  rejected: { line: number; reason: string }[]
+  /** Each origin of the block with its outcome, for the progress line. */
+  origins: [string, RobotsOutcome][]
+}
+
+const TOO_LONG = `longer than ${MAX_URL_LINE.toLocaleString('en-US')} characters; expected one URL per line`
+
+/** The output, rejections and counts of verdicts, in order. */
+class Tally {
+  out = ''
+  lines = 0
+  disallowed = 0
+  rejected: FilterBlock['rejected'] = []
+  readonly origins = new Map<string, RobotsOutcome>()
+  constructor(readonly mode: Mode) {}
+
+  add(v: UrlVerdict, tooLong: boolean): void {
+    if (v.error !== undefined) this.rejected.push({ line: this.lines, reason: escapeControls(tooLong ? TOO_LONG : v.error) })
+    else if (!v.allowed) this.disallowed++
+    if (v.origin !== null && v.outcome !== null && !this.origins.has(v.origin)) this.origins.set(v.origin, v.outcome)
+    this.out += render(v, this.mode)
+    this.lines++
+  }
+}
+
+/** A block of lines checked on a worker, through a cache that asks the main thread for each robots.txt. */
+export const FILTER_BLOCKS: Work<FilterSpec, LineBlock, FilterBlock> = {
+  tag: 'robotstxt filter',
+  setup: (spec, ask) => {
+    const storage = { get: async (origin: string) => (await ask(origin)) as StoredRobots | undefined, put: async () => undefined }
+    const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, storage })
+    const encoder = new TextEncoder()
+    return async (block) => {
+      const { lines, tooLong } = blockText(block)
+      const tally = new Tally(spec.mode)
+      let k = 0
+      for await (const v of checkUrls(lines, { agent: spec.agent, cache, concurrency: spec.concurrency })) {
+        const long = tooLong[k] === tally.lines
+        if (long) k++
+        tally.add(v, long)
+      }
+      return { out: encoder.encode(tally.out), lines: tally.lines, disallowed: tally.disallowed, rejected: tally.rejected, origins: [...tally.origins] }
+    }
+  },
+  jobBuffers: (block) => [block.bytes.buffer as ArrayBuffer],
+  resultBuffers: (r) => [r.out.buffer as ArrayBuffer],
+}
+
+/**
+ * A fetch result as the storage record a worker's cache adopts. `good` is read only when a
+ * worker's own refresh fails after the record expired, which asking the main thread first avoids.
+ */
+function storedOf(r: RobotsFetch): StoredRobots {
+  return {
+    origin: r.origin, status: r.status, outcome: r.outcome, body: r.outcome === 'ok' ? r.robots.bodyBytes : null,
+    fetchedAt: r.fetchedAt, expiresAt: r.expiresAt, unreachableSince: r.unreachableSince, good: r.unreachableSince === null,
+  }
+}
 
 /** Origins remembered for the progress line's counts; past it the count shows as "N+". */
 const MAX_COUNTED_ORIGINS = 100_000
@@ -35,41 +121,67 @@ export async function runFilter(argv: string[]): Promise<number> {
   if (urlsFile === '') throw new UsageError('--urls: expected a file path or "-" for stdin', 'filter')
   const concurrency = concurrencyOption(values.concurrency)
   const timeoutMs = timeoutOption(values.timeout, 'filter')
-  const cache = new RobotsCache({ timeoutMs, userAgent: (values['user-agent'] as string | undefined) ?? agent })
-  const mode = values.json === true ? 'json' : values.verdicts === true ? 'verdicts' : 'allowed'
+  const mode: Mode = values.json === true ? 'json' : values.verdicts === true ? 'verdicts' : 'allowed'
 
-  const input = urlsFile === '-' ? process.stdin : await openInput(urlsFile)
-  const tooLong = new Set<number>()
+  const threads = threadsOption(values.threads, 'filter')
+  const userAgent = (values['user-agent'] as string | undefined) ?? agent
+  const cache = new RobotsCache({ timeoutMs, userAgent })
+
+  const list = urlsFile === '-' ? null : await openList(urlsFile)
+  const read = list === null ? streamReader(process.stdin) : fileReader(list)
   const progress = new Progress(process.stderr.isTTY === true)
   let lineNo = 0
   let disallowed = 0
   let bad = 0
-  let out = ''
+  /** Writes a tally's rejections (numbered from lineNo) and output, and counts them. */
+  const emit = async (t: Pick<FilterBlock, 'lines' | 'disallowed' | 'rejected'> & { out: string | Uint8Array }): Promise<void> => {
+    if (t.rejected.length > 0) {
+      let report = progress.clear()
+      for (const r of t.rejected) report += `robotstxt: --urls line ${lineNo + r.line + 1}: ${r.reason}\n`
+      process.stderr.write(report)
+    }
+    lineNo += t.lines
+    disallowed += t.disallowed
+    bad += t.rejected.length
+    if (t.out.length > 0 && !process.stdout.write(t.out)) await new Promise((r) => process.stdout.once('drain', r))
+  }
   try {
-    for await (const v of checkUrls(textLines(input, (n) => tooLong.add(n)), { agent, cache, concurrency })) {
-      lineNo++
-      if (v.error !== undefined) {
-        bad++
-        const why = tooLong.delete(lineNo) ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} characters; expected one URL per line` : v.error
-        process.stderr.write(`${progress.clear()}robotstxt: --urls line ${lineNo}: ${escapeControls(why)}\n`)
-      } else if (!v.allowed) disallowed++
-      progress.count(v)
-      out += render(v, mode)
-      if (out.length >= 65536) {
-        if (!process.stdout.write(out)) await new Promise((r) => process.stdout.once('drain', r))
-        out = ''
+    if (threads === 1) {
+      const tooLong = new Set<number>()
+      let tally = new Tally(mode)
+      let seen = 0
+      for await (const v of checkUrls(textLines(read, (n) => tooLong.add(n)), { agent, cache, concurrency })) {
+        tally.add(v, tooLong.delete(++seen))
+        progress.count(v)
+        if (tally.out.length >= 65536) {
+          await emit(tally)
+          tally = new Tally(mode)
+        }
+      }
+      await emit(tally)
+    } else {
+      const spec: FilterSpec = { agent, mode, concurrency, timeoutMs, userAgent }
+      const answer = async (origin: unknown): Promise<StoredRobots> => {
+        if (typeof origin !== 'string') throw new TypeError('a filter worker asks for an origin')
+        return storedOf(await cache.get(origin + '/'))
+      }
+      const blocks = inOrder(lineBlocks(read, MAX_TEXT_LINE_BYTES), FILTER_BLOCKS, { threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, answer })
+      for await (const b of blocks) {
+        await emit(b)
+        progress.block(b.lines, b.origins)
       }
     }
   } catch (err) {
     if (errorCode(err) !== undefined) throw new InputError(`cannot read ${urlsFile === '-' ? 'stdin' : urlsFile}: ${describeFsError(err)}`)
     throw err
+  } finally {
+    await list?.close()
   }
-  process.stdout.write(out)
   progress.summary()
   return bad > 0 ? 3 : disallowed > 0 ? 1 : 0
 }
 
-function render(v: UrlVerdict, mode: 'json' | 'verdicts' | 'allowed'): string {
+function render(v: UrlVerdict, mode: Mode): string {
   if (mode === 'json') return JSON.stringify(v) + '\n'
   if (mode === 'allowed') return v.allowed ? escapeControls(v.url) + '\n' : ''
   const verdict = v.error !== undefined ? 'error' : v.allowed ? 'allowed' : 'disallowed'
@@ -97,11 +209,21 @@ class Progress {
 
   count(v: UrlVerdict): void {
     this.#urls++
-    if (v.origin !== null && v.outcome !== null && !this.#origins.has(v.origin)) {
-      if (this.#origins.size < MAX_COUNTED_ORIGINS) this.#origins.set(v.origin, v.outcome)
-      else this.#overflow = true
-    }
+    if (v.origin !== null && v.outcome !== null) this.#origin(v.origin, v.outcome)
     this.#progress.tick(this.#urls, 1024)
+  }
+
+  /** A block's lines and origins, from a worker. */
+  block(lines: number, origins: readonly [string, RobotsOutcome][]): void {
+    this.#urls += lines
+    for (const [origin, outcome] of origins) this.#origin(origin, outcome)
+    this.#progress.tick(this.#urls, 1)
+  }
+
+  #origin(origin: string, outcome: RobotsOutcome): void {
+    if (this.#origins.has(origin)) return
+    if (this.#origins.size < MAX_COUNTED_ORIGINS) this.#origins.set(origin, outcome)
+    else this.#overflow = true
   }
 
   /** Erases the progress line (before another message), returning what to write first. */

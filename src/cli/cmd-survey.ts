@@ -13,8 +13,8 @@ import type { SurveyTotals } from '../survey/aggregate.js'
 import type { SurveyOptions } from '../survey/types.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { COMMON_OPTIONS, parse } from './options.js'
-import { textLines } from './stream.js'
+import { COMMON_OPTIONS, parse, threadsOption } from './options.js'
+import { streamReader, textLines } from './stream.js'
 import { ProgressLine } from './progress.js'
 import { openInput } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'
@@ -37,13 +37,6 @@ const MAX_ORIGINS = 10_000_000
 const list = (v: string | boolean | undefined): string[] | undefined =>
   typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : undefined
 
-function threadsOption(v: string | boolean | undefined): number | undefined {
-  if (v === undefined) return undefined
-  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN
-  if (!(n >= 1 && n <= 256)) throw new UsageError(`--threads: expected a whole number from 1 to 256, got "${String(v)}"`, 'survey')
-  return n
-}
-
 /** `--shard I/N`, I counted from 1: the API's [I - 1, N]. */
 function shardOption(v: string | boolean | undefined): [number, number] | undefined {
   if (v === undefined) return undefined
@@ -62,7 +55,7 @@ async function readOrigins(path: string): Promise<string[]> {
   } catch (e) {
     throw e instanceof InputError ? new InputError(`--origins: ${e.message}`) : e
   }
-  for await (const line of textLines(input, (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
+  for await (const line of textLines(streamReader(input), (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
     const s = line.trim()
     if (s === '' || s.startsWith('#')) continue
     if (origins.length >= MAX_ORIGINS) throw new InputError(`--origins: more than ${MAX_ORIGINS.toLocaleString('en-US')} origins; split the list into shards`)
@@ -86,7 +79,7 @@ export async function runSurvey(argv: string[]): Promise<number> {
   if (report !== undefined && !/\.html?$/i.test(report)) throw new UsageError(`--report: expected a file name ending in .html, got "${report}"`, 'survey')
   const options: SurveyOptions = {
     crawlers: list(values.crawlers), sets: list(values.set), paths: list(values.paths),
-    threads: threadsOption(values.threads), shard: shardOption(values.shard),
+    threads: threadsOption(values.threads, 'survey'), shard: shardOption(values.shard),
   }
   const origins = originsFile === undefined ? [] : await readOrigins(originsFile)
 

@@ -35,6 +35,17 @@ export function timeoutOption(value: string | boolean | undefined, command: stri
   return n
 }
 
+/** Threads a command may use: far more than any machine's cores, few enough to start. */
+export const MAX_THREADS = 256
+
+/** `--threads N`: a whole number from 1 to MAX_THREADS (default 1: no worker threads). */
+export function threadsOption(value: string | boolean | undefined, command: string): number {
+  if (value === undefined) return 1
+  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(n >= 1 && n <= MAX_THREADS)) throw new UsageError(`--threads: expected a whole number from 1 to ${MAX_THREADS}, got "${String(value)}"`, command)
+  return n
+}
+
 /** AGENT: a user-agent with a non-empty product token, else a usage error. */
 export function agentArgument(agent: string, command: string): string {
   try {

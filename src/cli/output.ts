@@ -15,8 +15,8 @@ export function outputFailed(err: Error): never {
   process.exit(2)
 }
 
-/** Bytes a file output holds before its writer waits for 'drain': a few blocks' output lines. */
-const FILE_OUTPUT_BUFFER = 1 << 20
+/** Bytes a file output holds before its writer waits for 'drain': a few blocks' output lines (stream.ts BLOCK). */
+const FILE_OUTPUT_BUFFER = 1 << 22
 
 /** An output stream and the promise that every byte given to it has been written. */
 export interface BulkOutput {

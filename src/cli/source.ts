@@ -3,7 +3,7 @@
 // a huge file costs no memory; its full size is still known for lint.
 
 import { createReadStream } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
 import { concatBytes } from '../engine/bytes.js'
@@ -140,6 +140,15 @@ async function readStreamCapped(stream: AsyncIterable<Uint8Array> & { destroy():
     }
   }
   return { bytes: concatBytes(chunks, kept), size: truncated ? null : kept, truncated }
+}
+
+/** A list file opened for reading into buffers of the caller's; "no such file" surfaces here, before any output, as an input error. */
+export async function openList(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r')
+  } catch (err) {
+    throw new InputError(`cannot read ${path}: ${describeFsError(err)}`)
+  }
 }
 
 /** A list file opened for streaming; "no such file" surfaces here, before any output, as an input error. */

@@ -138,12 +138,12 @@ export class Matcher {
   /**
    * @internal The output lines of `robotstxt check --urls` for the URL lines of `bytes`, checked
    * against this matcher in the pass that writes them (Engine.checkVerdictLines); `marks` flags
-   * lines the caller rejected (VERDICT_* in layout.ts).
+   * lines the caller rejected (VERDICT_* in layout.ts); the output goes into `into` when it fits.
    */
-  verdictLines(bytes: Uint8Array, marks: Uint8Array | null): VerdictLines {
+  verdictLines(bytes: Uint8Array, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
     const engine = getEngine()
     engine.use(this.#table)
-    return checkVerdictLines(engine, bytes, marks)
+    return checkVerdictLines(engine, bytes, marks, into)
   }
 
   /**

@@ -57,18 +57,6 @@ function withRoom<T extends Int32Array | Uint32Array | Uint8Array>(a: T, keep: n
   return grown
 }
 
-/** The buffers of `parts` as one (the one itself when there is only one). */
-function joinParts(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
-}
-
 /**
  * Encoding the joined string equals encoding each string on its own when no surrogate pair forms
  * across a boundary: a string ending in a high surrogate followed, past any empty strings, by one
@@ -219,31 +207,34 @@ export function lineBounds(e: Engine, data: Uint8Array): Uint32Array {
  * The output lines of `robotstxt check --urls` for the URL lines of `data` (assembly/verdicts.ts),
  * each with `code` (the matching line when allowed, ~line when disallowed: a fetched robots.txt
  * that allows or disallows everything); `marks` has one VERDICT_* per line or is null. Returns
- * the output, as a new buffer of exactly its size, the number of lines and how many were
- * disallowed (lines marked rejected not counted).
+ * the output (a view of `into` when it had room, else of a new buffer), the number of lines and
+ * how many were disallowed (lines marked rejected not counted).
  */
-export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null): VerdictLines {
-  return verdictChunks(e, data, marks, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
+export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
 }
 
 /**
  * verdictLines with each line's code computed against the current table (use() it first), in the
  * pass that writes the output (assembly/verdicts.ts, checkVerdictLines).
  */
-export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null): VerdictLines {
-  return verdictChunks(e, data, marks, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
+export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
 }
 
 /**
  * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
  * lays out its stage and output (verdictsRoom), lets `write` run the wasm export over it (the
- * bytes written back) and collects the output and counts.
+ * bytes written back) and collects the output and counts: into `into` while it has room (a
+ * buffer of a block before, reused), else into a new buffer.
  */
-function verdictChunks(e: Engine, 
-  data: Uint8Array, marks: Uint8Array | null,
+function verdictChunks(e: Engine,
+  data: Uint8Array, marks: Uint8Array | null, into: Uint8Array | undefined,
   write: (at: number, len: number, marksAt: number, stage: number, out: number) => number,
 ): VerdictLines {
-  const parts: Uint8Array[] = []
+  let result = into ?? new Uint8Array(0)
+  let used = 0
+  let seen = 0
   let lines = 0
   let disallowed = 0
   let controls = 0
@@ -252,12 +243,22 @@ function verdictChunks(e: Engine,
     const stage = free + marksRoom(len)
     const out = stage + verdictsStage(len)
     const written = write(at, len, marks === null ? 0 : free, stage, out)
-    parts.push(e.u8.slice(out, out + written))
+    seen += len
+    if (used + written > result.length) {
+      // Sized by the output per input byte so far: a block of many chunks is copied out once,
+      // into one buffer, not chunk by chunk and then joined.
+      const estimate = seen >= data.length ? used + written : Math.ceil(((used + written) / seen) * data.length * 1.0625)
+      const grown = new Uint8Array(Math.max(estimate, 2 * result.length, used + written))
+      grown.set(result.subarray(0, used))
+      result = grown
+    }
+    result.set(e.u8.subarray(out, out + written), used)
+    used += written
     lines += e.w.verdictLinesSeen()
     disallowed += e.w.verdictDisallowed()
     controls += e.w.verdictControls()
   })
-  return { out: joinParts(parts), lines, disallowed, controls }
+  return { out: result.subarray(0, used), lines, disallowed, controls }
 }
 
 /**

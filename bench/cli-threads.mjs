@@ -1,0 +1,104 @@
+// The CLI's --threads (`npm run bench` runs it; `node bench/cli-threads.mjs` alone prints its rows):
+//   check --urls  the synthetic robots.txt and 10M URLs (the synthetic 100,000, 100 times over),
+//                 file to file, as the "CLI check --urls" row;
+//   filter        1M of the synthetic URLs spread over 4 origins (127.0.0.1 ports of this process,
+//                 3 serving the synthetic robots.txt, 1 a 404), file to file.
+// Each is a fresh process, 1 and 2 threads interleaved, best of CLI_THREADS_ROUNDS (default 3) wall
+// times; the CPU time beside it (user + system, every thread of the process) shows what the
+// second thread costs. Goal: 2 threads >= 1.7x one. The outputs of 1 and 2 threads are compared.
+import { spawn } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { syntheticRobots, syntheticUrls } from './synthetic.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = join(here, '..')
+const ROUNDS = Number(process.env.CLI_THREADS_ROUNDS ?? 3)
+
+/** One run of the CLI: wall ms, CPU ms of the whole process (the child reports it as it exits). */
+function runCli(args, outFile, usage) {
+  return new Promise((resolve, reject) => {
+    const out = openSync(outFile, 'w')
+    const start = performance.now()
+    const child = spawn(process.execPath, ['--require', usage, join(root, 'dist', 'cli.js'), ...args], { stdio: ['ignore', out, 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const ms = performance.now() - start
+      closeSync(out)
+      if (code !== 0 && code !== 1) reject(new Error(`robotstxt ${args[0]} failed (${code}): ${err}`))
+      else resolve({ ms, cpuMs: Number(/cpu (\d+)/.exec(err)?.[1] ?? NaN) / 1000 })
+    })
+  })
+}
+
+/** Best wall time of each thread count over ROUNDS interleaved rounds; the outputs must agree. */
+async function compare(name, args, dir, usage, log) {
+  const best = { 1: { ms: Infinity, cpuMs: Infinity }, 2: { ms: Infinity, cpuMs: Infinity } }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const threads of round % 2 === 0 ? [1, 2] : [2, 1]) {
+      const r = await runCli([...args, '--threads', String(threads)], join(dir, `out-${threads}.txt`), usage)
+      if (r.ms < best[threads].ms) best[threads] = r
+    }
+  }
+  if (!readFileSync(join(dir, 'out-1.txt')).equals(readFileSync(join(dir, 'out-2.txt')))) throw new Error(`${name}: 1 and 2 threads wrote different output`)
+  const ratio = best[1].ms / best[2].ms
+  log(`cli threads: ${name}: 1 thread ${(best[1].ms / 1000).toFixed(2)} s (CPU ${(best[1].cpuMs / 1000).toFixed(2)} s), 2 threads ${(best[2].ms / 1000).toFixed(2)} s (CPU ${(best[2].cpuMs / 1000).toFixed(2)} s): ${ratio.toFixed(2)}x`)
+  return { name, one: best[1], two: best[2], ratio }
+}
+
+/** The rows: [{ name, urls, one: { ms, cpuMs }, two: { ms, cpuMs }, ratio }]. */
+export async function cliThreadsBench(log = console.log) {
+  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-bench-threads-'))
+  const usage = join(dir, 'usage.cjs')
+  writeFileSync(usage, "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`cpu ${u.userCPUTime + u.systemCPUTime}\\n`) })\n")
+  const servers = []
+  try {
+    const robots = join(dir, 'robots.txt')
+    writeFileSync(robots, syntheticRobots())
+    const urls = syntheticUrls()
+    const checkList = join(dir, 'urls.txt')
+    const block = urls.join('\n') + '\n'
+    let fd = openSync(checkList, 'w')
+    for (let k = 0; k < 100; k++) writeSync(fd, block)
+    closeSync(fd)
+    const rows = [{ urls: 10_000_000, ...(await compare('check --urls', ['check', robots, 'Googlebot', '--urls', checkList], dir, usage, log)) }]
+
+    const body = syntheticRobots()
+    for (let i = 0; i < 4; i++) {
+      const server = createServer((_req, res) => (i === 3 ? res.writeHead(404).end() : res.writeHead(200, { 'content-type': 'text/plain' }).end(body)))
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+      servers.push(server)
+    }
+    const paths = urls.map((u) => u.replace(/^https?:\/\/[^/]+/, ''))
+    const hosted = paths.map((p, i) => `http://127.0.0.1:${servers[i % 4].address().port}${p}`).join('\n') + '\n'
+    const filterList = join(dir, 'filter-urls.txt')
+    fd = openSync(filterList, 'w')
+    for (let k = 0; k < 10; k++) writeSync(fd, hosted)
+    closeSync(fd)
+    rows.push({ urls: 1_000_000, ...(await compare('filter', ['filter', 'Googlebot', '--urls', filterList], dir, usage, log)) })
+    return rows
+  } finally {
+    for (const s of servers) s.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The Markdown table of the rows. */
+export function cliThreadsTable(rows) {
+  const lines = ['| CLI `--threads` (a fresh process, output to a file; best of the runs, CPU time of all threads beside it) | URLs | 1 thread | 2 threads | 2 threads / 1 |', '|---|---:|---:|---:|---:|']
+  for (const r of rows) {
+    const cell = (t) => `${(t.ms / 1000).toFixed(2)} s (CPU ${(t.cpuMs / 1000).toFixed(2)} s)`
+    lines.push(`| \`${r.name}\` | ${r.urls.toLocaleString('en')} | ${cell(r.one)} | ${cell(r.two)} | ${r.ratio.toFixed(2)}x |`)
+  }
+  return lines
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const rows = await cliThreadsBench()
+  console.log('\n' + cliThreadsTable(rows).join('\n'))
+}
