@@ -78,31 +78,32 @@ export class GzipMembers {
 
   /** The member at `pos` inflated, and where the next one starts; null after setting `stop`. */
   async #member(w: Window, pos: number): Promise<{ data: Uint8Array; end: number } | null> {
-    const bad = (why: string): null => {
-      this.stop = { at: pos, reason: `truncated or corrupt gzip data (${why})` }
+    // One reason for every way a member can be bad, as warcio's own reader gives it.
+    const bad = (): null => {
+      this.stop = { at: pos, reason: 'truncated or corrupt gzip data' }
       return null
     }
-    if (!(await w.load(pos, HEADER_SIZE))) return bad('cut in a gzip header')
+    if (!(await w.load(pos, HEADER_SIZE))) return bad()
     let b = w.view(pos)
-    if (b[0] !== 0x1f || b[1] !== 0x8b || b[2] !== 8 || (b[3]! & FLG_RESERVED) !== 0) return bad('not a gzip member')
+    if (b[0] !== 0x1f || b[1] !== 0x8b || b[2] !== 8 || (b[3]! & FLG_RESERVED) !== 0) return bad()
     const flags = b[3]!
     let h = HEADER_SIZE
     if (flags & FLG_FEXTRA) {
-      if (!(await w.load(pos, h + 2))) return bad('cut in a gzip header')
+      if (!(await w.load(pos, h + 2))) return bad()
       b = w.view(pos)
       h += 2 + (b[h]! | (b[h + 1]! << 8))
     }
     for (const field of [FLG_FNAME, FLG_FCOMMENT]) {
       if (!(flags & field)) continue
       // A zero-terminated string: found within what the window holds, else the header is too long.
-      if (!(await w.load(pos, h + 1))) return bad('cut in a gzip header')
+      if (!(await w.load(pos, h + 1))) return bad()
       b = w.view(pos)
       const nul = b.indexOf(0, h)
-      if (nul < 0) return w.full(pos) ? this.#tooLarge(pos) : bad('cut in a gzip header')
+      if (nul < 0) return w.full(pos) ? this.#tooLarge(pos) : bad()
       h = nul + 1
     }
     if (flags & FLG_FHCRC) h += 2
-    if (!(await w.load(pos, h))) return w.full(pos) ? this.#tooLarge(pos) : bad('cut in a gzip header')
+    if (!(await w.load(pos, h))) return w.full(pos) ? this.#tooLarge(pos) : bad()
     for (;;) {
       let out: { buffer: Buffer; engine: zlib.InflateRaw }
       try {
@@ -116,14 +117,14 @@ export class GzipMembers {
           continue
         }
         if (code === 'Z_BUF_ERROR' && w.full(pos)) return this.#tooLarge(pos)
-        return bad(code === 'Z_BUF_ERROR' ? 'cut in a member' : (e as Error).message)
+        return bad()
       }
       const t = h + out.engine.bytesWritten
-      if (!(await w.load(pos, t + TRAILER_SIZE))) return w.full(pos) ? this.#tooLarge(pos) : bad('cut in a gzip trailer')
+      if (!(await w.load(pos, t + TRAILER_SIZE))) return w.full(pos) ? this.#tooLarge(pos) : bad()
       b = w.view(pos)
       const dv = new DataView(b.buffer, b.byteOffset + t, TRAILER_SIZE)
       const data = out.buffer
-      if (dv.getUint32(0, true) !== crc32!(data) || dv.getUint32(4, true) !== data.length >>> 0) return bad('its CRC or size does not match')
+      if (dv.getUint32(0, true) !== crc32!(data) || dv.getUint32(4, true) !== data.length >>> 0) return bad()
       return { data, end: pos + t + TRAILER_SIZE }
     }
   }

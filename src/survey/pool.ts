@@ -10,7 +10,7 @@
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import type { SurveyPlan } from './plan.js'
-import { surveyRow, type SurveyRecord } from './row.js'
+import { expandRow, packRow, type PackedRow, type SurveyRecord } from './row.js'
 import type { SurveyRow } from './types.js'
 
 export const WORKER_TAG = 'robotstxt-wasm survey worker'
@@ -26,7 +26,7 @@ function workerFile(): URL {
 }
 
 interface Job { seq: number; records: SurveyRecord[] }
-/** A batch's rows as one JSON text: cheaper to pass between threads than a structured clone of many small objects. */
+/** A batch's packed rows (row.ts) as one JSON text: cheaper to pass between threads than a structured clone of many small objects. */
 interface Done { seq: number; rows?: string; error?: string }
 
 /** Serves batches when this module runs as a survey worker; returns false on any other thread. */
@@ -37,7 +37,7 @@ export function serveIfWorker(): boolean {
   const port = parentPort
   port.on('message', (job: Job) => {
     try {
-      port.postMessage({ seq: job.seq, rows: JSON.stringify(job.records.map((r) => surveyRow(r, plan))) } satisfies Done)
+      port.postMessage({ seq: job.seq, rows: JSON.stringify(job.records.map((r) => packRow(r, plan))) } satisfies Done)
     } catch (e) {
       port.postMessage({ seq: job.seq, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies Done)
     }
@@ -75,7 +75,7 @@ export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: Su
   const execArgv = workerExecArgv()
   const workers = Array.from({ length: plan.threads }, () => new Worker(workerFile(), { workerData: { tag: WORKER_TAG, plan }, execArgv }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
-  const done = new Map<number, SurveyRow[]>()
+  const done = new Map<number, PackedRow[]>()
   let failure: Error | null = null
   let wake: (() => void) | null = null
   const notify = (): void => {
@@ -87,7 +87,7 @@ export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: Su
     w.on('message', (m: Done) => {
       load.set(w, load.get(w)! - 1)
       if (m.error !== undefined) failure ??= new Error(`survey worker failed: ${m.error}`)
-      else done.set(m.seq, JSON.parse(m.rows!) as SurveyRow[])
+      else done.set(m.seq, JSON.parse(m.rows!) as PackedRow[])
       notify()
     })
     w.on('error', (e) => {
@@ -113,7 +113,7 @@ export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: Su
         const rows = done.get(next)!
         done.delete(next)
         next++
-        for (const row of rows) yield row
+        for (const row of rows) yield expandRow(row, plan)
       }
       if (ended && next === sent) return
       if (!ended && sent - next < capacity) {
