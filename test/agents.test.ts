@@ -57,6 +57,19 @@ describe.skipIf(!corpusAvailable())('agentSetVerdicts over the corpus', () => {
           expect({ named: r.named, allows: r.allows, disallows: r.disallows }).toEqual(counts(body, tokens))
           checked += paths.length
         })
+        // Sets of one selection answer alike for all that derives from the groups: the survey asks
+        // Crawl-delay and preferences once per selection. Selections are numbered in order of first use.
+        const first = new Map<number, string[]>()
+        sets.forEach((tokens, s) => {
+          const selection = results[s]!.selection
+          const f = first.get(selection)
+          if (f === undefined) {
+            expect(selection).toBe(first.size)
+            first.set(selection, tokens)
+            return
+          }
+          expect([fresh.crawlDelay(tokens), fresh.usagePreferences(tokens)]).toEqual([fresh.crawlDelay(f), fresh.usagePreferences(f)])
+        })
       }), { numRuns: 3, seed: name.length })
     }
     expect(checked).toBeGreaterThan(files.length)

@@ -75,11 +75,11 @@ const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#]+\S*$/i
 const HTML_TAG = /<(?:!doctype\s+html|html|head|body|title|meta|script|div|p)[\s>]/i
 const FULL_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
+const windows1252 = new TextDecoder('latin1')
 
 /** Runs every check; findings come sorted by line, file-wide ones first. */
 export function lint(input: LintInput): LintResult {
   const { robots, body } = input
-  const lines = robots.lines
   const findings: Finding[] = []
   const add = (line: number | null, severity: Severity, code: string, message: string) => {
     findings.push({ line, severity, code, message })
@@ -90,7 +90,7 @@ export function lint(input: LintInput): LintResult {
     add(htmlLine, 'error', 'html', 'this looks like an HTML page, not a robots.txt (a server answering every path with a page?); its lines are not rules')
   }
   if (input.truncated) {
-    const last = lines.length
+    const last = robots.parsed.lineCount
     const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
     const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
     const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
@@ -118,14 +118,15 @@ export function lint(input: LintInput): LintResult {
   }
 
   let directives = 0
-  for (const r of lines) {
-    if (r.type === 'empty' || r.type === 'comment') continue
+  // Each line's report as it is made, none kept (Robots.lines would keep them all).
+  robots.forEachLine((r) => {
+    if (r.type === 'empty' || r.type === 'comment') return
     // In an HTML page every line of markup would be reported; the one html finding says it all.
-    if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) continue
+    if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) return
     if (r.tooLong) add(r.line, 'warning', 'line-too-long', `longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; the rest of the line is ignored`)
     if (r.type === 'invalid') {
       add(r.line, 'warning', 'invalid-line', 'not a "key: value" line; ignored')
-      continue
+      return
     }
     directives++
     const key = r.key ?? ''
@@ -147,7 +148,7 @@ export function lint(input: LintInput): LintResult {
         lintOther(r, key, value, add)
         break
     }
-  }
+  })
 
   const groups = robots.parsed.groups
   const lastGroup = groups[groups.length - 1]
@@ -236,7 +237,11 @@ function htmlStart(body: Uint8Array): number | null {
   let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
   while (i < body.length && (body[i] === 0x20 || (body[i]! >= 0x09 && body[i]! <= 0x0d))) i++
   if (body[i] !== 0x3c) return null
-  const head = String.fromCharCode(...body.subarray(i, i + 4096))
+  // One character per byte, so an index in the text is one in the bytes. TextDecoder's latin1
+  // (windows-1252 on most runtimes) may turn 0x80-0x9f into other characters than
+  // String.fromCharCode does, but none is '<', '>', '!', an ASCII letter or \s: the tag pattern
+  // matches alike.
+  const head = windows1252.decode(body.subarray(i, i + 4096))
   const m = HTML_TAG.exec(head)
   if (m === null) return null
   return lineAt(body, i + m.index)
