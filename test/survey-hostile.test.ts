@@ -132,3 +132,17 @@ test('WARC.gz: a whole WARC as one gzip member, with a file name in its header, 
     ['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', 0], ['https://s2.example', 'ok', 0], ['https://s3.example', 'ok', named.length],
   ])
 })
+
+test('WARC.gz: a gzip header\'s bytes inside a member (stored uncompressed) split nothing: every record, at its member\'s offset', async () => {
+  const magic = Uint8Array.from([0x1f, 0x8b, 0x08])
+  const body = concat([new TextEncoder().encode('# '), magic, new TextEncoder().encode('\nUser-agent: *\nDisallow: /m\n')])
+  const plain = await warcRecord({ url: 'https://m.example/robots.txt', body }, false)
+  const stored = new Uint8Array(gzipSync(plain, { level: 0 }))
+  expect(Buffer.from(stored).indexOf(magic, 1)).toBeGreaterThan(0)
+  const p = await parts(2, true)
+  const file = join(dir, 'stored.warc.gz')
+  writeFileSync(file, concat([p[0]!, stored, p[1]!]))
+  const rows = await survey(file, ['/m'])
+  expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['https://m.example', 'ok', p[0]!.length], ['https://s1.example', 'ok', p[0]!.length + stored.length]])
+  expect(rows[1]!.crawlers[0]!.paths.map((x) => x.allowed)).toEqual([true, false])
+})

@@ -1,20 +1,30 @@
-// The members of a gzip file (RFC 1952) inflated natively by node:zlib, one whole member at a time,
-// as one stream of inflated bytes for warcio to parse, with the file offset of each member's start:
-// a WARC.gz record's offset is the start of the member holding it. pako (warcio's own gzip reader)
-// costs three times as much per member as node:zlib on the survey's records.
+// The members of a gzip file (RFC 1952) inflated natively by node:zlib, as one stream of inflated
+// bytes for warcio to parse, with the file offset of each member's start: a WARC.gz record's offset
+// is the start of the member holding it. pako (warcio's own gzip reader) costs three times as much
+// per member as node:zlib on the survey's records.
 //
-// Invariants: every member handed out inflated to its end and matched its trailer (CRC-32 and size);
-// the first member that does not (garbage, a cut, a bad trailer) ends the stream, and `stop` says
-// where and why; so does a member larger than WINDOW compressed or MAX_INFLATED inflated, with a
-// null reason: the caller reads that one another way. Memory is bounded by those two sizes.
+// Members are inflated a region at a time (up to REGION compressed bytes, members back to back),
+// asynchronously: node:zlib runs on libuv's thread pool, so the next region inflates while warcio
+// parses this one, beside the JS thread. A region's output is split at its member starts and each
+// part checked against its member's trailer (CRC-32, size); a region that does not inflate or
+// split cleanly is read again one member at a time (inflateRawSync), which finds the bad member.
+//
+// Invariants: every member handed out inflated to its end and matched its trailer; the first
+// member that does not (garbage, a cut, a bad trailer) ends the stream, and `stop` says where and
+// why; so does a member larger than WINDOW compressed or MAX_INFLATED inflated, with a null reason:
+// the caller reads that one another way. Memory is bounded by those sizes, whatever the file.
 
 import { open, type FileHandle } from 'node:fs/promises'
 import * as zlib from 'node:zlib'
 
 /** Compressed bytes read at a time, and so the largest member inflated here. */
 const WINDOW = 1 << 20
-/** The largest inflated member handed out whole (a robots.txt body is cut to 500 KiB anyway). */
-const MAX_INFLATED = 4 << 20
+/** The largest inflated member or region handed out whole (a robots.txt body is cut to 500 KiB anyway). */
+const MAX_INFLATED = 8 << 20
+/** Compressed bytes inflated together at most (a region: members back to back). */
+const REGION = 1 << 18
+/** Output chunk of a region's inflation: each chunk is a trip to the thread pool. */
+const REGION_CHUNK = 1 << 20
 
 // RFC 1952 2.3: ID1 ID2 CM FLG MTIME(4) XFL OS, then the optional fields FLG announces.
 const HEADER_SIZE = 10
@@ -60,20 +70,68 @@ export class GzipMembers {
   /** The inflated members, in file order, until the end of the file or `stop`. */
   async *chunks(): AsyncGenerator<Uint8Array> {
     const fh = await open(this.path, 'r')
+    let next: Region | null = null
     try {
       const w = new Window(fh, this.size)
       let pos = this.start
+      next = await this.#region(w, pos)
       while (pos < this.size) {
-        const member = await this.#member(w, pos)
-        if (member === null) return
-        this.#spans.push(this.#inflated, pos)
-        this.#inflated += member.data.length
-        pos = member.end
-        if (member.data.length > 0) yield member.data
+        const region: Region | null = next
+        next = null
+        if (region !== null) {
+          // The next region inflates on the thread pool while warcio parses this one.
+          if (region.end < this.size) next = await this.#region(w, region.end)
+          const members = splitMembers(region.input, await region.inflated)
+          if (members !== null) {
+            for (let m = 0; m < members.data.length; m++) {
+              const data = members.data[m]!
+              this.#spans.push(this.#inflated, pos)
+              this.#inflated += data.length
+              pos += members.sizes[m]!
+              if (data.length > 0) yield data
+            }
+            continue
+          }
+          // Not plain members back to back: one member at a time, from where the region began.
+          next?.inflated.catch(() => undefined)
+          next = null
+        }
+        const end = region?.end ?? pos + 1
+        while (pos < end) {
+          const member = await this.#member(w, pos)
+          if (member === null) return
+          this.#spans.push(this.#inflated, pos)
+          this.#inflated += member.data.length
+          pos = member.end
+          if (member.data.length > 0) yield member.data
+        }
+        if (pos < this.size) next = await this.#region(w, pos)
       }
     } finally {
+      await next?.inflated.catch(() => undefined)
       await fh.close()
     }
+  }
+
+  /**
+   * The members from `pos` to the last member start in the next REGION bytes (or the end of the file), sent
+   * to be inflated at once, asynchronously (node:zlib reads a gzip file's members one after another);
+   * null when the window holds no member start after `pos`.
+   */
+  async #region(w: Window, pos: number): Promise<Region | null> {
+    await w.load(pos, Math.min(REGION, this.size - pos))
+    const view = w.view(pos).subarray(0, REGION)
+    let length = view.length
+    if (pos + length < this.size) {
+      length = lastMemberStart(view)
+      if (length <= 0) return null
+    }
+    // A copy: the window moves on while the thread pool reads this.
+    const input = new Uint8Array(view.subarray(0, length))
+    const inflated = new Promise<Uint8Array | null>((resolve) => {
+      zlib.gunzip(input, { maxOutputLength: MAX_INFLATED, chunkSize: REGION_CHUNK }, (e, out) => resolve(e === null ? out : null))
+    })
+    return { end: pos + length, input, inflated }
   }
 
   /** The member at `pos` inflated, and where the next one starts; null after setting `stop`. */
@@ -177,4 +235,51 @@ class Window {
   full(pos: number): boolean {
     return this.#at === pos && this.#len === WINDOW
   }
+}
+
+/** Members sent to be inflated together: the compressed bytes, and what they inflate to (null on any error). */
+interface Region {
+  end: number
+  input: Uint8Array
+  inflated: Promise<Uint8Array | null>
+}
+
+/** Offset of the last gzip member header (1f 8b 08) in `b` after its start, or -1. */
+function lastMemberStart(b: Uint8Array): number {
+  for (let i = b.length - 3; i > 0; i--) {
+    i = b.lastIndexOf(0x1f, i)
+    if (i <= 0) return -1
+    if (b[i + 1] === 0x8b && b[i + 2] === 8) return i
+  }
+  return -1
+}
+
+/**
+ * The inflated data of each member of `input`, split where the members start, and their compressed
+ * sizes; null unless every member's trailer (CRC-32, size) matches its part of `out`. A member
+ * header (1f 8b 08) can also occur inside deflate data: such a split fails the check, and the
+ * caller reads the region one member at a time.
+ */
+function splitMembers(input: Uint8Array, out: Uint8Array | null): { data: Uint8Array[]; sizes: number[] } | null {
+  if (out === null) return null
+  const starts: number[] = []
+  for (let i = input.indexOf(0x1f); i >= 0; i = input.indexOf(0x1f, i + 1)) if (input[i + 1] === 0x8b && input[i + 2] === 8) starts.push(i)
+  if (starts[0] !== 0) return null
+  starts.push(input.length)
+  const dv = new DataView(input.buffer, input.byteOffset, input.byteLength)
+  const data: Uint8Array[] = []
+  const sizes: number[] = []
+  let at = 0
+  for (let m = 1; m < starts.length; m++) {
+    const end = starts[m]!
+    if (end - starts[m - 1]! < HEADER_SIZE + TRAILER_SIZE) return null
+    const size = dv.getUint32(end - 4, true)
+    if (at + size > out.length) return null
+    const part = out.subarray(at, at + size)
+    if (dv.getUint32(end - 8, true) !== crc32!(part)) return null
+    data.push(part)
+    sizes.push(end - starts[m - 1]!)
+    at += size
+  }
+  return at === out.length ? { data, sizes } : null
 }
