@@ -6,7 +6,7 @@
 
 import { agentSetVerdicts } from '../engine/agents.js'
 import { lint } from '../engine/lint.js'
-import { DEFAULT_MAX_BYTES, parseRobots } from '../engine/robots.js'
+import { DEFAULT_MAX_BYTES, Robots } from '../engine/robots.js'
 import { statusOutcome } from '../http/fetch.js'
 import type { SurveyPlan } from './plan.js'
 import type { SurveyCrawler, SurveyOutcome, SurveyPathVerdict, SurveyRow } from './types.js'
@@ -67,7 +67,9 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
     return row
   }
   const body = rec.body ?? new Uint8Array(0)
-  const robots = parseRobots(body)
+  // Not parseRobots, which copies the bytes: a record's body is the row's own while the row is
+  // computed (the Robots does not outlive it), and the readers cut it to size already.
+  const robots = Robots.fromBody(body.length > DEFAULT_MAX_BYTES ? body.subarray(0, DEFAULT_MAX_BYTES) : body)
   const results = agentSetVerdicts(robots, plan.crawlers.map((c) => c.tokens), plan.paths)
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
