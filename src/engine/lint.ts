@@ -89,13 +89,8 @@ export function lint(input: LintInput): LintResult {
   if (htmlLine !== null) {
     add(htmlLine, 'error', 'html', 'this looks like an HTML page, not a robots.txt (a server answering every path with a page?); its lines are not rules')
   }
-  if (input.truncated) {
-    const last = robots.parsed.lineCount
-    const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
-    const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
-    const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
-    add(last, 'error', 'too-large', `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}`)
-  }
+  // The size finding comes here, once the line scan below has counted the lines.
+  const tooLargeAt = findings.length
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
@@ -119,8 +114,9 @@ export function lint(input: LintInput): LintResult {
 
   let directives = 0
   // Each line's report as it is made, none kept (Robots.lines would keep them all), from the wasm
-  // scanner (faster than forEachLine's twin on real files): nothing below calls into wasm.
-  reportLines(robots.bodyBytes, scanBodyLines, (r) => {
+  // scanner (faster than forEachLine's twin on real files; nothing below calls into wasm), whose
+  // scan also parses the body if nothing has yet.
+  reportLines(robots.bodyBytes, (_body, sink) => robots.scanWith(sink), (r) => {
     if (r.type === 'empty' || r.type === 'comment') return
     // In an HTML page every line of markup would be reported; the one html finding says it all.
     if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) return
@@ -150,6 +146,14 @@ export function lint(input: LintInput): LintResult {
         break
     }
   })
+
+  if (input.truncated) {
+    const last = robots.parsed.lineCount
+    const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
+    const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
+    const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
+    findings.splice(tooLargeAt, 0, { line: last, severity: 'error', code: 'too-large', message: `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}` })
+  }
 
   const groups = robots.parsed.groups
   const lastGroup = groups[groups.length - 1]

@@ -70,6 +70,14 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   // Not parseRobots, which copies the bytes: a record's body is the row's own while the row is
   // computed (the Robots does not outlive it), and the readers cut it to size already.
   const robots = Robots.fromBody(body.length > DEFAULT_MAX_BYTES ? body.subarray(0, DEFAULT_MAX_BYTES) : body)
+  // Lint first: its scan of every line also parses the body for what follows.
+  const findings = lint({ robots, body, size: rec.bytes, truncated: rec.bytes > body.length || body.length > DEFAULT_MAX_BYTES }).findings
+  const codes = new Set<string>()
+  for (const f of findings) {
+    if (f.severity === 'error') row[8]++
+    if (f.severity !== 'info') codes.add(f.code)
+  }
+  row[9] = [...codes].sort()
   const results = agentSetVerdicts(robots, plan.crawlers.map((c) => c.tokens), plan.paths)
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
@@ -90,13 +98,6 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
     row[10].push([cls, r.named, paths, robots.crawlDelay(tokens) ?? null, prefs])
   }
   row[7] = robots.sitemaps.length
-  const findings = lint({ robots, body, size: rec.bytes, truncated: rec.bytes > body.length || body.length > DEFAULT_MAX_BYTES }).findings
-  const codes = new Set<string>()
-  for (const f of findings) {
-    if (f.severity === 'error') row[8]++
-    if (f.severity !== 'info') codes.add(f.code)
-  }
-  row[9] = [...codes].sort()
   return row
 }
 
