@@ -100,3 +100,15 @@ test('bad arguments throw a TypeError naming what was expected', () => {
   expect(() => agentSetVerdicts(robots, [[]], ['/'])).toThrow(TypeError)
   expect(() => agentSetVerdicts(robots, [['a']], [1 as never])).toThrow(/paths\[0\]: expected a string/)
 })
+
+test('a set changed between calls is read again; a frozen one, checked once, still answers for its own tokens', () => {
+  const robots = parseRobots('User-agent: a\nDisallow: /\n\nUser-agent: b\nAllow: /\n')
+  const set = ['a']
+  expect(agentSetVerdicts(robots, [set], ['/x'])[0]!.verdicts[0]).toBe(-2)
+  set[0] = 'b'
+  expect(agentSetVerdicts(robots, [set], ['/x'])[0]!.verdicts[0]).toBe(5)
+  const frozen = Object.freeze(['A/1.0'])
+  for (let i = 0; i < 2; i++) expect(Array.from(agentSetVerdicts(robots, [frozen, ['b']], ['/x']).map((r) => r.verdicts[0]))).toEqual([-2, 5])
+  expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
+  expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
+})

@@ -34,7 +34,7 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
   const bySelection = new Map<string, { allows: number; disallows: number; verdicts: Int32Array; selection: number }>()
   const out: AgentSetResult[] = []
   for (let i = 0; i < agentSets.length; i++) {
-    const tokens = agentTokens(agentSets[i], `agentSets[${i}]`)
+    const tokens = setTokens(agentSets[i], i)
     const groups = namedGroups(parsed, tokens)
     const key = groups.join(',')
     let shared = bySelection.get(key)
@@ -46,4 +46,18 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
     out.push({ named: groups.length > 0, allows: shared.allows, disallows: shared.disallows, verdicts: shared.verdicts.slice(), selection: shared.selection })
   }
   return out
+}
+
+/**
+ * The product tokens of a frozen set, by identity: it cannot change, so it is checked once (a
+ * survey passes the same frozen sets for every file); any other set is checked at every call.
+ */
+const frozenTokens = new WeakMap<object, string[]>()
+
+function setTokens(set: unknown, i: number): string[] {
+  const known = typeof set === 'object' && set !== null ? frozenTokens.get(set) : undefined
+  if (known !== undefined) return known
+  const tokens = agentTokens(set, `agentSets[${i}]`)
+  if (Object.isFrozen(set)) frozenTokens.set(set as object, tokens)
+  return tokens
 }

@@ -78,7 +78,7 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
     if (f.severity !== 'info') codes.add(f.code)
   }
   row[9] = [...codes].sort()
-  const results = agentSetVerdicts(robots, plan.crawlers.map((c) => c.tokens), plan.paths)
+  const results = agentSetVerdicts(robots, tokenSets(plan), plan.paths)
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
     sel.push(r.selection)
@@ -99,6 +99,21 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   }
   row[7] = robots.sitemaps.length
   return row
+}
+
+/**
+ * The crawlers' token sets of a plan, frozen (a plan cloned into a worker thread is not), so that
+ * agentSetVerdicts checks them once per plan instead of once per row.
+ */
+const planSets = new WeakMap<SurveyPlan, readonly (readonly string[])[]>()
+
+function tokenSets(plan: SurveyPlan): readonly (readonly string[])[] {
+  let sets = planSets.get(plan)
+  if (sets === undefined) {
+    sets = Object.freeze(plan.crawlers.map((c) => (Object.isFrozen(c.tokens) ? c.tokens : Object.freeze([...c.tokens]))))
+    planSets.set(plan, sets)
+  }
+  return sets
 }
 
 /**
