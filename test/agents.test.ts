@@ -57,6 +57,19 @@ describe.skipIf(!corpusAvailable())('agentSetVerdicts over the corpus', () => {
           expect({ named: r.named, allows: r.allows, disallows: r.disallows }).toEqual(counts(body, tokens))
           checked += paths.length
         })
+        // Sets of one selection answer alike for all that derives from the groups: the survey asks
+        // Crawl-delay and preferences once per selection. Selections are numbered in order of first use.
+        const first = new Map<number, string[]>()
+        sets.forEach((tokens, s) => {
+          const selection = results[s]!.selection
+          const f = first.get(selection)
+          if (f === undefined) {
+            expect(selection).toBe(first.size)
+            first.set(selection, tokens)
+            return
+          }
+          expect([fresh.crawlDelay(tokens), fresh.usagePreferences(tokens)]).toEqual([fresh.crawlDelay(f), fresh.usagePreferences(f)])
+        })
       }), { numRuns: 3, seed: name.length })
     }
     expect(checked).toBeGreaterThan(files.length)
@@ -86,4 +99,16 @@ test('bad arguments throw a TypeError naming what was expected', () => {
   expect(() => agentSetVerdicts(robots, 'googlebot' as never, ['/'])).toThrow(/agentSets: expected an array/)
   expect(() => agentSetVerdicts(robots, [[]], ['/'])).toThrow(TypeError)
   expect(() => agentSetVerdicts(robots, [['a']], [1 as never])).toThrow(/paths\[0\]: expected a string/)
+})
+
+test('a set changed between calls is read again; a frozen one, checked once, still answers for its own tokens', () => {
+  const robots = parseRobots('User-agent: a\nDisallow: /\n\nUser-agent: b\nAllow: /\n')
+  const set = ['a']
+  expect(agentSetVerdicts(robots, [set], ['/x'])[0]!.verdicts[0]).toBe(-2)
+  set[0] = 'b'
+  expect(agentSetVerdicts(robots, [set], ['/x'])[0]!.verdicts[0]).toBe(5)
+  const frozen = Object.freeze(['A/1.0'])
+  for (let i = 0; i < 2; i++) expect(Array.from(agentSetVerdicts(robots, [frozen, ['b']], ['/x']).map((r) => r.verdicts[0]))).toEqual([-2, 5])
+  expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
+  expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
 })

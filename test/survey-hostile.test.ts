@@ -107,3 +107,42 @@ test('a file that is not a WARC (text, random gzip) is one error row at offset 0
   expect(rows[0]!.error).toMatch(/not a WARC record/)
   expect(rows[2]!.error).toMatch(/ENOENT/)
 })
+
+test('WARC.gz: a member whose CRC does not match its data is an error row at the member; the next records are read', async () => {
+  const p = await parts(3, true)
+  const bad = p[1]!.slice()
+  // The trailer's CRC-32 (8 bytes from the end): the deflate data still inflates, only the check fails.
+  bad[bad.length - 8]! ^= 0xff
+  const file = join(dir, 'crc.warc.gz')
+  writeFileSync(file, concat([p[0]!, bad, p[2]!]))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['', 'error', p[0]!.length], ['https://s2.example', 'ok', p[0]!.length + bad.length]])
+  expect(rows[1]!.error).toMatch(/gzip/)
+})
+
+test('WARC.gz: a whole WARC as one gzip member, with a file name in its header, gives every record (at the member\'s offset)', async () => {
+  const plain = concat(await parts(3, false))
+  // gzip(1) writes FNAME; zlib writes none: the header is rewritten with the flag and a name.
+  const z = gzipSync(plain)
+  const named = concat([z.subarray(0, 3), Uint8Array.from([0x08]), z.subarray(4, 10), new TextEncoder().encode('all.warc\0'), z.subarray(10)])
+  const file = join(dir, 'one-member.warc.gz')
+  writeFileSync(file, concat([named, await warcRecord(good(3), true)]))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([
+    ['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', 0], ['https://s2.example', 'ok', 0], ['https://s3.example', 'ok', named.length],
+  ])
+})
+
+test('WARC.gz: a gzip header\'s bytes inside a member (stored uncompressed) split nothing: every record, at its member\'s offset', async () => {
+  const magic = Uint8Array.from([0x1f, 0x8b, 0x08])
+  const body = concat([new TextEncoder().encode('# '), magic, new TextEncoder().encode('\nUser-agent: *\nDisallow: /m\n')])
+  const plain = await warcRecord({ url: 'https://m.example/robots.txt', body }, false)
+  const stored = new Uint8Array(gzipSync(plain, { level: 0 }))
+  expect(Buffer.from(stored).indexOf(magic, 1)).toBeGreaterThan(0)
+  const p = await parts(2, true)
+  const file = join(dir, 'stored.warc.gz')
+  writeFileSync(file, concat([p[0]!, stored, p[1]!]))
+  const rows = await survey(file, ['/m'])
+  expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['https://m.example', 'ok', p[0]!.length], ['https://s1.example', 'ok', p[0]!.length + stored.length]])
+  expect(rows[1]!.crawlers[0]!.paths.map((x) => x.allowed)).toEqual([true, false])
+})

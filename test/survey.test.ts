@@ -83,6 +83,19 @@ describe('rows', () => {
     expect(new Set(got.map((r) => r.offset)).size).toBe(got.length)
   })
 
+  test('rows are frozen, to their crawlers\' paths and preferences, which crawlers of one selection share', async () => {
+    const file = join(dir, 'frozen.warc.gz')
+    writeFileSync(file, await sampleWarc(true))
+    for (const threads of [1, 2]) {
+      const [a] = await rows(file, { ...OPTIONS, threads })
+      const [, , cc, mine] = a!.crawlers
+      for (const v of [a, a!.crawlers, a!.lintCodes, cc, cc!.paths, cc!.paths[0], cc!.preferences]) expect(Object.isFrozen(v)).toBe(true)
+      expect(() => { (cc!.paths[0] as { allowed: boolean }).allowed = false }).toThrow(TypeError)
+      // CCBot and my-bot both fall to the * group: one set of values, each crawler its own name.
+      expect([cc!.name, mine!.name, cc!.paths === mine!.paths, Object.getPrototypeOf(cc!.preferences)]).toEqual(['CCBot', 'my-bot', true, null])
+    }
+  })
+
   test('an uncompressed WARC gives the same rows, offsets aside', async () => {
     const gz = join(dir, 's.warc.gz')
     const plain = join(dir, 's.warc')

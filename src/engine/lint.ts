@@ -7,7 +7,7 @@
 import { firstInvalidUtf8 } from './bytes.js'
 import { MAX_LINE_BYTES } from './layout.js'
 import { readPreference } from './directives.js'
-import { valueAgentToken, type LineReport } from './parse.js'
+import { reportLines, valueAgentToken, type LineReport } from './parse.js'
 import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from './robots.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
@@ -75,11 +75,11 @@ const CRAWL_DELAY = /^[0-9]+(\.[0-9]+)?$/
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#]+\S*$/i
 const HTML_TAG = /<(?:!doctype\s+html|html|head|body|title|meta|script|div|p)[\s>]/i
 const FULL_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
+const windows1252 = new TextDecoder('latin1')
 
 /** Runs every check; findings come sorted by line, file-wide ones first. */
 export function lint(input: LintInput): LintResult {
   const { robots, body } = input
-  const lines = robots.lines
   const findings: Finding[] = []
   const add = (line: number | null, severity: Severity, code: string, message: string) => {
     findings.push({ line, severity, code, message })
@@ -89,13 +89,8 @@ export function lint(input: LintInput): LintResult {
   if (htmlLine !== null) {
     add(htmlLine, 'error', 'html', 'this looks like an HTML page, not a robots.txt (a server answering every path with a page?); its lines are not rules')
   }
-  if (input.truncated) {
-    const last = lines.length
-    const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
-    const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
-    const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
-    add(last, 'error', 'too-large', `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}`)
-  }
+  // The size finding comes here, once the line scan below has counted the lines.
+  const tooLargeAt = findings.length
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
@@ -118,14 +113,17 @@ export function lint(input: LintInput): LintResult {
   }
 
   let directives = 0
-  for (const r of lines) {
-    if (r.type === 'empty' || r.type === 'comment') continue
+  // Each line's report as it is made, none kept (Robots.lines would keep them all), from the wasm
+  // scanner (faster than forEachLine's twin on real files; nothing below calls into wasm), whose
+  // scan also parses the body if nothing has yet.
+  reportLines(robots.bodyBytes, (_body, sink) => robots.scanWith(sink), (r) => {
+    if (r.type === 'empty' || r.type === 'comment') return
     // In an HTML page every line of markup would be reported; the one html finding says it all.
-    if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) continue
+    if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) return
     if (r.tooLong) add(r.line, 'warning', 'line-too-long', `longer than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes; the rest of the line is ignored`)
     if (r.type === 'invalid') {
       add(r.line, 'warning', 'invalid-line', 'not a "key: value" line; ignored')
-      continue
+      return
     }
     directives++
     const key = r.key ?? ''
@@ -147,6 +145,14 @@ export function lint(input: LintInput): LintResult {
         lintOther(r, key, value, add)
         break
     }
+  })
+
+  if (input.truncated) {
+    const last = robots.parsed.lineCount
+    const cutAtBreak = body.length > 0 && (body[body.length - 1] === 0x0a || body[body.length - 1] === 0x0d)
+    const size = input.size !== null ? `${input.size.toLocaleString('en-US')} bytes` : 'more than 500 KiB'
+    const where = cutAtBreak ? `everything from line ${last} on is ignored` : `line ${last} is cut and everything after it is ignored`
+    findings.splice(tooLargeAt, 0, { line: last, severity: 'error', code: 'too-large', message: `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}` })
   }
 
   const groups = robots.parsed.groups
@@ -236,7 +242,11 @@ function htmlStart(body: Uint8Array): number | null {
   let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
   while (i < body.length && (body[i] === 0x20 || (body[i]! >= 0x09 && body[i]! <= 0x0d))) i++
   if (body[i] !== 0x3c) return null
-  const head = String.fromCharCode(...body.subarray(i, i + 4096))
+  // One character per byte, so an index in the text is one in the bytes. TextDecoder's latin1
+  // (windows-1252 on most runtimes) may turn 0x80-0x9f into other characters than
+  // String.fromCharCode does, but none is '<', '>', '!', an ASCII letter or \s: the tag pattern
+  // matches alike.
+  const head = windows1252.decode(body.subarray(i, i + 4096))
   const m = HTML_TAG.exec(head)
   if (m === null) return null
   return lineAt(body, i + m.index)

@@ -5,10 +5,10 @@ import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
-import { outlineOf, type Outline } from './outline.js'
+import { Outline, outlineOf } from './outline.js'
 import { getEngine } from './wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, type StreamVerdict } from './wasm-body.js'
-import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
+import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
  * Google's documented limit: only the first 500 KiB of a robots.txt are read.
@@ -235,6 +235,26 @@ export class Robots {
     const tokens = agentTokens(agent)
     this.#preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
     return preferencesFor(this.#preferences, tokens)
+  }
+
+  /**
+   * @internal Feeds every line's scan record of the body to `sink` (which must not call into wasm),
+   * and builds, from that same scan, the parsed form and the usage preference index when they are
+   * not built yet: a reader of every line (lint) then costs no scan of its own.
+   */
+  scanWith(sink: LineSink): void {
+    const body = this.#body
+    const builder = this.#parsed === null ? new Builder(body, this.#sourceText) : null
+    const outline = this.#preferences === null ? new Outline() : null
+    scannerFor(body)(body, {
+      line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd) {
+        builder?.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
+        outline?.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
+        sink.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
+      },
+    })
+    if (builder !== null) this.#parsed = builder.finish()
+    if (outline !== null) this.#preferences = preferenceIndex(body, outline, this.#reader())
   }
 
   /** One scan's records of the user-agent and other-key lines: what directives and preferences read. */

@@ -44,11 +44,21 @@ export function tableMaxPattern(table: Uint8Array): number {
  */
 export function tableRuleCounts(table: Uint8Array): { allows: number; disallows: number } {
   const n = u32At(table, TABLE_N_RULES)
+  const rules = u32At(table, TABLE_RULES_OFF)
+  const pool = u32At(table, TABLE_POOL_OFF)
   const allows = new Set<number>()
   const disallows = new Set<number>()
+  // Read bytewise, as tableRule reads a rule but with no object per rule: a survey counts every table.
   for (let i = 0; i < n; i++) {
-    const rule = tableRule(table, i)
-    if (rule.pattern.length > 0) (rule.allow ? allows : disallows).add(rule.line)
+    const at = rules + i * RULE_SIZE
+    const flags = table[at + RULE_FLAGS]!
+    let length = u16At(table, at + RULE_PAT_LEN)
+    if (flags & RULE_F_HAS_ORIG) length = u16At(table, pool + u32At(table, at + RULE_PAT_OFF) + length)
+    if (length > 0) ((flags & RULE_F_ALLOW) !== 0 ? allows : disallows).add(u32At(table, at + RULE_LINE))
   }
   return { allows: allows.size, disallows: disallows.size }
+}
+
+function u16At(table: Uint8Array, at: number): number {
+  return table[at]! | (table[at + 1]! << 8)
 }

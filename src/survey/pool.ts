@@ -9,7 +9,7 @@
 
 import { inOrder, serveWork, type PoolStats, type Work } from '../threads/pool.js'
 import type { SurveyPlan } from './plan.js'
-import { surveyRow, type SurveyRecord } from './row.js'
+import { expandRow, packRow, type PackedRow, type SurveyRecord } from './row.js'
 import type { SurveyRow } from './types.js'
 
 export type { PoolStats } from '../threads/pool.js'
@@ -26,10 +26,10 @@ function workerFile(): URL {
   return typeof __SURVEY_CHUNK__ === 'boolean' ? new URL(import.meta.url) : new URL('../../dist/survey.js', import.meta.url)
 }
 
-/** A batch's rows as one JSON text: cheaper to pass between threads than a structured clone of many small objects. */
+/** A batch's packed rows (row.ts) as one JSON text: cheaper to pass between threads than a structured clone of many small objects. */
 const ROWS: Work<SurveyPlan, SurveyRecord[], string> = {
   tag: WORKER_TAG,
-  setup: (plan) => (records) => JSON.stringify(records.map((r) => surveyRow(r, plan))),
+  setup: (plan) => (records) => JSON.stringify(records.map((r) => packRow(r, plan))),
 }
 
 /** Serves batches when this module runs as a survey worker; returns false on any other thread. */
@@ -40,7 +40,7 @@ export function serveIfWorker(): boolean {
 /** The rows of `records` computed on `plan.threads` workers, in input order. */
 export async function* pooledRows(records: AsyncIterable<SurveyRecord>, plan: SurveyPlan, stats?: PoolStats): AsyncGenerator<SurveyRow> {
   for await (const rows of inOrder(batches(records), ROWS, { threads: plan.threads, inFlight: IN_FLIGHT, worker: workerFile(), data: plan, stats })) {
-    yield* JSON.parse(rows) as SurveyRow[]
+    for (const row of JSON.parse(rows) as PackedRow[]) yield expandRow(row, plan)
   }
 }
 

@@ -1,14 +1,15 @@
 // One survey row from one record: every crawler's verdicts come from agentSetVerdicts (the
 // engine's decisions, one seam), the outcome of the status from the fetch's own statusOutcome,
 // and the lint counts from the same checks `robotstxt lint` runs. Never throws on content: a
-// record that could not be read becomes a row with outcome `error`.
+// record that could not be read becomes a row with outcome `error`. A row is computed packed
+// (packRow, what worker threads send) and handed out expanded and frozen (expandRow).
 
 import { agentSetVerdicts } from '../engine/agents.js'
 import { lint } from '../engine/lint.js'
-import { DEFAULT_MAX_BYTES, parseRobots } from '../engine/robots.js'
+import { DEFAULT_MAX_BYTES, Robots } from '../engine/robots.js'
 import { statusOutcome } from '../http/fetch.js'
 import type { SurveyPlan } from './plan.js'
-import type { SurveyCrawler, SurveyOutcome, SurveyRow } from './types.js'
+import type { SurveyCrawler, SurveyOutcome, SurveyPathVerdict, SurveyRow } from './types.js'
 
 /** One robots.txt response as an input yields it, before any decision. */
 export interface SurveyRecord {
@@ -35,50 +36,105 @@ function outcomeOf(rec: SurveyRecord): SurveyOutcome {
   return decision === 'redirect' ? 'allow-all' : decision
 }
 
+/**
+ * A row as it crosses threads: plain arrays, each crawler's values given once per distinct
+ * selection of groups (most crawlers of a file fall to the same `*` groups), and crawlers by
+ * index into those. `expandRow` makes the SurveyRow of it, so threads 1 and N build rows alike.
+ */
+export type PackedRow = [
+  origin: string, source: string, offset: number, outcome: SurveyOutcome, status: number | null, bytes: number,
+  error: string | null, sitemaps: number, lintErrors: number, lintCodes: string[],
+  selections: PackedSelection[], crawlerSelections: number[],
+]
+/** One selection's values: its class, named, [allowed, line] per path, Crawl-delay, [category, allowed] pairs. */
+type PackedSelection = [cls: SurveyCrawler['class'], named: boolean, paths: (boolean | number)[], crawlDelay: number | null, preferences: (string | boolean | null)[]]
+
 /** The row of one record under `plan`. */
 export function surveyRow(rec: SurveyRecord, plan: SurveyPlan): SurveyRow {
+  return expandRow(packRow(rec, plan), plan)
+}
+
+/** The row of one record under `plan`, packed. */
+export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   const outcome = outcomeOf(rec)
-  const row: SurveyRow = {
-    origin: rec.origin, source: rec.source, offset: rec.offset, outcome, status: rec.status, bytes: rec.bytes,
-    error: rec.error, sitemaps: 0, lintErrors: 0, lintCodes: [], crawlers: [],
-  }
+  const row: PackedRow = [rec.origin, rec.source, rec.offset, outcome, rec.status, rec.bytes, rec.error, 0, 0, [], [], []]
   if (outcome === 'error') return row
+  const sel = row[11]
   if (outcome !== 'ok') {
     const allowed = outcome === 'allow-all'
-    row.crawlers = plan.crawlers.map((c) => ({
-      name: c.name, class: allowed ? 'allowed' : 'blocked', named: false,
-      paths: plan.paths.map((path) => ({ path, allowed, line: 0 })), preferences: {}, crawlDelay: null,
-    }))
+    row[10].push([allowed ? 'allowed' : 'blocked', false, plan.paths.flatMap(() => [allowed, 0]), null, []])
+    for (let i = 0; i < plan.crawlers.length; i++) sel.push(0)
     return row
   }
   const body = rec.body ?? new Uint8Array(0)
-  const robots = parseRobots(body)
-  const results = agentSetVerdicts(robots, plan.crawlers.map((c) => c.tokens), plan.paths)
-  row.crawlers = plan.crawlers.map((c, i): SurveyCrawler => {
-    const r = results[i]!
-    let disallowed = 0
-    const paths = plan.paths.map((path, k) => {
-      const v = r.verdicts[k]!
-      if (v < 0) disallowed++
-      return { path, allowed: v >= 0, line: Math.abs(v) }
-    })
-    const cls = r.disallows === 0 ? 'allowed' : disallowed === paths.length && r.allows === 0 ? 'blocked' : 'partial'
-    return { name: c.name, class: cls, named: r.named, paths, preferences: preferencesOf(robots.usagePreferences(c.tokens)), crawlDelay: robots.crawlDelay(c.tokens) ?? null }
-  })
-  row.sitemaps = robots.sitemaps.length
+  // Not parseRobots, which copies the bytes: a record's body is the row's own while the row is
+  // computed (the Robots does not outlive it), and the readers cut it to size already.
+  const robots = Robots.fromBody(body.length > DEFAULT_MAX_BYTES ? body.subarray(0, DEFAULT_MAX_BYTES) : body)
+  // Lint first: its scan of every line also parses the body for what follows.
   const findings = lint({ robots, body, size: rec.bytes, truncated: rec.bytes > body.length || body.length > DEFAULT_MAX_BYTES }).findings
   const codes = new Set<string>()
   for (const f of findings) {
-    if (f.severity === 'error') row.lintErrors++
+    if (f.severity === 'error') row[8]++
     if (f.severity !== 'info') codes.add(f.code)
   }
-  row.lintCodes = [...codes].sort()
+  row[9] = [...codes].sort()
+  const results = agentSetVerdicts(robots, tokenSets(plan), plan.paths)
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!
+    sel.push(r.selection)
+    if (r.selection < row[10].length) continue
+    // The first crawler of a selection answers for all of them: Crawl-delay and preferences come
+    // from the groups naming the tokens, else the global ones, the very groups the selection is.
+    const tokens = plan.crawlers[i]!.tokens
+    const paths: (boolean | number)[] = []
+    let disallowed = 0
+    for (const v of r.verdicts) {
+      if (v < 0) disallowed++
+      paths.push(v >= 0, Math.abs(v))
+    }
+    const cls = r.disallows === 0 ? 'allowed' : disallowed === r.verdicts.length && r.allows === 0 ? 'blocked' : 'partial'
+    const prefs: (string | boolean | null)[] = []
+    for (const [category, p] of Object.entries(robots.usagePreferences(tokens))) prefs.push(category, p.allowed)
+    row[10].push([cls, r.named, paths, robots.crawlDelay(tokens) ?? null, prefs])
+  }
+  row[7] = robots.sitemaps.length
   return row
 }
 
-/** Categories to booleans, on an object with no prototype: a category is text from the file. */
-function preferencesOf(prefs: Record<string, { allowed: boolean | null }>): Record<string, boolean | null> {
-  const out = Object.create(null) as Record<string, boolean | null>
-  for (const [category, p] of Object.entries(prefs)) out[category] = p.allowed
-  return out
+/**
+ * The crawlers' token sets of a plan, frozen (a plan cloned into a worker thread is not), so that
+ * agentSetVerdicts checks them once per plan instead of once per row.
+ */
+const planSets = new WeakMap<SurveyPlan, readonly (readonly string[])[]>()
+
+function tokenSets(plan: SurveyPlan): readonly (readonly string[])[] {
+  let sets = planSets.get(plan)
+  if (sets === undefined) {
+    sets = Object.freeze(plan.crawlers.map((c) => (Object.isFrozen(c.tokens) ? c.tokens : Object.freeze([...c.tokens]))))
+    planSets.set(plan, sets)
+  }
+  return sets
+}
+
+/**
+ * The SurveyRow of a packed row, frozen: the crawlers of one selection share its paths and
+ * preferences, which freezing makes safe to hand out.
+ */
+export function expandRow(p: PackedRow, plan: SurveyPlan): SurveyRow {
+  const shared = p[10].map(([cls, named, flat, crawlDelay, prefs]) => {
+    const paths: SurveyPathVerdict[] = []
+    for (let k = 0; k < plan.paths.length; k++) paths.push(Object.freeze({ path: plan.paths[k]!, allowed: flat[2 * k] as boolean, line: flat[2 * k + 1] as number }))
+    // Categories are text from the file: an object with no prototype.
+    const preferences = Object.create(null) as Record<string, boolean | null>
+    for (let j = 0; j < prefs.length; j += 2) preferences[prefs[j] as string] = prefs[j + 1] as boolean | null
+    return { class: cls, named, paths: Object.freeze(paths) as SurveyPathVerdict[], preferences: Object.freeze(preferences), crawlDelay }
+  })
+  const crawlers = p[11].map((s, i): SurveyCrawler => {
+    const v = shared[s]!
+    return Object.freeze({ name: plan.crawlers[i]!.name, class: v.class, named: v.named, paths: v.paths, preferences: v.preferences, crawlDelay: v.crawlDelay })
+  })
+  return Object.freeze({
+    origin: p[0], source: p[1], offset: p[2], outcome: p[3], status: p[4], bytes: p[5], error: p[6], sitemaps: p[7], lintErrors: p[8],
+    lintCodes: Object.freeze(p[9]) as string[], crawlers: Object.freeze(crawlers) as SurveyCrawler[],
+  })
 }

@@ -3,10 +3,14 @@
 // are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
 // a record and never returns from skipping a record cut short, so this module checks what it gets:
 // a record must start with a `WARC/` version line, be as long as it says (each is drained, never
-// skipped) and, for a response, have an HTTP status line; and when warcio stops before the end of the file,
-// the bytes it did not read become an error record with their offset, and reading resumes at the
+// skipped) and, for a response, have an HTTP status line; and when reading stops before the end of the file,
+// the bytes not read become an error record with their offset, and reading resumes at the
 // next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
 // grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
+//
+// A WARC.gz's members are inflated here by node:zlib (gzip.ts's GzipMembers: native, several times
+// pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
+// read by warcio's own gzip reader instead, and then the native reader takes over again.
 
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
@@ -14,6 +18,7 @@ import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type 
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
+import { GzipMembers, nativeGzip } from './gzip.js'
 import type { SurveyRecord } from './row.js'
 
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
@@ -25,13 +30,27 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
   const size = (await stat(path)).size
   const gz = await startsWith(path, GZIP_MAGIC)
   let start = 0
+  // Native inflation, until a member too large for it: warcio's reader then reads that member.
+  let native = gz && nativeGzip
   while (start < size) {
+    const members = native ? new GzipMembers(path, start, size) : null
+    const chunks = members?.chunks()
+    const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
+    const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
+    // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
+    const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
     let end = start
     let stopped: string | null = null
-    const parser = new WARCParser(createReadStream(path, { start, highWaterMark: SCAN_CHUNK }), { keepHeadersCase: true, parseHttp: false })
+    let resume: number | null = null
+    const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
     try {
       for await (const record of parser) {
-        const offset = start + parser.offset
+        const offset = at(parser.offset)
+        // Past the large member warcio was reading for the native reader: back to that reader.
+        if (!native && gz && nativeGzip && offset > start) {
+          resume = offset
+          break
+        }
         if (!record.warcHeaders.statusline.startsWith('WARC/')) {
           stopped = 'not a WARC record (no WARC/ version line)'
           end = offset
@@ -43,16 +62,38 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
           end = offset
           break
         }
-        end = start + parser.offset + parser.recordLength
+        end = members !== null ? offset : start + parser.offset + parser.recordLength
         if (rec !== null) yield rec
       }
-      if (stopped === null) {
-        end = Math.max(end, start + parser.offset)
-        if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+      if (stopped === null && resume === null) {
+        if (members !== null) {
+          const stop = members.stop
+          if (stop !== null && stop.reason === null) {
+            native = false
+            start = stop.at
+            continue
+          }
+          if (stop !== null) {
+            stopped = stop.reason
+            end = stop.at
+          }
+        } else {
+          end = Math.max(end, start + parser.offset)
+          if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+        }
       }
     } catch (e) {
       stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
-      end = Math.max(end, start + parser.offset)
+      end = Math.max(end, at(parser.offset))
+    } finally {
+      // The reader left early (a stop, a hand-over) still holds the file open.
+      await chunks?.return(undefined)
+      file?.destroy()
+    }
+    native = gz && nativeGzip
+    if (resume !== null) {
+      start = resume
+      continue
     }
     if (stopped === null) return
     const next = await nextRecordStart(path, end + 1, gz)
