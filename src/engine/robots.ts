@@ -6,8 +6,8 @@ import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { outlineOf, type Outline } from './outline.js'
-import { getEngine } from './wasm.js'
-import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
+import { getEngine, type Body } from './wasm.js'
+import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
@@ -57,12 +57,14 @@ export interface ParseOptions {
 export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
-   * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
-   * The site's first check (the one streamed check) replaces it with the compact body
-   * (assembly/compact.ts), which scans to the same lines, when nothing has been derived from it
-   * yet. Everything else is derived on demand.
+   * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies,
+   * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them)
+   * until the engine needs the room, when it hands this Robots a copy of its own. The site's first
+   * check (the one streamed check) replaces it with the compact body (assembly/compact.ts), which
+   * scans to the same lines, when nothing has been derived from it yet. Everything else is
+   * derived on demand.
    */
-  #source: string | Uint8Array
+  #source: Body
   #bytes: Uint8Array | null = null
   #parsed: ParsedRobots | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
@@ -90,9 +92,28 @@ export class Robots {
     return new Robots(source)
   }
 
+  /**
+   * @internal A Robots over the first `n` bytes of `bytes`, copied into wasm memory and held there
+   * (Engine.hold); a RangeError when wasm memory cannot grow to hold them.
+   */
+  static held(bytes: Uint8Array, n: number): Robots {
+    const r = new Robots(EMPTY)
+    r.#source = getEngine().hold(bytes, n, r, Robots.#evicted)
+    return r
+  }
+
+  /** The engine needs the room of this Robots' held body: `copy` is the body's own copy from now on. */
+  static #evicted(r: Robots, copy: Uint8Array): void {
+    r.#source = copy
+  }
+
   /** The body as UTF-8 bytes. */
   get #body(): Uint8Array {
-    if (this.#bytes === null) this.#bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
+    if (this.#bytes === null) {
+      if (isHeld(this.#source)) getEngine().evict()
+      const src = this.#source as string | Uint8Array
+      this.#bytes = typeof src === 'string' ? encoder.encode(src) : src
+    }
     return this.#bytes
   }
 
@@ -126,8 +147,9 @@ export class Robots {
     const m = this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
     const v = this.#stream(url, agent)
-    if (v.pattern === null) return { allowed: v.allowed, line: v.line }
-    return { allowed: v.allowed, line: v.line, rule: { kind: v.allow ? 'allow' : 'disallow', pattern: decodeUtf8(v.pattern) } }
+    if (v.line === 0) return { allowed: v.allowed, line: v.line }
+    const rule = streamRule(getEngine())
+    return { allowed: v.allowed, line: v.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
   }
 
   /**
@@ -138,8 +160,13 @@ export class Robots {
     const s = typeof url === 'string' ? url : urlString(url)
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#parsed === null && this.#bytes === null
-    const v = streamCheck(getEngine(), this.#source, agentTokens(agent), s, compact)
-    if (v.compact !== null) this.#source = v.compact
+    const engine = getEngine()
+    const v = streamCheck(engine, this.#source, agentTokens(agent), s, compact)
+    if (v.compact !== null) {
+      // The held body, if it was this one, is still in the input area until the next call.
+      engine.unhold(this)
+      this.#source = v.compact
+    }
     return v
   }
 
@@ -304,9 +331,27 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
     if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
     bytes = encodeCut(body, maxBytes)
   }
-  else if (body instanceof Uint8Array) bytes = copyPrefix(body, maxBytes)
+  else if (body instanceof Uint8Array) {
+    const n = Math.min(body.length, maxBytes)
+    if (n <= WASM_SCAN_MAX) {
+      try {
+        return Robots.held(body, n)
+      } catch (err) {
+        // Content never throws: when wasm memory cannot hold the body, the Robots keeps it in JS.
+        if (!(err instanceof RangeError)) throw err
+      }
+    }
+    bytes = copyPrefix(body, maxBytes)
+  }
   else return fail('body', 'a string or a Uint8Array', body)
   return Robots.fromBody(bytes)
+}
+
+const EMPTY = new Uint8Array(0)
+
+/** Whether a Robots' source is the engine's key for its held body. */
+function isHeld(src: Body): boolean {
+  return typeof src !== 'string' && !(src instanceof Uint8Array)
 }
 
 /**

@@ -20,6 +20,11 @@
 // already resident (an identity check, so repeated use of one Matcher copies nothing). wasm memory
 // therefore holds at most one table, and grows only to fit the largest table, URL batch, body and
 // compiler work area seen (the last sized by the rules a body actually has).
+//
+// A byte body may be held (Engine.hold): its one copy is the input area's, made when it was parsed,
+// so a site parsed and then checked copies its bytes once, into wasm, and allocates nothing for
+// them. Whatever is about to overwrite or move the input area first hands the holder a copy (evict),
+// so a held body is never lost; the engine holds at most one.
 
 import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
@@ -66,6 +71,14 @@ export function align16(n: number): number {
   return Math.ceil(n / 16) * 16
 }
 
+/** A byte body held in the input area (Engine.hold): the key its owner passes for it, and its length. */
+export interface HeldBody {
+  readonly length: number
+}
+
+/** What the engine reads a body from: a string (encoded on loading), bytes, or the held body. */
+export type Body = Uint8Array | string | HeldBody
+
 export class Engine {
   readonly w: WasmExports
   readonly base: number
@@ -81,9 +94,12 @@ export class Engine {
   /** Scratch the compiler asked for (compileNeeded); the matcher's own need is derived in relayout. */
   workCap = 0
   scratchCap = 0
-  /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
-  inputBody: Uint8Array | string | null = null
+  /** The body the input area holds: compiling more agents of one site copies it once. */
+  inputBody: Body | null = null
   inputBodyLen = 0
+  /** The owner of the held body (then inputBody is its key) and what hands it its copy. */
+  heldOwner: object | null = null
+  heldRelease: ((owner: object, copy: Uint8Array) => void) | null = null
   resident: Uint8Array | null = null
   residentMaxPat = 0
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
@@ -113,6 +129,8 @@ export class Engine {
    */
   relayout(tableCap = this.tableCap, inputCap = this.inputCap, workCap = this.workCap, maxPat = this.residentMaxPat): void {
     const input = this.base + tableCap
+    // Growing keeps memory's contents: a held body stays valid unless the input area moves.
+    if (this.heldOwner !== null && input !== this.input) this.evict()
     const scratch = align16(input + inputCap + 64)
     // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
     const scratchCap = Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap)
@@ -129,7 +147,7 @@ export class Engine {
     this.inputCap = inputCap
     this.workCap = workCap
     this.residentMaxPat = maxPat
-    this.inputBody = null
+    if (this.heldOwner === null) this.inputBody = null
     this.input = input
     this.scratch = scratch
     this.scratchCap = scratchCap
@@ -166,16 +184,59 @@ export class Engine {
    * Puts a body at the start of the input area unless it is already there; returns its length in
    * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
    */
-  loadBody(body: Uint8Array | string): number {
+  loadBody(body: Body): number {
     if (this.inputBody !== body) {
+      this.clearInput()
       if (typeof body === 'string') this.inputBodyLen = encoder.encodeInto(body, this.inView).written
-      else {
+      else if (body instanceof Uint8Array) {
         this.u8.set(body, this.input)
         this.inputBodyLen = body.length
       }
+      // A held body is in the input area until evicted, and its owner never passes its key after.
+      else throw new Error('robotstxt-wasm: internal error: a held body was read after its eviction')
       this.inputBody = body
     }
     return this.inputBodyLen
+  }
+
+  /**
+   * Copies the first `n` of `bytes` into the input area and holds them there for `owner`, whose body they are: the
+   * returned key stands for them in every call, with no copy, until the area is needed for
+   * something else; `release` then gets the owner a copy, before anything is overwritten.
+   */
+  hold<T extends object>(bytes: Uint8Array, n: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody {
+    this.reserveInput(align16(n + 64))
+    this.clearInput()
+    this.u8.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.input)
+    const key: HeldBody = { length: n }
+    this.inputBody = key
+    this.inputBodyLen = n
+    this.heldOwner = owner
+    this.heldRelease = release as (owner: object, copy: Uint8Array) => void
+    return key
+  }
+
+  /** The owner of the held body gives it up (it keeps something else): the area needs no copy out. */
+  unhold(owner: object): void {
+    if (this.heldOwner === owner) {
+      this.heldOwner = null
+      this.inputBody = null
+    }
+  }
+
+  /** Hands the held body's owner its copy; the input area then holds nothing reusable. */
+  evict(): void {
+    const owner = this.heldOwner
+    if (owner === null) return
+    this.heldOwner = null
+    this.inputBody = null
+    this.heldRelease!(owner, this.u8.slice(this.input, this.input + this.inputBodyLen))
+  }
+
+  /** Before the input area is overwritten: the held body, if any, is copied out, and no body is kept. */
+  clearInput(): void {
+    if (this.heldOwner !== null) this.evict()
+    this.inputBody = null
   }
 
   /** Scratch of at least `bytes` bytes for the compiler's work area. */

@@ -1,0 +1,94 @@
+// A byte body held in wasm memory (Engine.hold): parseRobots(bytes) copies the body into the
+// engine's input area and nowhere else, and whatever needs that area first hands the Robots a copy
+// of its own. These tests put every kind of engine use between the parse and the Robots' first
+// use, with the caller's buffer overwritten, and require the answers of the same body given as a
+// string.
+import { describe, expect, test } from 'vitest'
+import { getEngine } from '../src/engine/wasm.js'
+import { parseRobots, type Robots } from '../src/index.js'
+
+const BODY = 'User-agent: *\nDisallow: /a\nAllow: /a/index.html\nSitemap: https://x/s1\n\nUser-agent: bot\nDisallow: /b\nCrawl-delay: 3\n'
+const OTHER = 'User-agent: *\nAllow: /\nSitemap: https://x/s2\n'
+const URLS = ['https://x/a', 'https://x/a/', 'https://x/b', 'https://x/c']
+
+/** What a Robots answers, through each way of asking. */
+function answers(r: Robots, first: 'isAllowed' | 'check' | 'matcher' | 'lines' | 'crawlDelay'): unknown[] {
+  const out: unknown[] = []
+  if (first === 'lines') out.push(r.lines.map((l) => [l.type, l.value]))
+  if (first === 'crawlDelay') out.push(r.crawlDelay('bot'))
+  if (first === 'matcher') out.push(r.matcher('bot').checkMany(URLS))
+  if (first === 'check') out.push(r.check(URLS[1]!, 'other'))
+  for (const u of URLS) out.push(r.isAllowed(u, 'other'), r.check(u, 'bot'))
+  out.push(r.sitemaps, r.crawlDelay('bot'), r.lines.length)
+  return out
+}
+
+let tableRules = 2000
+
+/**
+ * Engine uses that need the input area, each between a held parse and the Robots' first use;
+ * each is prepared (bodies parsed, matchers compiled) before the parse, so the use itself is all
+ * that happens in between.
+ */
+const between: Record<string, () => () => void> = {
+  'nothing': () => () => {},
+  'another byte body parsed': () => () => { parseRobots(new TextEncoder().encode(OTHER)) },
+  'another byte body parsed and checked': () => () => { parseRobots(new TextEncoder().encode(OTHER)).isAllowed('https://x/a', 'bot') },
+  'a string body checked': () => () => { parseRobots(OTHER).isAllowed('https://x/a', 'bot') },
+  'a string body compiled': () => () => { parseRobots(OTHER).matcher('bot') },
+  'a matcher check': () => {
+    const m = parseRobots(OTHER).matcher('bot')
+    return () => { m.isAllowed('https://x/zzz') }
+  },
+  'a batch': () => {
+    const m = parseRobots(OTHER).matcher('bot')
+    return () => { m.checkMany(Array.from({ length: 300 }, (_, i) => `https://x/${i}`)) }
+  },
+  'a table larger than any before (the input area moves)': () => {
+    tableRules *= 2
+    const rules = Array.from({ length: tableRules }, (_, i) => `Disallow: /p${i}/*.x$`).join('\n')
+    const m = parseRobots(`User-agent: *\n${rules}\n`).matcher('bot')
+    return () => { m.isAllowed('https://x/p1/a.x') }
+  },
+  'a large body (memory grows)': () => () => { parseRobots(`User-agent: *\nDisallow: /${'q'.repeat(300_000)}\n`).isAllowed('https://x/a', 'bot') },
+  'lines of another body': () => () => { void parseRobots(new TextEncoder().encode(OTHER)).lines },
+}
+
+describe('a held byte body answers as its string', () => {
+  const expected = (first: Parameters<typeof answers>[1]) => answers(parseRobots(BODY), first)
+  for (const first of ['isAllowed', 'check', 'matcher', 'lines', 'crawlDelay'] as const) {
+    for (const [name, prepare] of Object.entries(between)) {
+      test(`${name}, then ${first}`, () => {
+        const use = prepare()
+        const buf = new Uint8Array(256).fill(0x20)
+        const text = new TextEncoder().encode(BODY)
+        buf.set(text)
+        const robots = parseRobots(buf.subarray(0, text.length))
+        // The caller reuses its buffer at once, as stream readers do.
+        buf.fill(0x41)
+        use()
+        expect(answers(robots, first)).toEqual(expected(first))
+      })
+    }
+  }
+
+  test('two held bodies parsed in turn, checked in the other order', () => {
+    const a = parseRobots(new TextEncoder().encode(BODY))
+    const b = parseRobots(new TextEncoder().encode(OTHER))
+    expect(b.isAllowed('https://x/a', 'bot')).toBe(true)
+    expect(a.isAllowed('https://x/a', 'other')).toBe(false)
+    expect(a.sitemaps).toEqual(['https://x/s1'])
+    expect(b.sitemaps).toEqual(['https://x/s2'])
+  })
+
+  test('the engine holds at most one body, and none once it was checked', () => {
+    const e = getEngine()
+    const a = parseRobots(new TextEncoder().encode(BODY))
+    expect(e.heldOwner).toBe(a)
+    const b = parseRobots(new TextEncoder().encode(OTHER))
+    expect(e.heldOwner).toBe(b)
+    b.isAllowed('https://x/a', 'bot')
+    expect(e.heldOwner).toBe(null)
+    expect(a.isAllowed('https://x/a', 'other')).toBe(false)
+  })
+})
