@@ -1,9 +1,14 @@
-// A byte body held in wasm memory (Engine.hold): parseRobots(bytes) copies the body into the
-// engine's input area and nowhere else, and whatever needs that area first hands the Robots a copy
-// of its own. These tests put every kind of engine use between the parse and the Robots' first
-// use, with the caller's buffer overwritten, and require the answers of the same body given as a
-// string.
-import { describe, expect, test } from 'vitest'
+// How a body gets into wasm memory (src/engine/wasm.ts Engine.loadBody, Engine.hold).
+//
+// A byte body held in wasm memory: parseRobots(bytes) copies the body into the engine's input
+// area and nowhere else, and whatever needs that area first hands the Robots a copy of its own.
+// These tests put every kind of engine use between the parse and the Robots' first use, with the
+// caller's buffer overwritten, and require the answers of the same body given as a string.
+//
+// A string body: written as UTF-16 and transcoded in wasm (Node), or through TextEncoder; both
+// must give exactly TextEncoder's bytes, lone surrogates included.
+import fc from 'fast-check'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { getEngine } from '../src/engine/wasm.js'
 import { parseRobots, type Robots } from '../src/index.js'
 
@@ -91,4 +96,33 @@ describe('a held byte body answers as its string', () => {
     expect(e.heldOwner).toBe(null)
     expect(a.isAllowed('https://x/a', 'other')).toBe(false)
   })
+})
+
+describe('a string body is loaded as TextEncoder encodes it', () => {
+  const encoder = new TextEncoder()
+  const loaded = (s: string): Uint8Array => {
+    const e = getEngine()
+    e.reserveInput(3 * s.length + 64)
+    e.clearInput()
+    const n = e.loadBody(s)
+    return e.u8.slice(e.input, e.input + n)
+  }
+  // Long ASCII runs with other units dropped in at every offset the transcoder's 32-, 16- and
+  // 8-unit steps can meet them; units of one, two and three UTF-8 bytes, pairs and lone surrogates.
+  const unit = fc.constantFrom('a', '\n', '\x7f', '\x80', 'é', 'ÿ', 'Ā', '€', '\ud83d\ude00', '\ud83d', '\ude00', '\uffff')
+  const body = fc.tuple(fc.array(fc.tuple(fc.nat(80), unit), { maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 40 }))
+    .map(([parts, tail]) => parts.map(([n, u]) => 'x'.repeat(n) + u).join('') + tail)
+  for (const utf16 of [true, false]) {
+    test(`${utf16 ? 'through UTF-16' : 'through TextEncoder'}: random strings`, () => {
+      const e = getEngine()
+      const saved = e.utf16Bodies
+      e.utf16Bodies = utf16
+      onTestFinished(() => { e.utf16Bodies = saved })
+      fc.assert(fc.property(body, (s) => {
+        expect(Buffer.from(loaded(s)).toString('hex')).toBe(Buffer.from(encoder.encode(s)).toString('hex'))
+      }), { numRuns: 3000 })
+      const long = 'User-agent: *\nDisallow: /\u00e9t\u00e9\n'.repeat(5000) + '\ud800'
+      expect(loaded(long)).toEqual(encoder.encode(long))
+    })
+  }
 })
