@@ -126,3 +126,31 @@ describe('a string body is loaded as TextEncoder encodes it', () => {
     })
   }
 })
+
+describe('a string longer than the cut is held as its first maxBytes bytes of UTF-8', () => {
+  const encoder = new TextEncoder()
+  const unit = fc.constantFrom('a', '\n', 'é', '€', '\ud83d\ude00', '\ud83d', '\ude00')
+  const body = fc.array(fc.tuple(fc.nat(40), unit), { maxLength: 8 }).map((parts) => parts.map(([n, u]) => 'x'.repeat(n) + u).join(''))
+  for (const utf16 of [true, false]) {
+    test(`${utf16 ? 'encoded by wasm' : 'encoded by TextEncoder'}: every cut, even inside a character`, () => {
+      const e = getEngine()
+      const saved = e.utf16Bodies
+      e.utf16Bodies = utf16
+      onTestFinished(() => { e.utf16Bodies = saved })
+      fc.assert(fc.property(body, fc.nat(200), (s, cut) => {
+        const maxBytes = 1 + (cut % Math.max(1, s.length * 3))
+        const robots = parseRobots(s, { maxBytes })
+        expect(Buffer.from(robots.bodyBytes).toString('hex')).toBe(Buffer.from(encoder.encode(s).subarray(0, maxBytes)).toString('hex'))
+      }), { numRuns: 3000 })
+    })
+  }
+  test('its first check answers from the cut body, then it keeps the compact body', () => {
+    const body = `User-agent: *\nDisallow: /private\n${'# a comment\n'.repeat(50_000)}Allow: /private\n`
+    const robots = parseRobots(body)
+    expect(robots.check('https://x/private', 'bot')).toMatchObject({ allowed: false, line: 2 })
+    expect(getEngine().heldOwner).toBe(null)
+    expect(robots.bodyBytes.length).toBeLessThan(512_000 / 5)
+    const cut = new TextEncoder().encode(body).subarray(0, 512_000)
+    expect(robots.lines).toEqual(parseRobots(cut).lines)
+  })
+})

@@ -102,6 +102,18 @@ export class Robots {
     return r
   }
 
+  /**
+   * @internal A Robots over the UTF-8 of `s` cut at `maxBytes` bytes, encoded into wasm memory and
+   * held there (Engine.holdString); null where strings are not encoded by wasm.
+   */
+  static heldString(s: string, maxBytes: number): Robots | null {
+    const r = new Robots(EMPTY)
+    const key = getEngine().holdString(s, maxBytes, r, Robots.#evicted)
+    if (key === null) return null
+    r.#source = key
+    return r
+  }
+
   /** The engine needs the room of this Robots' held body: `copy` is the body's own copy from now on. */
   static #evicted(r: Robots, copy: Uint8Array): void {
     r.#source = copy
@@ -329,6 +341,14 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
   if (typeof body === 'string') {
     // Short enough that no cut can apply: keep the string, encode it when compiling.
     if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
+    if (maxBytes <= WASM_SCAN_MAX) {
+      try {
+        const held = Robots.heldString(body, maxBytes)
+        if (held !== null) return held
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err
+      }
+    }
     bytes = encodeCut(body, maxBytes)
   }
   else if (body instanceof Uint8Array) {

@@ -226,6 +226,27 @@ export class Engine {
     this.reserveInput(align16(n + 64))
     this.clearInput()
     this.u8.set(n === bytes.length ? bytes : bytes.subarray(0, n), this.input)
+    return this.#held(n, owner, release)
+  }
+
+  /**
+   * hold for the UTF-8 of a string cut at `maxBytes` bytes (even inside a character), encoded
+   * straight into the input area; null where strings do not go in as UTF-16 (the caller then
+   * encodes it itself). Only the units that can reach the cut are encoded: each is at least a byte.
+   */
+  holdString<T extends object>(s: string, maxBytes: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody | null {
+    if (!this.utf16Bodies) return null
+    // One unit past the cut keeps a surrogate pair that straddles it whole.
+    const units = Math.min(s.length, maxBytes + 1)
+    this.reserveInput(align16(3 * units + 64))
+    this.clearInput()
+    if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
+    this.utf16.write(s, this.scratch, 2 * units, 'utf16le')
+    const n = Math.min(this.w.utf16ToUtf8(this.scratch, 0, units, this.input), maxBytes)
+    return this.#held(n, owner, release)
+  }
+
+  #held<T extends object>(n: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody {
     const key: HeldBody = { length: n }
     this.inputBody = key
     this.inputBodyLen = n
