@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { firstSlots, firstTokens, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -150,7 +150,7 @@ export class Robots {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
     if (agent === this.#lastAgent) return this.#lastMatcher!.isAllowed(url)
     const m = this.#cachedMatcher(agent)
-    return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
+    return m !== null ? m.isAllowed(url) : this.#stream(url).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
@@ -158,7 +158,7 @@ export class Robots {
     if (agent === this.#lastAgent) return this.#lastMatcher!.check(url)
     const m = this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
-    const v = this.#stream(url, agent)
+    const v = this.#stream(url)
     if (v.line === 0) return { allowed: v.allowed, line: v.line }
     const rule = streamRule(getEngine())
     return { allowed: v.allowed, line: v.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
@@ -166,14 +166,15 @@ export class Robots {
 
   /**
    * The site's first check, decided in one wasm scan of the body (wasm-body.ts streamCheck), which
-   * also compacts the body. Runs once per Robots: #cachedMatcher answers null only then.
+   * also compacts the body. Runs once per Robots, right after #cachedMatcher answered null (its
+   * first slots hold the agent's tokens, validated).
    */
-  #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
+  #stream(url: string | URL): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#parsed === null && this.#bytes === null
     const engine = getEngine()
-    const v = streamCheck(engine, this.#source, agentTokens(agent), s, compact)
+    const v = streamCheck(engine, this.#source, firstTokens(this.#agents!), s, compact)
     if (v.compact !== null) {
       // The held body, if it was this one, is still in the input area until the next call.
       engine.unhold(this)

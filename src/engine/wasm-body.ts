@@ -81,22 +81,24 @@ export function crawlDelayOf(e: Engine, body: Body, tokens: readonly string[]): 
  * `extra` bytes reserved after them begin.
  */
 function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], extra = 0): { len: number; agents: number; agentsLen: number; free: number } {
-  // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
-  let agentsLen = 0
-  for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
+  // Room for every token; only those made of a-z - _ can equal a user-agent line's token, so only
+  // they are written (one test each).
+  let room = 0
+  for (let k = 0; k < tokens.length; k++) room += tokens[k]!.length + 1
   // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
   const cap = typeof body === 'string' ? body.length * 3 : body.length
-  e.reserveInput(align16(cap + 64) + align16(agentsLen + 64) + extra)
+  e.reserveInput(align16(cap + 64) + align16(room + 64) + extra)
   const len = e.loadBody(body)
   const agents = e.input + align16(cap + 64)
   const u8 = e.u8
   let o = agents
-  for (const t of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!
     if (!AGENT_TOKEN.test(t)) continue
     if (o > agents) u8[o++] = 0x0a
     for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
   }
-  return { len, agents, agentsLen: o - agents, free: agents + align16(agentsLen + 64) }
+  return { len, agents, agentsLen: o - agents, free: agents + align16(room + 64) }
 }
 
 /**
