@@ -144,6 +144,16 @@ describe('a string longer than the cut is held as its first maxBytes bytes of UT
       }), { numRuns: 3000 })
     })
   }
+  test('encoded a chunk at a time: a surrogate pair at a chunk boundary stays whole', () => {
+    for (let k = 16_380; k <= 16_386; k++) {
+      const s = 'a'.repeat(k) + '\ud83d\ude00'.repeat(3) + '\u00e9'.repeat(20_000) + '\ud800' + '\u20ac'.repeat(20_000)
+      const bytes = encoder.encode(s)
+      for (const maxBytes of [bytes.length - 1, k + 5, 100_000]) {
+        expect(Buffer.from(parseRobots(s, { maxBytes }).bodyBytes).equals(Buffer.from(bytes.subarray(0, maxBytes)))).toBe(true)
+      }
+    }
+  })
+
   test('its first check answers from the cut body, then it keeps the compact body', () => {
     const body = `User-agent: *\nDisallow: /private\n${'# a comment\n'.repeat(50_000)}Allow: /private\n`
     const robots = parseRobots(body)

@@ -58,8 +58,9 @@ export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
    * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies,
-   * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them)
-   * until the engine needs the room, when it hands this Robots a copy of its own. The site's first
+   * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them;
+   * a longer string's cut UTF-8 too, where wasm encodes strings) until the engine needs the room,
+   * when it hands this Robots a copy of its own. The site's first
    * check (the one streamed check) replaces it with the compact body (assembly/compact.ts), which
    * scans to the same lines, when nothing has been derived from it yet. Everything else is
    * derived on demand.

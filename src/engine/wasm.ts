@@ -21,10 +21,11 @@
 // therefore holds at most one table, and grows only to fit the largest table, URL batch, body and
 // compiler work area seen (the last sized by the rules a body actually has).
 //
-// A byte body may be held (Engine.hold): its one copy is the input area's, made when it was parsed,
-// so a site parsed and then checked copies its bytes once, into wasm, and allocates nothing for
-// them. Whatever is about to overwrite or move the input area first hands the holder a copy (evict),
-// so a held body is never lost; the engine holds at most one.
+// A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
+// holdString): its one copy is the input area's, made when it was parsed, so a site parsed and then
+// checked copies its bytes once, into wasm, and allocates nothing for them. Whatever is about to
+// overwrite or move the input area first hands the holder a copy (evict), so a held body is never
+// lost; the engine holds at most one.
 
 import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
@@ -65,6 +66,8 @@ export interface Utf16Writer {
 export const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf16Writer } }).Buffer
 
 const PAGE = 65536
+/** UTF-16 units Engine.holdString encodes at a time. */
+const HOLD_CHUNK = 16384
 
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 export function align16(n: number): number {
@@ -111,9 +114,9 @@ export class Engine {
    */
   utf16Batches = NodeBuffer !== undefined && !('Deno' in globalThis)
   /**
-   * String bodies through UTF-16 as well, for the same reasons: the corpus' 2,454 files (4.75 KB
-   * on average) went in at 1.8 µs each through TextEncoder.encodeInto, at 0.5 µs through Buffer
-   * plus the wasm transcoder's time (Node 24, 2026-11-25). Tests switch it too.
+   * String bodies through UTF-16 as well (Buffer, then the wasm transcoder): the corpus' 2,454
+   * files (4.75 KB on average) went in at 1.8 µs each through TextEncoder.encodeInto, at 0.7 µs
+   * this way (0.5 the Buffer write; Node 24, 2026-11-25). Tests switch it too.
    */
   utf16Bodies = this.utf16Batches
 
@@ -135,8 +138,6 @@ export class Engine {
    */
   relayout(tableCap = this.tableCap, inputCap = this.inputCap, workCap = this.workCap, maxPat = this.residentMaxPat): void {
     const input = this.base + tableCap
-    // Growing keeps memory's contents: a held body stays valid unless the input area moves.
-    if (this.heldOwner !== null && input !== this.input) this.evict()
     const scratch = align16(input + inputCap + 64)
     // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
     const scratchCap = Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap)
@@ -149,6 +150,8 @@ export class Engine {
         throw new RangeError(`robotstxt-wasm: this call needs ${needed} bytes of WebAssembly memory and the runtime refused to grow past ${have}; the engine is unchanged`, { cause: err })
       }
     }
+    // Growing keeps memory's contents: a held body stays valid unless the input area moves.
+    if (this.heldOwner !== null && input !== this.input) this.evict()
     this.tableCap = tableCap
     this.inputCap = inputCap
     this.workCap = workCap
@@ -207,8 +210,8 @@ export class Engine {
 
   /**
    * `body` as UTF-8 at the start of the input area, byte for byte what TextEncoder writes; its
-   * length. Through UTF-16 the units are staged in scratch (3 bytes per unit of input area make at
-   * least 9 of scratch, so 2 fit), which no call holds anything in between calls.
+   * length. Through UTF-16 the units are staged in scratch, which holds nothing between calls (the
+   * caller reserved 3 bytes of input area per unit, which makes at least 9 of scratch: 2 fit).
    */
   encodeBody(body: string): number {
     if (!this.utf16Bodies) return encoder.encodeInto(body, this.inView).written
@@ -218,9 +221,9 @@ export class Engine {
   }
 
   /**
-   * Copies the first `n` of `bytes` into the input area and holds them there for `owner`, whose body they are: the
-   * returned key stands for them in every call, with no copy, until the area is needed for
-   * something else; `release` then gets the owner a copy, before anything is overwritten.
+   * Copies the first `n` of `bytes` into the input area and holds them there for `owner`, whose
+   * body they are: the returned key stands for them in every call, with no copy, until the area is
+   * needed for something else; `release` then gets the owner a copy, before anything is overwritten.
    */
   hold<T extends object>(bytes: Uint8Array, n: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody {
     this.reserveInput(align16(n + 64))
@@ -232,18 +235,29 @@ export class Engine {
   /**
    * hold for the UTF-8 of a string cut at `maxBytes` bytes (even inside a character), encoded
    * straight into the input area; null where strings do not go in as UTF-16 (the caller then
-   * encodes it itself). Only the units that can reach the cut are encoded: each is at least a byte.
+   * encodes it itself). Only the units that can reach the cut are encoded (each is at least a
+   * byte), a chunk at a time, so the input area needs the cut and one chunk, not 3 bytes a unit
+   * (which would triple again in scratch).
    */
   holdString<T extends object>(s: string, maxBytes: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody | null {
     if (!this.utf16Bodies) return null
     // One unit past the cut keeps a surrogate pair that straddles it whole.
     const units = Math.min(s.length, maxBytes + 1)
-    this.reserveInput(align16(3 * units + 64))
+    // A chunk is at most HOLD_CHUNK + 1 units of at most 3 bytes; scratch, at least 3 bytes per
+    // byte of input area, takes the 2 bytes per unit staged.
+    this.reserveInput(align16(maxBytes + 3 * HOLD_CHUNK + 64))
     this.clearInput()
     if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
     this.utf16.write(s, this.scratch, 2 * units, 'utf16le')
-    const n = Math.min(this.w.utf16ToUtf8(this.scratch, 0, units, this.input), maxBytes)
-    return this.#held(n, owner, release)
+    let written = 0
+    for (let i = 0; i < units && written < maxBytes;) {
+      let end = Math.min(units, i + HOLD_CHUNK)
+      // A pair is never split between chunks (each half would become U+FFFD).
+      if (end < units && (s.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++
+      written += this.w.utf16ToUtf8(this.scratch, i, end, this.input + written)
+      i = end
+    }
+    return this.#held(Math.min(written, maxBytes), owner, release)
   }
 
   #held<T extends object>(n: number, owner: T, release: (owner: T, copy: Uint8Array) => void): HeldBody {
@@ -269,7 +283,8 @@ export class Engine {
     if (owner === null) return
     this.heldOwner = null
     this.inputBody = null
-    this.heldRelease!(owner, this.u8.slice(this.input, this.input + this.inputBodyLen))
+    // From the buffer itself: relayout evicts after growing, before its views are rebuilt.
+    this.heldRelease!(owner, new Uint8Array(this.w.memory.buffer, this.input, this.inputBodyLen).slice())
   }
 
   /** Before the input area is overwritten: the held body, if any, is copied out, and no body is kept. */
