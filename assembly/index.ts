@@ -67,6 +67,9 @@
 //   verdictLines(data, len, code, marks, out, stage): u32   see verdicts.ts.
 //   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
+//   utf16ToUtf8(units, from, to, dst): u32   UTF-16 code units [from, to) at `units` as UTF-8 at
+//                                     `dst`, as TextEncoder writes them; the byte count. Reads up
+//                                     to 15 bytes past the units, writes up to 15 past the bytes.
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   scanResume(body, len, pos, line), scanPosition()         see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
@@ -75,7 +78,7 @@
 //   compactLength                                             see compact.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
-export { lineBounds, unitEndsToByteEnds, useScratch } from './url';
+export { lineBounds, unitEndsToByteEnds, useScratch, utf16ToUtf8 } from './url';
 export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scanner';
 export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';

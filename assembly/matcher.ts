@@ -312,11 +312,23 @@ export function beginPath(): void {
 // to ruleMatches on the rule classifyPattern makes of the same pattern (test/stream.test.ts).
 export function patternMatches(p: usize, n: u32): bool {
   if (n == 0) return true;
+  // Most patterns leave the path within their first 16 bytes, before any '*' or '$': one compare
+  // finds where (a byte that differs, or the path's end), and a literal byte of the pattern there
+  // rejects it without reading the rest (a '$' that is not last is a literal, but stopping at it
+  // only takes the long way). Both sides have 16 bytes of slack, masked off by the path's length.
+  const v = v128.load(p);
+  const stops = v128.or(v128.not(i8x16.eq(v, v128.load(currentPath()))), v128.or(i8x16.eq(v, i8x16.splat(<i8>STAR)), i8x16.eq(v, i8x16.splat(0x24))));
+  const k = <u32>ctz<u32>(i8x16.bitmask(stops));
+  const plen = pathLength();
+  const m = k < plen ? k : plen;
+  if (m < 16 && m < n) {
+    const c = <u32>load<u8>(p + m);
+    if (c != STAR && c != 0x24) return false;
+  }
   if (!readPattern(p, n)) return false;
   const anchored = patternAnchored;
   const body = patternBody;
   const star = patternLiteral;
-  const plen = pathLength();
   if (star > plen || !sameBytes(currentPath(), p, star)) return false;
   if (star == body) return !anchored || plen == star;
   return matchWild(p, star, body, anchored, star);

@@ -155,15 +155,23 @@ let mColon: u64 = 0;
   const vHash = i8x16.splat(0x23);
   const vZero = i8x16.splat(0);
   const vColon = i8x16.splat(0x3a);
-  let brk: u64 = 0;
-  let cut: u64 = 0;
-  let col: u64 = 0;
-  for (let k: u32 = 0; k < 64; k += 16) {
-    const v = v128.load(p + k);
-    brk |= <u64>i8x16.bitmask(v128.or(i8x16.eq(v, vNl), i8x16.eq(v, vCr))) << <u64>k;
-    cut |= <u64>i8x16.bitmask(v128.or(i8x16.eq(v, vHash), i8x16.eq(v, vZero))) << <u64>k;
-    col |= <u64>i8x16.bitmask(i8x16.eq(v, vColon)) << <u64>k;
-  }
+  // Unrolled: a loop over the four vectors kept its counter and branch on every block.
+  const v0 = v128.load(p);
+  const v1 = v128.load(p, 16);
+  const v2 = v128.load(p, 32);
+  const v3 = v128.load(p, 48);
+  const brk = <u64>i8x16.bitmask(v128.or(i8x16.eq(v0, vNl), i8x16.eq(v0, vCr)))
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v1, vNl), i8x16.eq(v1, vCr))) << 16
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v2, vNl), i8x16.eq(v2, vCr))) << 32
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v3, vNl), i8x16.eq(v3, vCr))) << 48;
+  const cut = <u64>i8x16.bitmask(v128.or(i8x16.eq(v0, vHash), i8x16.eq(v0, vZero)))
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v1, vHash), i8x16.eq(v1, vZero))) << 16
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v2, vHash), i8x16.eq(v2, vZero))) << 32
+    | <u64>i8x16.bitmask(v128.or(i8x16.eq(v3, vHash), i8x16.eq(v3, vZero))) << 48;
+  const col = <u64>i8x16.bitmask(i8x16.eq(v0, vColon))
+    | <u64>i8x16.bitmask(i8x16.eq(v1, vColon)) << 16
+    | <u64>i8x16.bitmask(i8x16.eq(v2, vColon)) << 32
+    | <u64>i8x16.bitmask(i8x16.eq(v3, vColon)) << 48;
   mBreak = brk;
   mCut = cut;
   mColon = col;

@@ -60,6 +60,28 @@ describe('property: streamed and compiled checks agree', () => {
   })
 })
 
+describe('patterns against paths shorter, equal and longer than their literal start', () => {
+  // The streamed match rejects most patterns from their first 16 bytes alone: where the path ends
+  // or differs there, against literal bytes, '*' and '$' (last or not) in the pattern.
+  const paths = ['/', '/a', '/ab', '/a$', '/a*b', '/abcdefghijklmno', '/abcdefghijklmnop', '/abcdefghijklmnopq']
+  const patterns = ['/', '/$', '*', '$', '/a', '/a$', '/a*', '/a$b', '/ab', '/abc', '/b', 'a', '/abcdefghijklmno', '/abcdefghijklmnop$', '/abcdefghijklmnopq', '/abcdefghijklmnop*q', '/abcdefghijklmnopz']
+  test('the streamed verdict, line and rule equal the table\'s', () => {
+    const bad: string[] = []
+    for (const kind of ['Allow', 'Disallow']) {
+      for (const pattern of patterns) {
+        const body = `User-agent: *\nDisallow: /zz\n${kind}: ${pattern}\n`
+        const compiled = parseRobots(body).matcher('bot')
+        for (const path of paths) {
+          const url = `https://x${path}`
+          expectSame(bad, `${kind}: ${pattern} on ${path}`, parseRobots(body).check(url, 'bot'), compiled.check(url))
+          expectSame(bad, `${kind}: ${pattern} on ${path} (bytes)`, parseRobots(Buffer.from(body)).check(url, 'bot'), compiled.check(url))
+        }
+      }
+    }
+    expect(bad).toEqual([])
+  })
+})
+
 describe('a site streams its first check, then compiles', () => {
   test('the first agent compiles on its second check, every other agent on its first', () => {
     const r = parseRobots('User-agent: a\nDisallow: /x\nUser-agent: *\nAllow: /\nDisallow: /y\n')

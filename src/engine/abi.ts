@@ -47,6 +47,12 @@ export interface WasmExports {
   verdictDisallowed(): number
   /** How many of them echo a URL with a character a terminal acts on (C0, DEL, C1, bidi controls). */
   verdictControls(): number
+  /**
+   * UTF-16 code units [from, to) at `units` as UTF-8 at `dst`, as TextEncoder writes them (a lone
+   * surrogate -> U+FFFD); the byte count. Reads up to 15 bytes past the units, writes up to 15
+   * past the bytes.
+   */
+  utf16ToUtf8(units: number, from: number, to: number, dst: number): number
   /** Rewrites `count` string ends given in UTF-16 units as UTF-8 byte offsets into `bytes`. */
   unitEndsToByteEnds(ends: number, bytes: number, count: number): void
   /**

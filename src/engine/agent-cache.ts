@@ -33,6 +33,11 @@ export function firstSlots(agent: string | readonly string[]): AgentSlots {
   return [1, a.id, null, 1, a.tokens]
 }
 
+/** The tokens of the agent firstSlots was made for. */
+export function firstTokens(slots: AgentSlots): readonly string[] {
+  return slots[1 + E_TOKENS] as readonly string[]
+}
+
 /**
  * The matcher of `agent` (validated: TypeError for a bad one) in a site's slots, compiled by
  * `compile` from its tokens when missing.

@@ -1,13 +1,13 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { firstSlots, firstTokens, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
-import { getEngine } from './wasm.js'
-import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, type StreamVerdict } from './wasm-body.js'
+import { getEngine, type Body } from './wasm.js'
+import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
@@ -57,12 +57,15 @@ export interface ParseOptions {
 export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
-   * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
-   * The site's first check (the one streamed check) replaces it with the compact body
-   * (assembly/compact.ts), which scans to the same lines, when nothing has been derived from it
-   * yet. Everything else is derived on demand.
+   * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies,
+   * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them;
+   * a longer string's cut UTF-8 too, where wasm encodes strings) until the engine needs the room,
+   * when it hands this Robots a copy of its own. The site's first
+   * check (the one streamed check) replaces it with the compact body (assembly/compact.ts), which
+   * scans to the same lines, when nothing has been derived from it yet. Everything else is
+   * derived on demand.
    */
-  #source: string | Uint8Array
+  #source: Body
   #bytes: Uint8Array | null = null
   #parsed: ParsedRobots | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
@@ -90,9 +93,40 @@ export class Robots {
     return new Robots(source)
   }
 
+  /**
+   * @internal A Robots over the first `n` bytes of `bytes`, copied into wasm memory and held there
+   * (Engine.hold); a RangeError when wasm memory cannot grow to hold them.
+   */
+  static held(bytes: Uint8Array, n: number): Robots {
+    const r = new Robots(EMPTY)
+    r.#source = getEngine().hold(bytes, n, r, Robots.#evicted)
+    return r
+  }
+
+  /**
+   * @internal A Robots over the UTF-8 of `s` cut at `maxBytes` bytes, encoded into wasm memory and
+   * held there (Engine.holdString); null where strings are not encoded by wasm.
+   */
+  static heldString(s: string, maxBytes: number): Robots | null {
+    const r = new Robots(EMPTY)
+    const key = getEngine().holdString(s, maxBytes, r, Robots.#evicted)
+    if (key === null) return null
+    r.#source = key
+    return r
+  }
+
+  /** The engine needs the room of this Robots' held body: `copy` is the body's own copy from now on. */
+  static #evicted(r: Robots, copy: Uint8Array): void {
+    r.#source = copy
+  }
+
   /** The body as UTF-8 bytes. */
   get #body(): Uint8Array {
-    if (this.#bytes === null) this.#bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
+    if (this.#bytes === null) {
+      if (isHeld(this.#source)) getEngine().evict()
+      const src = this.#source as string | Uint8Array
+      this.#bytes = typeof src === 'string' ? encoder.encode(src) : src
+    }
     return this.#bytes
   }
 
@@ -117,7 +151,7 @@ export class Robots {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
     if (agent === this.#lastAgent) return this.#lastMatcher!.isAllowed(url)
     const m = this.#cachedMatcher(agent)
-    return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
+    return m !== null ? m.isAllowed(url) : this.#stream(url).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
@@ -125,21 +159,28 @@ export class Robots {
     if (agent === this.#lastAgent) return this.#lastMatcher!.check(url)
     const m = this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
-    const v = this.#stream(url, agent)
-    if (v.pattern === null) return { allowed: v.allowed, line: v.line }
-    return { allowed: v.allowed, line: v.line, rule: { kind: v.allow ? 'allow' : 'disallow', pattern: decodeUtf8(v.pattern) } }
+    const v = this.#stream(url)
+    if (v.line === 0) return { allowed: v.allowed, line: v.line }
+    const rule = streamRule(getEngine())
+    return { allowed: v.allowed, line: v.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
   }
 
   /**
    * The site's first check, decided in one wasm scan of the body (wasm-body.ts streamCheck), which
-   * also compacts the body. Runs once per Robots: #cachedMatcher answers null only then.
+   * also compacts the body. Runs once per Robots, right after #cachedMatcher answered null (its
+   * first slots hold the agent's tokens, validated).
    */
-  #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
+  #stream(url: string | URL): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#parsed === null && this.#bytes === null
-    const v = streamCheck(getEngine(), this.#source, agentTokens(agent), s, compact)
-    if (v.compact !== null) this.#source = v.compact
+    const engine = getEngine()
+    const v = streamCheck(engine, this.#source, firstTokens(this.#agents!), s, compact)
+    if (v.compact !== null) {
+      // The held body, if it was this one, is still in the input area until the next call.
+      engine.unhold(this)
+      this.#source = v.compact
+    }
     return v
   }
 
@@ -323,11 +364,37 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
   if (typeof body === 'string') {
     // Short enough that no cut can apply: keep the string, encode it when compiling.
     if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
+    if (maxBytes <= WASM_SCAN_MAX) {
+      try {
+        const held = Robots.heldString(body, maxBytes)
+        if (held !== null) return held
+      } catch (err) {
+        if (!(err instanceof RangeError)) throw err
+      }
+    }
     bytes = encodeCut(body, maxBytes)
   }
-  else if (body instanceof Uint8Array) bytes = copyPrefix(body, maxBytes)
+  else if (body instanceof Uint8Array) {
+    const n = Math.min(body.length, maxBytes)
+    if (n <= WASM_SCAN_MAX) {
+      try {
+        return Robots.held(body, n)
+      } catch (err) {
+        // Content never throws: when wasm memory cannot hold the body, the Robots keeps it in JS.
+        if (!(err instanceof RangeError)) throw err
+      }
+    }
+    bytes = copyPrefix(body, maxBytes)
+  }
   else return fail('body', 'a string or a Uint8Array', body)
   return Robots.fromBody(bytes)
+}
+
+const EMPTY = new Uint8Array(0)
+
+/** Whether a Robots' source is the engine's key for its held body. */
+function isHeld(src: Body): boolean {
+  return typeof src !== 'string' && !(src instanceof Uint8Array)
 }
 
 /**

@@ -3,7 +3,7 @@
 // table, a Crawl-delay, or one URL's verdict with the compact body.
 //
 // Invariants: the body sits at the start of the input area (Engine.loadBody copies it once per
-// body, so compiling more agents of one site copies nothing); the agent tokens follow it, 16-aligned
+// body, so compiling more agents of one site copies nothing; a held body is there already); the agent tokens follow it, 16-aligned
 // with 64 bytes of slack after each; what a call hands back is a copy, or a view of wasm memory the
 // caller reads before its next call.
 
@@ -12,19 +12,14 @@ import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_OR
   SCAN_VAL_START } from './layout.js'
 import { encoder } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
-import { align16, type Engine } from './wasm.js'
+import { align16, type Body, type Engine } from './wasm.js'
 
 const AGENT_TOKEN = /^[a-z_-]+$/
 
-/**
- * streamCheck's answer: the verdict, the deciding line (0: no rule matched) and, when there is one,
- * the deciding rule's kind and value as written (a view of wasm memory, valid until the next call).
- */
+/** streamCheck's answer: the verdict and the deciding line (0: no rule matched). */
 export interface StreamVerdict {
   allowed: boolean
   line: number
-  allow: boolean
-  pattern: Uint8Array | null
   /** The compact body, when asked for (a copy). */
   compact: Uint8Array | null
 }
@@ -33,18 +28,18 @@ export interface StreamVerdict {
  * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
  * group selection and compilation in one pass over the body. Returns a JS-owned copy.
  */
-export function compileAgents(e: Engine, body: Uint8Array | string, tokens: readonly string[]): Uint8Array {
+export function compileAgents(e: Engine, body: Body, tokens: readonly string[]): Uint8Array {
   const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
   return runCompiler(e, () => e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap))
 }
 
 /**
  * One URL decided straight from `body` for the agents `tokens`, no table built
- * (assembly/stream.ts): the deciding line (0: none), the verdict, and the deciding rule's kind
- * and value as written. Costs one scan of the body, as compiling does, but no table. With
- * `compact`, the same scan also writes the compact body (assembly/compact.ts), returned as a copy.
+ * (assembly/stream.ts): the verdict and the deciding line (0: none); streamRule then gives the
+ * deciding rule. Costs one scan of the body, as compiling does, but no table. With `compact`, the
+ * same scan also writes the compact body (assembly/compact.ts), returned as a copy.
  */
-export function streamCheck(e: Engine, body: Uint8Array | string, tokens: readonly string[], url: string, compact: boolean): StreamVerdict {
+export function streamCheck(e: Engine, body: Body, tokens: readonly string[], url: string, compact: boolean): StreamVerdict {
   const cap = typeof body === 'string' ? body.length * 3 : body.length
   // A normalized pattern (3 bytes per byte of its value) and the index.html rule derived from it,
   // then the matcher's KMP table in scratch: all bounded by the longest line the scanner keeps.
@@ -56,21 +51,22 @@ export function streamCheck(e: Engine, body: Uint8Array | string, tokens: readon
   const urlLen = encoder.encodeInto(url, e.u8.subarray(free, free + url.length * 3)).written
   const out = compact ? free + urlRoom + workRoom : 0
   const r = e.w.streamCheck(e.input, len, agents, agentsLen, free, urlLen, free + urlRoom, out)
-  const line = r >>> 1
-  const v: StreamVerdict = { allowed: (r & 1) === 1, line, allow: false, pattern: null, compact: null }
-  if (compact) v.compact = e.u8.slice(out, out + e.w.compactLength())
-  if (line === 0) return v
-  const from = e.input + e.w.streamRuleStart()
-  v.allow = e.w.streamRuleAllow() !== 0
-  v.pattern = e.u8.subarray(from, e.input + e.w.streamRuleEnd())
-  return v
+  return { allowed: (r & 1) === 1, line: r >>> 1, compact: compact ? e.u8.slice(out, out + e.w.compactLength()) : null }
+}
+
+/**
+ * The deciding rule of the last streamCheck that found one: its kind and value as written (a
+ * view of wasm memory, valid until the next call).
+ */
+export function streamRule(e: Engine): { allow: boolean; pattern: Uint8Array } {
+  return { allow: e.w.streamRuleAllow() !== 0, pattern: e.u8.subarray(e.input + e.w.streamRuleStart(), e.input + e.w.streamRuleEnd()) }
 }
 
 /**
  * The Crawl-delay of `tokens` in `body`, in seconds, or undefined: the wasm compiler's group
  * selection finds the value (assembly/compiler.ts, crawlDelay), in one pass that writes nothing.
  */
-export function crawlDelayOf(e: Engine, body: Uint8Array | string, tokens: readonly string[]): number | undefined {
+export function crawlDelayOf(e: Engine, body: Body, tokens: readonly string[]): number | undefined {
   const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
   const start = e.w.crawlDelay(e.input, len, agents, agentsLen)
   if (start < 0) return undefined
@@ -84,23 +80,25 @@ export function crawlDelayOf(e: Engine, body: Uint8Array | string, tokens: reado
  * can name a group, '\n'-separated, as the compiler's entry points read them; `free` is where the
  * `extra` bytes reserved after them begin.
  */
-function loadBodyAndAgents(e: Engine, body: Uint8Array | string, tokens: readonly string[], extra = 0): { len: number; agents: number; agentsLen: number; free: number } {
-  // Only tokens made of a-z - _ can equal a user-agent line's token; others name no group.
-  let agentsLen = 0
-  for (const t of tokens) if (AGENT_TOKEN.test(t)) agentsLen += t.length + 1
+function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], extra = 0): { len: number; agents: number; agentsLen: number; free: number } {
+  // Room for every token; only those made of a-z - _ can equal a user-agent line's token, so only
+  // they are written (one test each).
+  let room = 0
+  for (let k = 0; k < tokens.length; k++) room += tokens[k]!.length + 1
   // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
   const cap = typeof body === 'string' ? body.length * 3 : body.length
-  e.reserveInput(align16(cap + 64) + align16(agentsLen + 64) + extra)
+  e.reserveInput(align16(cap + 64) + align16(room + 64) + extra)
   const len = e.loadBody(body)
   const agents = e.input + align16(cap + 64)
   const u8 = e.u8
   let o = agents
-  for (const t of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!
     if (!AGENT_TOKEN.test(t)) continue
     if (o > agents) u8[o++] = 0x0a
     for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
   }
-  return { len, agents, agentsLen: o - agents, free: agents + align16(agentsLen + 64) }
+  return { len, agents, agentsLen: o - agents, free: agents + align16(room + 64) }
 }
 
 /**
@@ -120,7 +118,7 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
   const u8 = e.u8
   const u32 = e.u32
   const refs = e.input
-  e.inputBody = null
+  e.clearInput()
   let o = refs + refsSize
   for (let i = 0; i < ruleIds.length; i++) {
     const r = ruleIds[i]!

@@ -96,7 +96,7 @@ function join(urls: readonly string[], start: number, count: number): { joined: 
 export function checkUrl(e: Engine, url: string): number {
   // UTF-8 needs at most 3 bytes per UTF-16 unit.
   if (url.length * 3 > e.inputCap) e.reserveInput(url.length * 3)
-  e.inputBody = null
+  e.clearInput()
   return e.w.check(e.input, encoder.encodeInto(url, e.inView).written)
 }
 
@@ -123,7 +123,7 @@ export function checkBatch(e: Engine, urls: readonly string[], from: number, to:
     const { joined, chars } = join(urls, start, count)
     const head = count * 8
     e.reserveInput(head + chars * 3)
-    e.inputBody = null
+    e.clearInput()
     const ends = e.input
     const out = ends + count * 4
     const data = ends + head
@@ -282,7 +282,7 @@ function eachChunk(e: Engine, data: Uint8Array, room: (len: number) => number, s
     const len = q - p
     const freeOff = align16(len + 64)
     e.reserveInput(freeOff + room(len))
-    e.inputBody = null
+    e.clearInput()
     e.u8.set(data.subarray(p, q), e.input)
     step(e.input, len, e.input + freeOff)
     if (total === 0) break
@@ -302,7 +302,7 @@ function many16(e: Engine, urls: readonly string[], from: number, to: number, re
     const unitsOff = align16(head)
     const stageOff = align16(unitsOff + 2 * chars + 64)
     e.reserveInput(stageOff + 3 * longest)
-    e.inputBody = null
+    e.clearInput()
     if (e.utf16 === null) e.utf16 = NodeBuffer!.from(e.w.memory.buffer)
     const ends = e.input
     const out = ends + count * 4
