@@ -6,7 +6,7 @@ import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { outlineOf, type Outline } from './outline.js'
-import { getEngine } from './wasm.js'
+import { getEngine, type TableRef } from './wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
@@ -152,7 +152,7 @@ export class Robots {
   }
 
   /** The compiled table of validated product tokens. */
-  #compile(tokens: readonly string[]): Uint8Array {
+  #compile(tokens: readonly string[]): TableRef {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.

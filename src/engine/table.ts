@@ -31,6 +31,24 @@ function u32At(table: Uint8Array, at: number): number {
   return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
 }
 
+/**
+ * The table's length in bytes, from its own offsets (the pool comes last, in rule order): what a
+ * view of an arena table, which runs to the end of memory, holds of it.
+ */
+export function tableLength(table: Uint8Array): number {
+  const n = u32At(table, TABLE_N_RULES)
+  const rules = u32At(table, TABLE_RULES_OFF)
+  let end = 0
+  for (let i = 0; i < n; i++) {
+    const at = rules + i * RULE_SIZE
+    const pool = u32At(table, TABLE_POOL_OFF)
+    let e = u32At(table, at + RULE_PAT_OFF) + (table[at + RULE_PAT_LEN]! | (table[at + RULE_PAT_LEN + 1]! << 8))
+    if (table[at + RULE_FLAGS]! & RULE_F_HAS_ORIG) e += 2 + (table[pool + e]! | (table[pool + e + 1]! << 8))
+    if (e > end) end = e
+  }
+  return (u32At(table, TABLE_POOL_OFF) + end + 3) & ~3
+}
+
 /** Largest pattern length in a table (sizes the matcher's scratch). Read bytewise: it runs on every
  * table switch, where a DataView would be an allocation. */
 export function tableMaxPattern(table: Uint8Array): number {
