@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
+import { tableLength } from '../src/engine/table.js'
 import { ARENA_MAX, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
@@ -130,3 +131,46 @@ describe('engine: compiled tables live in the arena', () => {
     }
   })
 })
+
+describe('engine: one table for a site\'s agents with the same rules', () => {
+  test('Robots.matcher: a new Matcher per call, one table per distinct rule set of the site', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const r = parseRobots('User-agent: *\nDisallow: /private\n\nUser-agent: special\nDisallow: /\n')
+    const before = e.arena.live
+    const a = r.matcher('a')
+    const one = e.arena.live
+    expect(one).toBeGreaterThan(before)
+    const b = r.matcher('b')
+    const a2 = r.matcher('a')
+    // b falls to the same group as a, and a again is the cached one: no new table.
+    expect(e.arena.live).toBe(one)
+    expect(new Set([a, b, a2]).size).toBe(3)
+    const special = r.matcher('special')
+    expect(e.arena.live).toBeGreaterThan(one)
+    expect([a.isAllowed('/private'), b.isAllowed('/x'), a2.isAllowed('/x'), special.isAllowed('/x')]).toEqual([false, true, true, false])
+    expect(r.isAllowed('/x', 'special')).toBe(false)
+    expect(r.isAllowed('/x', 'c')).toBe(true)
+    expect(e.arena.live).toBeGreaterThan(one)
+  })
+
+  test('a shared table is freed only when its last owner is', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    // No Matcher owns it (one would free it again when collected): two owners by hand.
+    const t = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot']) as number
+    const bytes = keptCopy(t)
+    e.share(t)
+    const live = e.arena.live
+    e.freeTable(t)
+    expect(e.arena.live).toBe(live)
+    expect(keptCopy(t)).toEqual(bytes)
+    e.freeTable(t)
+    expect(e.arena.live).toBeLessThan(live)
+  })
+})
+
+function keptCopy(t: number): Uint8Array {
+  const view = getEngine().tableBytes(t)
+  return view.slice(0, tableLength(view))
+}

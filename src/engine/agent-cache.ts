@@ -1,104 +1,119 @@
 // A site's compiled matchers by agent, for `Robots.isAllowed(url, agent)`, the call most users
-// write. Owns the policy of when a site compiles (not on its very first check, which is streamed)
-// and the cost of a lookup in a crawler that switches sites on almost every check, where each object
-// reached is a cache miss: a site's matchers sit in one flat array (AgentSlots) on its Robots, keyed
-// by a small integer per agent, so a lookup reads that array and the matcher and nothing else.
+// write, and `Robots.matcher(agent)`. Owns the policy of when a site compiles (not on its very first
+// check, which is streamed) and the cost of a lookup in a crawler that switches sites on almost every
+// check, where each object reached is a cache miss: a site's matchers sit in one flat array
+// (AgentSlots) on its Robots, as (agent, matcher) pairs, most recently used first; the agent is a
+// memoized object per list of product tokens, compared by identity, so a lookup reads that array
+// (usually its first cache line) and the matcher, and nothing else.
 //
 // Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
-// agent's id stands for its product tokens (two spellings of one agent share it); an entry holds no
-// matcher only when it is the site's first agent and has had just its streamed check.
+// agent object stands for its product tokens (two spellings of one agent share it); an entry holds
+// no matcher only when it is the site's first agent and has had just its streamed check.
 
 import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
-/** An entry in AgentSlots: the agent's id, its matcher (null: streamed once), when last used, its tokens. */
-const E_ID = 0
+/** An entry in AgentSlots: the agent, its matcher (null: streamed once). */
+const E_AGENT = 0
 const E_MATCHER = 1
-const E_USED = 2
-const E_TOKENS = 3
-const E_SIZE = 4
-/** Slot 0 is the site's use counter; entries follow. */
-const TICK = 0
+const E_SIZE = 2
 
-/** A site's matchers: [tick, then (id, matcher, used, tokens) per agent]. Created by `firstSlots`. */
-export type AgentSlots = (number | Matcher | readonly string[] | null)[]
+/** A site's matchers: (agent, matcher) per entry, most recently used first. Created by `firstSlots`. */
+export type AgentSlots = (Agent | Matcher | null)[]
 
 /**
  * The slots of a site's very first check, for `agent` (validated: TypeError for a bad one): an
  * entry with no matcher, since that check is streamed. Sized exactly: most sites keep one agent.
  */
 export function firstSlots(agent: string | readonly string[]): AgentSlots {
-  const a = agentOf(agent)
-  return [1, a.id, null, 1, a.tokens]
+  return [agentOf(agent), null]
+}
+
+/** The slots of a site whose first use is `Robots.matcher`: no entry yet. */
+export function emptySlots(): AgentSlots {
+  return []
+}
+
+/** The site's matchers, for a new table to share one's when it has the same rules. */
+export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
+  const out: (Matcher | null)[] = []
+  for (let at = 0; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
+  return out
 }
 
 /**
  * The matcher of `agent` (validated: TypeError for a bad one) in a site's slots, compiled by
- * `compile` from its tokens when missing.
+ * `compile(site, tokens)` when missing; its entry becomes the first. `compile` and `site` come
+ * apart so that a lookup, the check-by-check path, allocates no closure.
  */
-export function slotMatcher(slots: AgentSlots, agent: string | readonly string[], compile: (tokens: string[]) => Matcher): Matcher {
+export function slotMatcher<S>(slots: AgentSlots, agent: string | readonly string[], compile: (site: S, tokens: string[]) => Matcher, site: S): Matcher {
   const a = agentOf(agent)
-  const tick = (slots[TICK] as number) + 1
-  slots[TICK] = tick
-  let at = find(slots, a.id)
-  if (at < 0) at = add(slots, a)
-  slots[at + E_USED] = tick
-  let m = slots[at + E_MATCHER] as Matcher | null
-  if (m === null) slots[at + E_MATCHER] = m = compile([...a.tokens])
+  let at = 0
+  while (at < slots.length && slots[at] !== a) at += E_SIZE
+  let m: Matcher | null
+  if (at === slots.length) {
+    m = null
+    // A new entry: the least recently used, the last, makes room for it.
+    if (slots.length >= MATCHER_CACHE * E_SIZE) slots.length -= E_SIZE
+    slots.push(a, null)
+    at = slots.length - E_SIZE
+  } else m = slots[at + E_MATCHER] as Matcher | null
+  // Move to the front: entries before it shift back by one.
+  for (; at > 0; at -= E_SIZE) {
+    slots[at] = slots[at - E_SIZE]!
+    slots[at + E_MATCHER] = slots[at - E_SIZE + E_MATCHER]!
+  }
+  slots[E_AGENT] = a
+  if (m === null) m = compile(site, [...a.tokens])
+  slots[E_MATCHER] = m
   return m
 }
 
 /** The agents held, as the JSON of their tokens, least recently used first. */
 export function slotKeys(slots: AgentSlots): string[] {
-  const entries: { key: string; used: number }[] = []
-  for (let at = 1; at < slots.length; at += E_SIZE) {
-    entries.push({ key: JSON.stringify(slots[at + E_TOKENS]), used: slots[at + E_USED] as number })
-  }
-  return entries.sort((a, b) => a.used - b.used).map((e) => e.key)
+  const keys: string[] = []
+  for (let at = slots.length - E_SIZE; at >= 0; at -= E_SIZE) keys.push(JSON.stringify((slots[at + E_AGENT] as Agent).tokens))
+  return keys
 }
 
-function find(slots: AgentSlots, id: number): number {
-  for (let at = 1; at < slots.length; at += E_SIZE) if (slots[at + E_ID] === id) return at
-  return -1
-}
+// ─── Agents ───────────────────────────────────────────────────────────────────────────────────
+// One frozen object per distinct list of product tokens, compared by identity. An object a Robots
+// holds is never taken for another agent's; the memos are bounded and, when full, only forget (an
+// agent seen again then gets a new object, and a site a second entry for it: a cache miss, never a
+// wrong matcher).
 
-/** Appends an entry for `a` (no matcher yet), first evicting the least recently used when full. */
-function add(slots: AgentSlots, a: Agent): number {
-  if (slots.length >= 1 + MATCHER_CACHE * E_SIZE) {
-    let oldest = 1
-    for (let at = 1 + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
-    slots.splice(oldest, E_SIZE)
-  }
-  const at = slots.length
-  slots.push(a.id, null, 0, a.tokens)
-  return at
-}
-
-// ─── Agent ids ─────────────────────────────────────────────────────────────────────────────────
-// One id per distinct list of product tokens. Ids only count up (a number), so one a Robots still
-// holds is never given to another agent; the memos are bounded and, when full, only forget.
-
-interface Agent {
-  readonly id: number
+export interface Agent {
   readonly tokens: readonly string[]
 }
 
-let nextId = 0
 const byKey = new Map<string, Agent>()
-const byString = new Map<string, Agent>()
+/** A string agent's memo: its agent, and the string as first seen (the one kept, so often in cache). */
+const byString = new Map<string, { readonly agent: Agent; readonly key: string }>()
 /** Distinct agents a process uses are few; a flood of them only resets the memos. */
 const MEMO_MAX = 1024
 
-/** A string agent, validated (TypeError) the first time it is seen. */
-function stringAgent(agent: string): Agent {
-  let a = byString.get(agent)
-  if (a === undefined) {
-    a = tokensAgent(agentTokens(agent))
+/** A string agent's memo entry, validated (TypeError) the first time the string is seen. */
+function stringMemo(agent: string): { readonly agent: Agent; readonly key: string } {
+  let m = byString.get(agent)
+  if (m === undefined) {
+    m = { agent: tokensAgent(agentTokens(agent)), key: agent }
     if (byString.size >= MEMO_MAX) byString.clear()
-    byString.set(agent, a)
+    byString.set(agent, m)
   }
-  return a
+  return m
+}
+
+function stringAgent(agent: string): Agent {
+  return stringMemo(agent).agent
+}
+
+/**
+ * The memo's own copy of a string agent (validated): an equal string that a caller may keep to
+ * compare the next agent with, reading memory that is in cache rather than the caller's string.
+ */
+export function agentKey(agent: string): string {
+  return stringMemo(agent).key
 }
 
 function agentOf(agent: string | readonly string[]): Agent {
@@ -110,7 +125,7 @@ function tokensAgent(tokens: string[]): Agent {
   let a = byKey.get(key)
   if (a === undefined) {
     if (byKey.size >= MEMO_MAX) byKey.clear()
-    a = Object.freeze({ id: nextId++, tokens: Object.freeze(tokens) })
+    a = Object.freeze({ tokens: Object.freeze(tokens) })
     byKey.set(key, a)
   }
   return a

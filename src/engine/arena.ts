@@ -115,6 +115,11 @@ export class Arena {
     return b + HEADER
   }
 
+  /** The bytes a payload (from alloc) spans: what was asked, rounded up to GRAIN, or a little more. */
+  payloadSize(payload: number): number {
+    return (this.mem[(payload - HEADER) >>> 2]! & SIZE_MASK) - HEADER
+  }
+
   /** Returns the block of `payload` (from alloc) to the free lists, merged with free neighbours. */
   free(payload: number): void {
     const m = this.mem

@@ -63,6 +63,30 @@ export class Matcher {
     return m
   }
 
+  /**
+   * @internal A matcher over a table just compiled, sharing the table of the first of `others`
+   * with the same rules instead (then the new one is freed): a site's agents often fall to the same
+   * groups, and one table for them all keeps fewer bytes for a crawler's caches to hold.
+   */
+  static fromTableLike(table: TableRef, others: readonly (Matcher | null)[]): Matcher {
+    const e = getEngine()
+    for (const o of others) {
+      if (o === null || !e.sameTable(o.#table, table)) continue
+      if (typeof table === 'number') e.freeTable(table)
+      return o.sharing()
+    }
+    return Matcher.fromTable(table)
+  }
+
+  /** @internal A new Matcher over this one's table, which is freed when both are collected. */
+  sharing(): Matcher {
+    const e = getEngine()
+    const m = new Matcher(this.#table)
+    e.share(this.#table)
+    e.track(m, this.#table)
+    return m
+  }
+
   /** @internal Allow and disallow rules with a non-empty pattern in the groups compiled here. */
   ruleCounts(): { allows: number; disallows: number } {
     return tableRuleCounts(getEngine().tableBytes(this.#table))

@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { agentKey, emptySlots, firstSlots, siteMatchers, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -146,9 +146,20 @@ export class Robots {
   /**
    * Selects the groups that apply to `agent` (a user-agent string, reduced to its product token,
    * or several agents whose groups merge) and compiles their rules. Keep one per (site, agent).
+   * Each call returns a new Matcher; the rules are compiled once per agent (the site's matcher
+   * cache, as `isAllowed` uses it) and one compiled table serves every agent with the same rules.
    */
   matcher(agent: string | readonly string[]): Matcher {
-    return Matcher.fromTable(this.#compile(agentTokens(agent)))
+    this.#agents ??= emptySlots()
+    const before = siteMatchers(this.#agents)
+    const m = slotMatcher(this.#agents, agent, Robots.#compileShared, this)
+    // Compiled by this call: this new Matcher is the one the cache now holds too.
+    return before.includes(m) ? m.sharing() : m
+  }
+
+  /** A matcher for `tokens`, over the table of one of the site's matchers when the rules are the same. */
+  static #compileShared(site: Robots, tokens: readonly string[]): Matcher {
+    return Matcher.fromTableLike(site.#compile(tokens), siteMatchers(site.#agents!))
   }
 
   /** The compiled table of validated product tokens. */
@@ -273,9 +284,10 @@ export class Robots {
       this.#agents = firstSlots(agent)
       if (this.#inWasm) return null
     }
-    const m = slotMatcher(this.#agents, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
+    const m = slotMatcher(this.#agents, agent, Robots.#compileShared, this)
     if (typeof agent === 'string') {
-      this.#lastAgent = agent
+      // The memo's copy: comparing the next call's agent with it reads no other caller's string.
+      this.#lastAgent = agentKey(agent)
       this.#lastMatcher = m
     }
     return m

@@ -114,6 +114,8 @@ export class Engine {
   /** The table arena, or null where the runtime cannot tell when a Matcher is collected. */
   readonly arena: Arena | null
   readonly #collected: FinalizationRegistry<number> | null
+  /** Arena tables with more than one owner (Matchers of one site's agents with the same rules): how many. */
+  readonly #owners = new Map<number, number>()
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
   utf16: Utf16Writer | null = null
   /**
@@ -242,13 +244,35 @@ export class Engine {
     if (typeof table === 'number') this.#collected!.register(owner, table)
   }
 
+  /** One more owner for `table` (track it too): its block is freed when the last is collected. */
+  share(table: TableRef): void {
+    if (typeof table === 'number') this.#owners.set(table, (this.#owners.get(table) ?? 1) + 1)
+  }
+
+  /** Do the two tables hold the same bytes? (An arena block's size stands for its table's length.) */
+  sameTable(a: TableRef, b: TableRef): boolean {
+    if (a === b) return true
+    const x = this.tableBytes(a)
+    const y = this.tableBytes(b)
+    const n = typeof a === 'number' ? this.arena!.payloadSize(a) : a.length
+    if (n !== (typeof b === 'number' ? this.arena!.payloadSize(b) : b.length)) return false
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false
+    return true
+  }
+
   /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
   tableBytes(table: TableRef): Uint8Array {
     return typeof table === 'number' ? this.u8.subarray(table) : table
   }
 
-  /** Frees an arena table: when its Matcher is collected, or at once for one no Matcher owns. */
+  /** Frees an arena table (when its last Matcher is collected, or at once for one no Matcher owns). */
   freeTable(at: number): void {
+    const owners = this.#owners.get(at)
+    if (owners !== undefined) {
+      if (owners > 2) this.#owners.set(at, owners - 1)
+      else this.#owners.delete(at)
+      return
+    }
     // The block may be reused at once: the matcher must not take a new table there for the old one.
     if (this.current === at) this.current = null
     this.arena!.free(at)
