@@ -2,9 +2,9 @@
 // write, and `Robots.matcher(agent)`. Owns the policy of when a site compiles (not on its very first
 // check, which is streamed) and the cost of a lookup in a crawler that switches sites on almost every
 // check, where each object reached is a cache miss: a site's matchers sit in one flat array
-// (AgentSlots) on its Robots, as (agent, matcher) pairs, most recently used first; the agent is a
-// memoized object per list of product tokens, compared by identity, so a lookup reads that array
-// (usually its first cache line) and the matcher, and nothing else.
+// (AgentSlots) on its Robots, (agent, matcher, last use) per entry; the agent is a memoized object
+// per list of product tokens, compared by identity, so a lookup reads that array and the matcher,
+// and writes only small integers.
 //
 // Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
 // agent object stands for its product tokens (two spellings of one agent share it); an entry holds
@@ -14,67 +14,72 @@ import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
-/** An entry in AgentSlots: the agent, its matcher (null: streamed once). */
+/** An entry in AgentSlots: the agent, its matcher (null: streamed once), when last used. */
 const E_AGENT = 0
 const E_MATCHER = 1
-const E_SIZE = 2
+const E_USED = 2
+const E_SIZE = 3
+/** Slot 0 is the site's use counter; entries follow. Use marks are small integers: storing one
+ * costs no write barrier, where moving entries (pointers) in an old array costs one per store. */
+const TICK = 0
 
-/** A site's matchers: (agent, matcher) per entry, most recently used first. Created by `firstSlots`. */
-export type AgentSlots = (Agent | Matcher | null)[]
+/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Created by `firstSlots`. */
+export type AgentSlots = (Agent | Matcher | number | null)[]
 
 /**
- * The slots of a site's very first check, for `agent` (validated: TypeError for a bad one): an
- * entry with no matcher, since that check is streamed. Sized exactly: most sites keep one agent.
+ * The slots of a site's very first check, for agent `a`: an entry with no matcher, since that
+ * check is streamed. Sized exactly: most sites keep one agent.
  */
-export function firstSlots(agent: string | readonly string[]): AgentSlots {
-  return [agentOf(agent), null]
+export function firstSlots(a: Agent): AgentSlots {
+  return [1, a, null, 1]
 }
 
 /** The slots of a site whose first use is `Robots.matcher`: no entry yet. */
 export function emptySlots(): AgentSlots {
-  return []
+  return [0]
 }
 
 /** The site's matchers, for a new table to share one's when it has the same rules. */
 export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
   const out: (Matcher | null)[] = []
-  for (let at = 0; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
+  for (let at = 1; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
   return out
 }
 
 /**
- * The matcher of `agent` (validated: TypeError for a bad one) in a site's slots, compiled by
- * `compile(site, tokens)` when missing; its entry becomes the first. `compile` and `site` come
- * apart so that a lookup, the check-by-check path, allocates no closure.
+ * The matcher of agent `a` in a site's slots, compiled by `compile(site, tokens)` when missing.
+ * `compile` and `site` come apart so that a lookup, the check-by-check path, allocates no closure.
  */
-export function slotMatcher<S>(slots: AgentSlots, agent: string | readonly string[], compile: (site: S, tokens: string[]) => Matcher, site: S): Matcher {
-  const a = agentOf(agent)
-  let at = 0
-  while (at < slots.length && slots[at] !== a) at += E_SIZE
-  let m: Matcher | null
-  if (at === slots.length) {
-    m = null
-    // A new entry: the least recently used, the last, makes room for it.
-    if (slots.length >= MATCHER_CACHE * E_SIZE) slots.length -= E_SIZE
-    slots.push(a, null)
-    at = slots.length - E_SIZE
-  } else m = slots[at + E_MATCHER] as Matcher | null
-  // Move to the front: entries before it shift back by one.
-  for (; at > 0; at -= E_SIZE) {
-    slots[at] = slots[at - E_SIZE]!
-    slots[at + E_MATCHER] = slots[at - E_SIZE + E_MATCHER]!
-  }
-  slots[E_AGENT] = a
-  if (m === null) m = compile(site, [...a.tokens])
-  slots[E_MATCHER] = m
+export function slotMatcher<S>(slots: AgentSlots, a: Agent, compile: (site: S, tokens: string[]) => Matcher, site: S): Matcher {
+  const tick = (slots[TICK] as number) + 1
+  slots[TICK] = tick
+  let at = 1
+  while (at < slots.length && slots[at + E_AGENT] !== a) at += E_SIZE
+  if (at === slots.length) at = add(slots, a)
+  slots[at + E_USED] = tick
+  let m = slots[at + E_MATCHER] as Matcher | null
+  if (m === null) slots[at + E_MATCHER] = m = compile(site, [...a.tokens])
   return m
+}
+
+/** Appends an entry for `a` (no matcher yet), first evicting the least recently used when full. */
+function add(slots: AgentSlots, a: Agent): number {
+  if (slots.length >= 1 + MATCHER_CACHE * E_SIZE) {
+    let oldest = 1
+    for (let at = 1 + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
+    slots.splice(oldest, E_SIZE)
+  }
+  slots.push(a, null, 0)
+  return slots.length - E_SIZE
 }
 
 /** The agents held, as the JSON of their tokens, least recently used first. */
 export function slotKeys(slots: AgentSlots): string[] {
-  const keys: string[] = []
-  for (let at = slots.length - E_SIZE; at >= 0; at -= E_SIZE) keys.push(JSON.stringify((slots[at + E_AGENT] as Agent).tokens))
-  return keys
+  const entries: { key: string; used: number }[] = []
+  for (let at = 1; at < slots.length; at += E_SIZE) {
+    entries.push({ key: JSON.stringify((slots[at + E_AGENT] as Agent).tokens), used: slots[at + E_USED] as number })
+  }
+  return entries.sort((x, y) => x.used - y.used).map((e) => e.key)
 }
 
 // ─── Agents ───────────────────────────────────────────────────────────────────────────────────
@@ -93,8 +98,12 @@ const byString = new Map<string, { readonly agent: Agent; readonly key: string }
 /** Distinct agents a process uses are few; a flood of them only resets the memos. */
 const MEMO_MAX = 1024
 
-/** A string agent's memo entry, validated (TypeError) the first time the string is seen. */
-function stringMemo(agent: string): { readonly agent: Agent; readonly key: string } {
+/**
+ * A string agent's memo entry, validated (TypeError) the first time the string is seen: its agent,
+ * and the memo's own copy of the string, equal to it, that a caller may keep to compare the next
+ * agent with (reading memory that is in cache rather than the caller's string).
+ */
+export function stringMemo(agent: string): { readonly agent: Agent; readonly key: string } {
   let m = byString.get(agent)
   if (m === undefined) {
     m = { agent: tokensAgent(agentTokens(agent)), key: agent }
@@ -104,20 +113,9 @@ function stringMemo(agent: string): { readonly agent: Agent; readonly key: strin
   return m
 }
 
-function stringAgent(agent: string): Agent {
-  return stringMemo(agent).agent
-}
-
-/**
- * The memo's own copy of a string agent (validated): an equal string that a caller may keep to
- * compare the next agent with, reading memory that is in cache rather than the caller's string.
- */
-export function agentKey(agent: string): string {
-  return stringMemo(agent).key
-}
-
-function agentOf(agent: string | readonly string[]): Agent {
-  return typeof agent === 'string' ? stringAgent(agent) : tokensAgent(agentTokens(agent))
+/** The agent of a user-agent string or list, validated (TypeError for a bad one). */
+export function agentOf(agent: string | readonly string[]): Agent {
+  return typeof agent === 'string' ? stringMemo(agent).agent : tokensAgent(agentTokens(agent))
 }
 
 function tokensAgent(tokens: string[]): Agent {

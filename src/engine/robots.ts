@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { agentKey, emptySlots, firstSlots, siteMatchers, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { agentOf, emptySlots, firstSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -150,9 +150,10 @@ export class Robots {
    * cache, as `isAllowed` uses it) and one compiled table serves every agent with the same rules.
    */
   matcher(agent: string | readonly string[]): Matcher {
+    const a = agentOf(agent)
     this.#agents ??= emptySlots()
     const before = siteMatchers(this.#agents)
-    const m = slotMatcher(this.#agents, agent, Robots.#compileShared, this)
+    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
     // Compiled by this call: this new Matcher is the one the cache now holds too.
     return before.includes(m) ? m.sharing() : m
   }
@@ -280,14 +281,21 @@ export class Robots {
    * caller streams (a body too large for the wasm scan compiles at once instead).
    */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
+    let a: Agent
+    let key: string | null = null
+    if (typeof agent === 'string') {
+      const memo = stringMemo(agent)
+      a = memo.agent
+      key = memo.key
+    } else a = agentOf(agent)
     if (this.#agents === null) {
-      this.#agents = firstSlots(agent)
+      this.#agents = firstSlots(a)
       if (this.#inWasm) return null
     }
-    const m = slotMatcher(this.#agents, agent, Robots.#compileShared, this)
-    if (typeof agent === 'string') {
+    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
+    if (key !== null) {
       // The memo's copy: comparing the next call's agent with it reads no other caller's string.
-      this.#lastAgent = agentKey(agent)
+      this.#lastAgent = key
       this.#lastMatcher = m
     }
     return m
