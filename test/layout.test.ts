@@ -42,13 +42,12 @@ describe('layout: one definition, both sides', () => {
     const u32 = (at: number) => v.getUint32(at, true)
     const n = u32(L.TABLE_N_RULES)
     expect(n).toBe(5) // four rules and the index.html rule's derived "/a/$"
-    expect(u32(L.TABLE_RULES_OFF)).toBe(L.TABLE_HEADER_SIZE)
     expect(u32(L.TABLE_KEYS_OFF)).toBe(L.TABLE_HEADER_SIZE + n * L.RULE_SIZE)
     expect(u32(L.TABLE_MAX_PAT)).toBe('/a/index.html'.length)
     const pool = u32(L.TABLE_POOL_OFF)
     const rules = []
     for (let i = 0; i < n; i++) {
-      const at = u32(L.TABLE_RULES_OFF) + i * L.RULE_SIZE
+      const at = L.TABLE_HEADER_SIZE + i * L.RULE_SIZE
       const off = pool + u32(at + L.RULE_PAT_OFF)
       const len = v.getUint16(at + L.RULE_PAT_LEN, true)
       const flags = v.getUint8(at + L.RULE_FLAGS)
@@ -94,7 +93,7 @@ describe('layout: one definition, both sides', () => {
     expect(u32(L.TABLE_POOL_OFF)).toBeGreaterThanOrEqual(wide + L.WIDE_KEY_SIZE * nSorted)
     // The literal of each sorted rule, in table order, read through the rule records.
     const literals = Array.from({ length: nSorted }, (_, j) => {
-      const at = u32(L.TABLE_RULES_OFF) + (nAlways + j) * L.RULE_SIZE
+      const at = L.TABLE_HEADER_SIZE + (nAlways + j) * L.RULE_SIZE
       const off = u32(L.TABLE_POOL_OFF) + u32(at + L.RULE_PAT_OFF)
       return table.subarray(off, off + v.getUint16(at + L.RULE_LIT_LEN, true))
     })

@@ -2,13 +2,13 @@
 
 import {
   RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT, TABLE_N_RULES,
-  TABLE_POOL_OFF, TABLE_RULES_OFF,
+  TABLE_HEADER_SIZE, TABLE_POOL_OFF,
 } from './layout.js'
 
 /** Reads back rule `i` of a table: what `Matcher.check` reports. */
 export function tableRule(table: Uint8Array, i: number): { allow: boolean; line: number; pattern: Uint8Array } {
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
-  const at = view.getUint32(TABLE_RULES_OFF, true) + i * RULE_SIZE
+  const at = TABLE_HEADER_SIZE + i * RULE_SIZE
   const pool = view.getUint32(TABLE_POOL_OFF, true)
   const off = pool + view.getUint32(at + RULE_PAT_OFF, true)
   const patLen = view.getUint16(at + RULE_PAT_LEN, true)
@@ -23,7 +23,7 @@ export function tableRule(table: Uint8Array, i: number): { allow: boolean; line:
 
 /** The line of rule `i`, read bytewise: batch verdicts turn rule indexes into lines with no allocation. */
 export function tableRuleLine(table: Uint8Array, i: number): number {
-  const at = u32At(table, TABLE_RULES_OFF) + i * RULE_SIZE + RULE_LINE
+  const at = TABLE_HEADER_SIZE + i * RULE_SIZE + RULE_LINE
   return u32At(table, at)
 }
 
@@ -37,10 +37,9 @@ function u32At(table: Uint8Array, at: number): number {
  */
 export function tableLength(table: Uint8Array): number {
   const n = u32At(table, TABLE_N_RULES)
-  const rules = u32At(table, TABLE_RULES_OFF)
   let end = 0
   for (let i = 0; i < n; i++) {
-    const at = rules + i * RULE_SIZE
+    const at = TABLE_HEADER_SIZE + i * RULE_SIZE
     const pool = u32At(table, TABLE_POOL_OFF)
     let e = u32At(table, at + RULE_PAT_OFF) + (table[at + RULE_PAT_LEN]! | (table[at + RULE_PAT_LEN + 1]! << 8))
     if (table[at + RULE_FLAGS]! & RULE_F_HAS_ORIG) e += 2 + (table[pool + e]! | (table[pool + e + 1]! << 8))
