@@ -8,6 +8,7 @@ import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
 import { tableLength } from '../src/engine/table.js'
+import type { WasmExports } from '../src/engine/abi.js'
 import { ARENA_MAX, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
@@ -112,6 +113,70 @@ describe('engine: compiled tables live in the arena', () => {
     if (e.arena !== null) expect(e.workStart).not.toBe(start)
     expect(before.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
     many.forEach((m, i) => expect([m.isAllowed(`/p${i}/${'x'.repeat(300)}`), m.isAllowed(`/p${i}/`)]).toEqual([false, true]))
+  })
+
+  /** Puts a fresh arena region above the work area (a table larger than all free blocks together), so that it must move to grow. */
+  function blockWorkArea(): Matcher {
+    const e = getEngine()
+    // Compiling it may itself move the work area (and free its old span): then again, the same size.
+    for (let tries = 0; ; tries++) {
+      const free = e.arena!.bytes - e.arena!.live
+      // A rule takes at least 20 + 12 + 36 bytes of table.
+      const rules = Array.from({ length: Math.ceil(free / 60) + 100 }, (_, i) => `Disallow: /b${i}/${'w'.repeat(30)}`)
+      const m = parseRobots('User-agent: *\n' + rules.join('\n')).matcher('bot')
+      if (e.workEnd < e.memoryBytes || tries === 3) {
+        expect(e.workEnd).toBeLessThan(e.memoryBytes)
+        return m
+      }
+    }
+  }
+
+  test('a JS-held table made current, then the work area moves in the same call: the moved slot holds it', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const blocker = blockWorkArea()
+    // As when the arena is full: no block for the next table.
+    const arena = e.arena
+    arena.alloc = () => 0
+    try {
+      const m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').matcher('js-held')
+      expect(m.isAllowed('/private/ok')).toBe(true)
+      expect(typeof e.current).toBe('object')
+      const start = e.workStart
+      // Input growth in the check itself, after the table was made current.
+      expect(m.check('/private/' + 'y'.repeat(4 * e.inputCap))).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' } })
+      expect(e.workStart).not.toBe(start)
+      expect(m.isAllowed('/private/ok')).toBe(true)
+    } finally {
+      delete (arena as { alloc?: unknown }).alloc
+    }
+    expect(blocker.isAllowed('/b3/' + 'w'.repeat(30))).toBe(false)
+  })
+
+  test('a compile that needs a larger work area while the arena blocks it: the work area moves and the compile reads its input again', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    blockWorkArea()
+    const start = e.workStart
+    // The compiler's first answer is "too small, I need more than the whole scratch", as on a body
+    // of many rules; the second is the real compile.
+    const real = e.w
+    let calls = 0
+    ;(e as { w: WasmExports }).w = {
+      ...real,
+      compile: (...args: Parameters<WasmExports['compile']>) => (calls++ === 0 ? 0 : real.compile(...args)),
+      compileNeeded: () => 2 * e.scratchCap,
+    }
+    let m: Matcher
+    try {
+      m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').matcher('moving')
+    } finally {
+      ;(e as { w: WasmExports }).w = real
+    }
+    expect(calls).toBe(2)
+    expect(e.workStart).not.toBe(start)
+    expect(m.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
+    expect(m.isAllowed('/private/no')).toBe(false)
   })
 
   test('the arena is capped: past ARENA_MAX a table is held in JS memory and still answers', () => {

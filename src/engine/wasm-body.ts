@@ -35,8 +35,10 @@ export interface StreamVerdict {
  * for a Matcher to own.
  */
 export function compileAgents(e: Engine, body: Uint8Array | string, tokens: readonly string[]): TableRef {
-  const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
-  return runCompiler(e, () => e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap))
+  return runCompiler(e, () => {
+    const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
+    return e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap)
+  })
 }
 
 /**
@@ -117,6 +119,14 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
     origBytes += parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
   }
   const refsSize = ruleIds.length * REF_SIZE
+  return runCompiler(e, () => {
+    writeRefs(e, parsed, ruleIds, refsSize, patBytes, origBytes)
+    return e.w.compileList(e.input, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap)
+  })
+}
+
+/** compileList's refs for `ruleIds`, then their patterns and texts, at the start of the input area. */
+function writeRefs(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[], refsSize: number, patBytes: number, origBytes: number): void {
   e.reserveInput(refsSize + patBytes + origBytes + 64)
   const u8 = e.u8
   const u32 = e.u32
@@ -141,14 +151,14 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
     u32[ref + REF_LINE / 4] = parsed.rules[base + R_LINE]!
     u32[ref + REF_BITS / 4] = (parsed.rules[base + R_ALLOW] === 1 ? REF_F_ALLOW : 0) | (pat !== parsed.body ? REF_F_HAS_ORIG : 0)
   }
-  return runCompiler(e, () => e.w.compileList(refs, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap))
 }
 
 /**
- * Runs a compiler entry point (which reads the work area from e.scratch/scratchCap at each
- * call) and keeps its table (Engine.keepTable). The work area is sized from the actual rules:
- * when the compiler says it is too small, it is grown to what the compiler counted, once.
- * Growing moves neither the input area nor what it holds, which stay valid for the second call.
+ * Runs a compiler entry point, `run`, which puts its input in the input area and compiles (the
+ * work area read from e.scratch/scratchCap at each call), and keeps its table (Engine.keepTable).
+ * The work area is sized from the actual rules: when the compiler says it is too small, it is
+ * grown to what the compiler counted, once, and `run` runs again from its input: growing may move
+ * the whole work area past the table arena.
  */
 function runCompiler(e: Engine, compile: () => number): TableRef {
   let size = compile()

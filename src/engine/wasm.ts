@@ -171,8 +171,12 @@ export class Engine {
     if (moves) {
       this.arena!.addRegion(this.workStart, this.workEnd)
       this.workStart = start
-      // The slot moved: a JS-held table must be copied in again.
-      if (typeof this.current === 'object') this.current = null
+      // The slot moved, and the old one is arena now: a JS-held current table is copied to the new
+      // one at once, since the caller may have made it current before asking for room.
+      if (this.current !== null && typeof this.current === 'object') {
+        this.u8.set(this.current, start)
+        this.w.useTable(start)
+      }
     }
     if (needed > this.workEnd || moves) this.workEnd = this.w.memory.buffer.byteLength
     this.input = start + tableCap
