@@ -65,13 +65,13 @@ export class Robots {
   #source: string | Uint8Array
   #bytes: Uint8Array | null = null
   #parsed: ParsedRobots | null = null
-  /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
+  /** Compiled matchers by agent (agent-cache.ts; created at the first check or matcher()). */
   #agents: AgentSlots | null = null
   /**
-   * The string agent of the last call that got a matcher, and that matcher: a crawler checks many
-   * URLs for one agent, and this answers them from the Robots itself, with no lookup and no other
-   * object to reach (host-switching crawlers pay a cache miss per object). Still right after the
-   * AgentSlots evict its entry: a matcher never goes stale.
+   * The string agent of the last call that got a matcher (the agent memo's copy, equal to it), and
+   * that matcher: a crawler checks many URLs for one agent, and this answers them from the Robots
+   * itself, with no lookup and no other object to reach (host-switching crawlers pay a cache miss
+   * per object). Still right after the AgentSlots evict its entry: a matcher never goes stale.
    */
   #lastAgent: string | null = null
   #lastMatcher: Matcher | null = null
@@ -154,7 +154,8 @@ export class Robots {
     this.#agents ??= emptySlots()
     const before = siteMatchers(this.#agents)
     const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
-    // Compiled by this call: this new Matcher is the one the cache now holds too.
+    // A matcher the cache held already goes out as a new Matcher over its table; one compiled by
+    // this call goes out as it is (the cache holds it too: Matchers never change).
     return before.includes(m) ? m.sharing() : m
   }
 
