@@ -10,7 +10,7 @@
 import {
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN, RULE_PAT_LEN,
   RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT, TABLE_KEYS_OFF, TABLE_N_ALWAYS,
-  TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
+  TABLE_HEADER_SIZE, TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { sameBytes, STAR } from './bytes';
@@ -33,7 +33,7 @@ let nAlways: u32 = 0;
 export function useTable(table: usize): void {
   nRules = load<u32>(table, TABLE_N_RULES);
   nAlways = load<u32>(table, TABLE_N_ALWAYS);
-  rulesBase = table + <usize>load<u32>(table, TABLE_RULES_OFF);
+  rulesBase = table + <usize>TABLE_HEADER_SIZE;
   keysBase = table + <usize>load<u32>(table, TABLE_KEYS_OFF);
   suffixEnd = load<u32>(table, TABLE_SUFFIX_END);
   suffixBloom = load<u32>(table, TABLE_SUFFIX_BLOOM);

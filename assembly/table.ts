@@ -12,7 +12,7 @@ import {
   RULE_F_ALLOW, RULE_F_ANCHORED, RULE_F_AT_FILTER, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_LINK, RULE_LIT_LEN,
   RULE_PAT_LEN, RULE_PAT_OFF, RULE_SEG_OFF, RULE_SIZE, RULE_SKIP, RULE_TYPE_MASK, RULE_TYPE_SHIFT,
   INDEX_FIRST_BYTE, INDEX_LAST_BYTE, SORTED_SCAN_MAX, TABLE_HEADER_SIZE, TABLE_INDEX_ENTRIES, TABLE_INDEX_OFF, TABLE_KEYS_OFF, TABLE_MAX_PAT,
-  TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_RULES_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
+  TABLE_N_ALWAYS, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
 import { bytesEqual, STAR } from './bytes';
@@ -322,19 +322,20 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
   }
 
   // Table: header, rules, then for the sorted part either its keys (padded to a multiple of 4) or,
-  // when it is large, its index and wide keys; the pool.
+  // when it is large, its index and wide keys; the pool. Sections are only 4-aligned: the host
+  // keeps tables at 4-aligned addresses (src/engine/arena.ts), so padding them to 16 would align
+  // nothing and cost every table bytes (the matcher's vector loads do not need alignment).
   const table = tableAt;
   let maxPat: u32 = 0;
   const rulesOff: u32 = TABLE_HEADER_SIZE;
-  const afterRules = (rulesOff + n * <u32>RULE_SIZE + 15) & ~15;
+  const afterRules = rulesOff + n * <u32>RULE_SIZE;
   const nSorted = n - nAlways;
   const indexed = nSorted > <u32>SORTED_SCAN_MAX;
   const nKeys: u32 = indexed ? 0 : (nSorted + 3) & ~3;
   const keysOff: u32 = indexed ? 0 : afterRules;
   const indexOff: u32 = indexed ? afterRules : 0;
-  const wideOff: u32 = indexed ? (indexOff + TABLE_INDEX_ENTRIES * 4 + 15) & ~15 : 0;
+  const wideOff: u32 = indexed ? indexOff + TABLE_INDEX_ENTRIES * 4 : 0;
   const poolOff = indexed ? wideOff + nSorted * <u32>WIDE_KEY_SIZE : afterRules + nKeys * 4;
-  for (let z = rulesOff + n * <u32>RULE_SIZE; z < afterRules; z++) store<u8>(table + z, 0);
   for (let j = nSorted; j < nKeys; j++) store<u32>(table + keysOff + (<usize>j << 2), u32.MAX_VALUE);
   let o: u32 = 0;
   let sEnd: u32 = 0;
@@ -391,13 +392,11 @@ export function buildTable(refs: usize, refsEnd: usize, tag: u32, count: u32, pa
       for (; s <= slotJ; s++) store<u32>(table + indexOff + (<usize>s << 2), j);
     }
     for (; s < <u32>TABLE_INDEX_ENTRIES; s++) store<u32>(table + indexOff + (<usize>s << 2), nSorted);
-    for (let z = indexOff + TABLE_INDEX_ENTRIES * 4; z < wideOff; z++) store<u8>(table + z, 0);
   }
   const size = (poolOff + o + 3) & ~3;
   for (let z = poolOff + o; z < size; z++) store<u8>(table + z, 0);
   store<u32>(table, n, TABLE_N_RULES);
   store<u32>(table, nAlways, TABLE_N_ALWAYS);
-  store<u32>(table, rulesOff, TABLE_RULES_OFF);
   store<u32>(table, poolOff, TABLE_POOL_OFF);
   store<u32>(table, maxPat, TABLE_MAX_PAT);
   store<u32>(table, keysOff, TABLE_KEYS_OFF);

@@ -1,71 +1,70 @@
 // A site's compiled matchers by agent, for `Robots.isAllowed(url, agent)`, the call most users
-// write. Owns the policy of when a site compiles (not on its very first check, which is streamed)
-// and the cost of a lookup in a crawler that switches sites on almost every check, where each object
-// reached is a cache miss: a site's matchers sit in one flat array (AgentSlots) on its Robots, keyed
-// by a small integer per agent, so a lookup reads that array and the matcher and nothing else.
+// write, and `Robots.matcher(agent)`. Owns the policy of when a site compiles (not on its very first
+// check, which is streamed) and the cost of a lookup in a crawler that switches sites on almost every
+// check, where each object reached is a cache miss: a site's matchers sit in one flat array
+// (AgentSlots) on its Robots, (agent, matcher, last use) per entry; the agent is a memoized object
+// per list of product tokens, compared by identity, so a lookup reads that array and the matcher,
+// and writes only small integers.
 //
 // Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
-// agent's id stands for its product tokens (two spellings of one agent share it); an entry holds no
-// matcher only when it is the site's first agent and has had just its streamed check.
+// agent object stands for its product tokens (two spellings of one agent share it); an entry holds
+// no matcher only when it is the site's first agent and has had just its streamed check.
 
 import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
-/** An entry in AgentSlots: the agent's id, its matcher (null: streamed once), when last used, its tokens. */
-const E_ID = 0
+/** An entry in AgentSlots: the agent, its matcher (null: streamed once), when last used. */
+const E_AGENT = 0
 const E_MATCHER = 1
 const E_USED = 2
-const E_TOKENS = 3
-const E_SIZE = 4
-/** Slot 0 is the site's use counter; entries follow. */
+const E_SIZE = 3
+/** Slot 0 is the site's use counter; entries follow. Use marks are small integers: storing one
+ * costs no write barrier, where moving entries (pointers) in an old array costs one per store. */
 const TICK = 0
 
-/** A site's matchers: [tick, then (id, matcher, used, tokens) per agent]. Created by `firstSlots`. */
-export type AgentSlots = (number | Matcher | readonly string[] | null)[]
+/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Created by `firstSlots`. */
+export type AgentSlots = (Agent | Matcher | number | null)[]
 
 /**
- * The slots of a site's very first check, for `agent` (validated: TypeError for a bad one): an
- * entry with no matcher, since that check is streamed. Sized exactly: most sites keep one agent.
+ * The slots of a site's very first check, for agent `a`: an entry with no matcher, since that
+ * check is streamed. Sized exactly: most sites keep one agent.
  */
-export function firstSlots(agent: string | readonly string[]): AgentSlots {
-  const a = agentOf(agent)
-  return [1, a.id, null, 1, a.tokens]
+export function firstSlots(a: Agent): AgentSlots {
+  return [1, a, null, 1]
+}
+
+/** The slots of a site whose first use is `Robots.matcher`: no entry yet. */
+export function emptySlots(): AgentSlots {
+  return [0]
+}
+
+/** The site's matchers, for a new table to share one's when it has the same rules. */
+export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
+  const out: (Matcher | null)[] = []
+  for (let at = 1; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
+  return out
 }
 
 /** The tokens of the agent firstSlots was made for. */
 export function firstTokens(slots: AgentSlots): readonly string[] {
-  return slots[1 + E_TOKENS] as readonly string[]
+  return (slots[1 + E_AGENT] as Agent).tokens
 }
 
 /**
- * The matcher of `agent` (validated: TypeError for a bad one) in a site's slots, compiled by
- * `compile` from its tokens when missing.
+ * The matcher of agent `a` in a site's slots, compiled by `compile(site, tokens)` when missing.
+ * `compile` and `site` come apart so that a lookup, the check-by-check path, allocates no closure.
  */
-export function slotMatcher(slots: AgentSlots, agent: string | readonly string[], compile: (tokens: string[]) => Matcher): Matcher {
-  const a = agentOf(agent)
+export function slotMatcher<S>(slots: AgentSlots, a: Agent, compile: (site: S, tokens: string[]) => Matcher, site: S): Matcher {
   const tick = (slots[TICK] as number) + 1
   slots[TICK] = tick
-  let at = find(slots, a.id)
-  if (at < 0) at = add(slots, a)
+  let at = 1
+  while (at < slots.length && slots[at + E_AGENT] !== a) at += E_SIZE
+  if (at === slots.length) at = add(slots, a)
   slots[at + E_USED] = tick
   let m = slots[at + E_MATCHER] as Matcher | null
-  if (m === null) slots[at + E_MATCHER] = m = compile([...a.tokens])
+  if (m === null) slots[at + E_MATCHER] = m = compile(site, [...a.tokens])
   return m
-}
-
-/** The agents held, as the JSON of their tokens, least recently used first. */
-export function slotKeys(slots: AgentSlots): string[] {
-  const entries: { key: string; used: number }[] = []
-  for (let at = 1; at < slots.length; at += E_SIZE) {
-    entries.push({ key: JSON.stringify(slots[at + E_TOKENS]), used: slots[at + E_USED] as number })
-  }
-  return entries.sort((a, b) => a.used - b.used).map((e) => e.key)
-}
-
-function find(slots: AgentSlots, id: number): number {
-  for (let at = 1; at < slots.length; at += E_SIZE) if (slots[at + E_ID] === id) return at
-  return -1
 }
 
 /** Appends an entry for `a` (no matcher yet), first evicting the least recently used when full. */
@@ -75,39 +74,53 @@ function add(slots: AgentSlots, a: Agent): number {
     for (let at = 1 + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
     slots.splice(oldest, E_SIZE)
   }
-  const at = slots.length
-  slots.push(a.id, null, 0, a.tokens)
-  return at
+  slots.push(a, null, 0)
+  return slots.length - E_SIZE
 }
 
-// ─── Agent ids ─────────────────────────────────────────────────────────────────────────────────
-// One id per distinct list of product tokens. Ids only count up (a number), so one a Robots still
-// holds is never given to another agent; the memos are bounded and, when full, only forget.
+/** The agents held, as the JSON of their tokens, least recently used first. */
+export function slotKeys(slots: AgentSlots): string[] {
+  const entries: { key: string; used: number }[] = []
+  for (let at = 1; at < slots.length; at += E_SIZE) {
+    entries.push({ key: JSON.stringify((slots[at + E_AGENT] as Agent).tokens), used: slots[at + E_USED] as number })
+  }
+  return entries.sort((x, y) => x.used - y.used).map((e) => e.key)
+}
 
-interface Agent {
-  readonly id: number
+// ─── Agents ───────────────────────────────────────────────────────────────────────────────────
+// One frozen object per distinct list of product tokens, compared by identity. An object a Robots
+// holds is never taken for another agent's; the memos are bounded and, when full, only forget (an
+// agent seen again then gets a new object, and a site a second entry for it: a cache miss, never a
+// wrong matcher).
+
+export interface Agent {
   readonly tokens: readonly string[]
 }
 
-let nextId = 0
 const byKey = new Map<string, Agent>()
-const byString = new Map<string, Agent>()
+/** A string agent's memo: its agent, and the string as first seen (the one kept, so often in cache). */
+const byString = new Map<string, { readonly agent: Agent; readonly key: string }>()
 /** Distinct agents a process uses are few; a flood of them only resets the memos. */
 const MEMO_MAX = 1024
 
-/** A string agent, validated (TypeError) the first time it is seen. */
-function stringAgent(agent: string): Agent {
-  let a = byString.get(agent)
-  if (a === undefined) {
-    a = tokensAgent(agentTokens(agent))
+/**
+ * A string agent's memo entry, validated (TypeError) the first time the string is seen: its agent,
+ * and the memo's own copy of the string, equal to it, that a caller may keep to compare the next
+ * agent with (reading memory that is in cache rather than the caller's string).
+ */
+export function stringMemo(agent: string): { readonly agent: Agent; readonly key: string } {
+  let m = byString.get(agent)
+  if (m === undefined) {
+    m = { agent: tokensAgent(agentTokens(agent)), key: agent }
     if (byString.size >= MEMO_MAX) byString.clear()
-    byString.set(agent, a)
+    byString.set(agent, m)
   }
-  return a
+  return m
 }
 
-function agentOf(agent: string | readonly string[]): Agent {
-  return typeof agent === 'string' ? stringAgent(agent) : tokensAgent(agentTokens(agent))
+/** The agent of a user-agent string or list, validated (TypeError for a bad one). */
+export function agentOf(agent: string | readonly string[]): Agent {
+  return typeof agent === 'string' ? stringMemo(agent).agent : tokensAgent(agentTokens(agent))
 }
 
 function tokensAgent(tokens: string[]): Agent {
@@ -115,7 +128,7 @@ function tokensAgent(tokens: string[]): Agent {
   let a = byKey.get(key)
   if (a === undefined) {
     if (byKey.size >= MEMO_MAX) byKey.clear()
-    a = Object.freeze({ id: nextId++, tokens: Object.freeze(tokens) })
+    a = Object.freeze({ tokens: Object.freeze(tokens) })
     byKey.set(key, a)
   }
   return a

@@ -7,35 +7,35 @@
 // Offsets are in bytes from the start of their record; integers are little-endian.
 
 // ─── Compiled table (written by assembly/table.ts, read by assembly/matcher.ts and src/engine/table.ts)
-// Header: u32 fields. The *_OFF fields are byte offsets from the table's start.
+// Header: u32 fields. The *_OFF fields are byte offsets from the table's start. The rules follow
+// the header (at TABLE_HEADER_SIZE): an offset for them would cost every table 4 bytes.
 export const TABLE_N_RULES = 0
 export const TABLE_N_ALWAYS = 4
-export const TABLE_RULES_OFF = 8
-export const TABLE_POOL_OFF = 12
-export const TABLE_MAX_PAT = 16
+export const TABLE_POOL_OFF = 8
+export const TABLE_MAX_PAT = 12
 /**
  * Offset of the keys of a small sorted part (SORTED_SCAN_MAX rules at most): a u32 per sorted rule,
  * the first four bytes of its literal as one big-endian number, zero-padded; padded with 0xffffffff
  * to a multiple of four. 0 when the part is indexed instead.
  */
-export const TABLE_KEYS_OFF = 20
+export const TABLE_KEYS_OFF = 16
 /** Index after the always part's SUFFIX groups. */
-export const TABLE_SUFFIX_END = 24
+export const TABLE_SUFFIX_END = 20
 /** Bit (b & 31) set for the filter byte b of each SUFFIX group. */
-export const TABLE_SUFFIX_BLOOM = 28
+export const TABLE_SUFFIX_BLOOM = 24
 /**
  * Offset of the index of a sorted part larger than SORTED_SCAN_MAX rules, or 0: TABLE_INDEX_ENTRIES
  * u32 counts of sorted rules, so that the rules whose literal's second byte maps to slot s (see
  * INDEX_FIRST_BYTE) are [entry s, entry s + 1).
  */
-export const TABLE_INDEX_OFF = 32
+export const TABLE_INDEX_OFF = 28
 /**
  * Offset of the wide keys of an indexed sorted part, or 0: WIDE_KEY_SIZE bytes per sorted rule, the
  * literal's bytes 1-12 (byte 0 is always '/'), zero-padded, as big-endian numbers: bytes 1-8 as a
  * u64 at WIDE_KEY_HI, bytes 9-12 as a u32 at WIDE_KEY_LO.
  */
-export const TABLE_WIDE_OFF = 36
-export const TABLE_HEADER_SIZE = 40
+export const TABLE_WIDE_OFF = 32
+export const TABLE_HEADER_SIZE = 36
 /**
  * Slots of the index: a second byte c in [INDEX_FIRST_BYTE, INDEX_LAST_BYTE] has slot
  * c - INDEX_FIRST_BYTE + 1; bytes below share slot 0 and bytes above the last slot, 95. Normalized

@@ -3,7 +3,7 @@
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
-import { getEngine } from './wasm.js'
+import { getEngine, type TableRef } from './wasm.js'
 import { checkBatch, checkUrl, checkVerdictLines, lineVerdicts, type VerdictLines } from './wasm-urls.js'
 
 /**
@@ -34,7 +34,8 @@ export interface Verdict {
 /**
  * The rules that apply to one agent of one robots.txt, compiled for the WebAssembly matcher.
  * Create it once per (site, agent) with `robots.matcher(agent)` and check any number of URLs.
- * It holds only its compiled table (a few dozen bytes per rule); dropping it frees everything.
+ * It holds only its compiled table (a few dozen bytes per rule, in WebAssembly memory while there is
+ * room); dropping it frees everything.
  *
  * @example
  * ```ts
@@ -47,21 +48,48 @@ export interface Verdict {
  * ```
  */
 export class Matcher {
-  readonly #table: Uint8Array
+  /** Its table in the engine's arena (freed when this Matcher is collected), or held in JS memory. */
+  readonly #table: TableRef
 
   // Private: matchers come from `Robots.matcher(agent)`.
-  private constructor(table: Uint8Array) {
+  private constructor(table: TableRef) {
     this.#table = table
   }
 
-  /** @internal A matcher over a compiled table (src/engine/table.ts). */
-  static fromTable(table: Uint8Array): Matcher {
-    return new Matcher(table)
+  /** @internal A matcher over a compiled table (src/engine/table.ts), which it then owns. */
+  static fromTable(table: TableRef): Matcher {
+    const m = new Matcher(table)
+    getEngine().track(m, table)
+    return m
+  }
+
+  /**
+   * @internal A matcher over a table just compiled, sharing the table of the first of `others`
+   * with the same rules instead (then the new one is freed): a site's agents often fall to the same
+   * groups, and one table for them all keeps fewer bytes for a crawler's caches to hold.
+   */
+  static fromTableLike(table: TableRef, others: readonly (Matcher | null)[]): Matcher {
+    const e = getEngine()
+    for (const o of others) {
+      if (o === null || !e.sameTable(o.#table, table)) continue
+      if (typeof table === 'number') e.freeTable(table)
+      return o.sharing()
+    }
+    return Matcher.fromTable(table)
+  }
+
+  /** @internal A new Matcher over this one's table, which is freed when both are collected. */
+  sharing(): Matcher {
+    const e = getEngine()
+    const m = new Matcher(this.#table)
+    e.share(this.#table)
+    e.track(m, this.#table)
+    return m
   }
 
   /** @internal Allow and disallow rules with a non-empty pattern in the groups compiled here. */
   ruleCounts(): { allows: number; disallows: number } {
-    return tableRuleCounts(this.#table)
+    return tableRuleCounts(getEngine().tableBytes(this.#table))
   }
 
   /** True when the agent may fetch `url` (a string or a `URL`). */
@@ -161,7 +189,7 @@ export class Matcher {
 
   /** Turns check()'s numbers out[0, n) into signed line numbers in place. */
   #toLines(out: Int32Array, n: number): Int32Array {
-    const table = this.#table
+    const table = getEngine().tableBytes(this.#table)
     for (let i = 0; i < n; i++) {
       const r = out[i]!
       const line = r >>> 1 === 0 ? 0 : tableRuleLine(table, (r >>> 1) - 1)
@@ -174,7 +202,7 @@ export class Matcher {
     const allowed = (r & 1) === 1
     const idx = (r >>> 1) - 1
     if (idx < 0) return { allowed, line: 0 }
-    const rule = tableRule(this.#table, idx)
+    const rule = tableRule(getEngine().tableBytes(this.#table), idx)
     return { allowed, line: rule.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
   }
 }

@@ -1,12 +1,12 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, firstTokens, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { agentOf, emptySlots, firstSlots, firstTokens, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
-import { getEngine, type Body } from './wasm.js'
+import { getEngine, type Body, type TableRef } from './wasm.js'
 import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
@@ -68,13 +68,13 @@ export class Robots {
   #source: Body
   #bytes: Uint8Array | null = null
   #parsed: ParsedRobots | null = null
-  /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
+  /** Compiled matchers by agent (agent-cache.ts; created at the first check or matcher()). */
   #agents: AgentSlots | null = null
   /**
-   * The string agent of the last call that got a matcher, and that matcher: a crawler checks many
-   * URLs for one agent, and this answers them from the Robots itself, with no lookup and no other
-   * object to reach (host-switching crawlers pay a cache miss per object). Still right after the
-   * AgentSlots evict its entry: a matcher never goes stale.
+   * The string agent of the last call that got a matcher (the agent memo's copy, equal to it), and
+   * that matcher: a crawler checks many URLs for one agent, and this answers them from the Robots
+   * itself, with no lookup and no other object to reach (host-switching crawlers pay a cache miss
+   * per object). Still right after the AgentSlots evict its entry: a matcher never goes stale.
    */
   #lastAgent: string | null = null
   #lastMatcher: Matcher | null = null
@@ -187,13 +187,26 @@ export class Robots {
   /**
    * Selects the groups that apply to `agent` (a user-agent string, reduced to its product token,
    * or several agents whose groups merge) and compiles their rules. Keep one per (site, agent).
+   * Each call returns a new Matcher; the rules are compiled once per agent (the site's matcher
+   * cache, as `isAllowed` uses it) and one compiled table serves every agent with the same rules.
    */
   matcher(agent: string | readonly string[]): Matcher {
-    return Matcher.fromTable(this.#compile(agentTokens(agent)))
+    const a = agentOf(agent)
+    this.#agents ??= emptySlots()
+    const before = siteMatchers(this.#agents)
+    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
+    // A matcher the cache held already goes out as a new Matcher over its table; one compiled by
+    // this call goes out as it is (the cache holds it too: Matchers never change).
+    return before.includes(m) ? m.sharing() : m
+  }
+
+  /** A matcher for `tokens`, over the table of one of the site's matchers when the rules are the same. */
+  static #compileShared(site: Robots, tokens: readonly string[]): Matcher {
+    return Matcher.fromTableLike(site.#compile(tokens), siteMatchers(site.#agents!))
   }
 
   /** The compiled table of validated product tokens. */
-  #compile(tokens: readonly string[]): Uint8Array {
+  #compile(tokens: readonly string[]): TableRef {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
@@ -331,13 +344,21 @@ export class Robots {
    * caller streams (a body too large for the wasm scan compiles at once instead).
    */
   #cachedMatcher(agent: string | readonly string[]): Matcher | null {
+    let a: Agent
+    let key: string | null = null
+    if (typeof agent === 'string') {
+      const memo = stringMemo(agent)
+      a = memo.agent
+      key = memo.key
+    } else a = agentOf(agent)
     if (this.#agents === null) {
-      this.#agents = firstSlots(agent)
+      this.#agents = firstSlots(a)
       if (this.#inWasm) return null
     }
-    const m = slotMatcher(this.#agents, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
-    if (typeof agent === 'string') {
-      this.#lastAgent = agent
+    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
+    if (key !== null) {
+      // The memo's copy: comparing the next call's agent with it reads no other caller's string.
+      this.#lastAgent = key
       this.#lastMatcher = m
     }
     return m

@@ -2,13 +2,13 @@
 
 import {
   RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT, TABLE_N_RULES,
-  TABLE_POOL_OFF, TABLE_RULES_OFF,
+  TABLE_HEADER_SIZE, TABLE_POOL_OFF,
 } from './layout.js'
 
 /** Reads back rule `i` of a table: what `Matcher.check` reports. */
 export function tableRule(table: Uint8Array, i: number): { allow: boolean; line: number; pattern: Uint8Array } {
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength)
-  const at = view.getUint32(TABLE_RULES_OFF, true) + i * RULE_SIZE
+  const at = TABLE_HEADER_SIZE + i * RULE_SIZE
   const pool = view.getUint32(TABLE_POOL_OFF, true)
   const off = pool + view.getUint32(at + RULE_PAT_OFF, true)
   const patLen = view.getUint16(at + RULE_PAT_LEN, true)
@@ -23,12 +23,29 @@ export function tableRule(table: Uint8Array, i: number): { allow: boolean; line:
 
 /** The line of rule `i`, read bytewise: batch verdicts turn rule indexes into lines with no allocation. */
 export function tableRuleLine(table: Uint8Array, i: number): number {
-  const at = u32At(table, TABLE_RULES_OFF) + i * RULE_SIZE + RULE_LINE
+  const at = TABLE_HEADER_SIZE + i * RULE_SIZE + RULE_LINE
   return u32At(table, at)
 }
 
 function u32At(table: Uint8Array, at: number): number {
   return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
+}
+
+/**
+ * The table's length in bytes, from its own offsets (the pool comes last, in rule order): what a
+ * view of an arena table, which runs to the end of memory, holds of it.
+ */
+export function tableLength(table: Uint8Array): number {
+  const n = u32At(table, TABLE_N_RULES)
+  let end = 0
+  for (let i = 0; i < n; i++) {
+    const at = TABLE_HEADER_SIZE + i * RULE_SIZE
+    const pool = u32At(table, TABLE_POOL_OFF)
+    let e = u32At(table, at + RULE_PAT_OFF) + (table[at + RULE_PAT_LEN]! | (table[at + RULE_PAT_LEN + 1]! << 8))
+    if (table[at + RULE_FLAGS]! & RULE_F_HAS_ORIG) e += 2 + (table[pool + e]! | (table[pool + e + 1]! << 8))
+    if (e > end) end = e
+  }
+  return (u32At(table, TABLE_POOL_OFF) + end + 3) & ~3
 }
 
 /** Largest pattern length in a table (sizes the matcher's scratch). Read bytewise: it runs on every
@@ -44,7 +61,7 @@ export function tableMaxPattern(table: Uint8Array): number {
  */
 export function tableRuleCounts(table: Uint8Array): { allows: number; disallows: number } {
   const n = u32At(table, TABLE_N_RULES)
-  const rules = u32At(table, TABLE_RULES_OFF)
+  const rules = TABLE_HEADER_SIZE
   const pool = u32At(table, TABLE_POOL_OFF)
   const allows = new Set<number>()
   const disallows = new Set<number>()

@@ -12,7 +12,7 @@ import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_OR
   SCAN_VAL_START } from './layout.js'
 import { encoder } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
-import { align16, type Body, type Engine } from './wasm.js'
+import { align16, type Body, type Engine, type TableRef } from './wasm.js'
 
 const AGENT_TOKEN = /^[a-z_-]+$/
 
@@ -26,11 +26,14 @@ export interface StreamVerdict {
 
 /**
  * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
- * group selection and compilation in one pass over the body. Returns a JS-owned copy.
+ * group selection and compilation in one pass over the body. Returns the table kept (Engine.keepTable)
+ * for a Matcher to own.
  */
-export function compileAgents(e: Engine, body: Body, tokens: readonly string[]): Uint8Array {
-  const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
-  return runCompiler(e, () => e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap))
+export function compileAgents(e: Engine, body: Body, tokens: readonly string[]): TableRef {
+  return runCompiler(e, () => {
+    const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
+    return e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap)
+  })
 }
 
 /**
@@ -105,7 +108,7 @@ function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], ext
  * Compiles a rule list selected by the host (bodies too large to scan in wasm memory): the
  * patterns and texts as written are copied in, then compiled as `compile` does.
  */
-export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[]): Uint8Array {
+export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[]): TableRef {
   let patBytes = 0
   let origBytes = 0
   for (const r of ruleIds) {
@@ -114,6 +117,14 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
     origBytes += parsed.rules[r * RULE_STRIDE + R_END]! - parsed.rules[r * RULE_STRIDE + R_START]!
   }
   const refsSize = ruleIds.length * REF_SIZE
+  return runCompiler(e, () => {
+    writeRefs(e, parsed, ruleIds, refsSize, patBytes, origBytes)
+    return e.w.compileList(e.input, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap)
+  })
+}
+
+/** compileList's refs for `ruleIds`, then their patterns and texts, at the start of the input area. */
+function writeRefs(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[], refsSize: number, patBytes: number, origBytes: number): void {
   e.reserveInput(refsSize + patBytes + origBytes + 64)
   const u8 = e.u8
   const u32 = e.u32
@@ -138,24 +149,23 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
     u32[ref + REF_LINE / 4] = parsed.rules[base + R_LINE]!
     u32[ref + REF_BITS / 4] = (parsed.rules[base + R_ALLOW] === 1 ? REF_F_ALLOW : 0) | (pat !== parsed.body ? REF_F_HAS_ORIG : 0)
   }
-  return runCompiler(e, () => e.w.compileList(refs, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap))
 }
 
 /**
- * Runs a compiler entry point (which reads the work area from e.scratch/scratchCap at each
- * call) and returns a JS-owned copy of its table. The work area is sized from the actual rules:
- * when the compiler says it is too small, it is grown to what the compiler counted, once.
- * Growing moves neither the input area nor what it holds, which stay valid for the second call.
+ * Runs a compiler entry point, `run`, which puts its input in the input area and compiles (the
+ * work area read from e.scratch/scratchCap at each call), and keeps its table (Engine.keepTable).
+ * The work area is sized from the actual rules: when the compiler says it is too small, it is
+ * grown to what the compiler counted, once, and `run` runs again from its input: growing may move
+ * the whole work area past the table arena.
  */
-function runCompiler(e: Engine, compile: () => number): Uint8Array {
+function runCompiler(e: Engine, compile: () => number): TableRef {
   let size = compile()
   if (size === 0) {
     e.reserveWork(e.w.compileNeeded())
     size = compile()
     if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
   }
-  const at = e.w.compiledTable()
-  return e.u8.slice(at, at + size)
+  return e.keepTable(e.w.compiledTable(), size)
 }
 
 /**

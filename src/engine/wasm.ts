@@ -7,19 +7,27 @@
 //
 // The Engine owns the one matcher instance of the process and lays out its memory above heapBase();
 // the stages move bytes in and out through its regions and never keep a view across a call that
-// may grow memory:
+// may grow memory. Two kinds of region:
 //
-//   [heapBase, +tableCap)     the resident table: the compiled rules of the Matcher used last
-//   [input,    +inputCap)     URL bytes; for a batch: ends (u32 each), results, then URL bytes;
-//                             for the scanner and compiler: the robots.txt body (and agent tokens)
-//   [scratch,  +scratchCap)   the matcher's scratch, the scanner's records, the compiler's work area
-//                             (see the ABI in assembly/index.ts); 64 bytes of slack follow
+//   the work area, one span that moves as a whole (nothing in it outlives a call's work):
+//     [workStart, +tableCap)    the table slot: a JS-held table is copied here to be used
+//     [input,     +inputCap)    URL bytes; for a batch: ends (u32 each), results, then URL bytes;
+//                               for the scanner and compiler: the robots.txt body (and agent tokens)
+//     [scratch,   +scratchCap)  the matcher's scratch, the scanner's records, the compiler's work area
+//                               (see the ABI in assembly/index.ts); 64 bytes of slack follow
+//   the table arena (arena.ts): every other byte, in regions: where compiled tables live
 //
-// Memory ownership: compiled tables live in JS-owned Uint8Arrays held by their Matcher, so a dropped
-// Matcher is plain garbage. A table is copied into wasm memory when its Matcher is used and is not
-// already resident (an identity check, so repeated use of one Matcher copies nothing). wasm memory
-// therefore holds at most one table, and grows only to fit the largest table, URL batch, body and
-// compiler work area seen (the last sized by the rules a body actually has).
+// Memory ownership: a compiled table is copied once, when compiled, into a block of the arena; its
+// Matcher holds the block's address, and a FinalizationRegistry frees the block when the Matcher is
+// collected. A check on a Matcher only points the matcher at its table (useTable): no copy, and no
+// JS object but the Matcher to reach. The arena grows at the end of memory ARENA_STEP bytes at a
+// time; when the work area must grow and the arena lies above it, the work area moves to the end
+// of memory and its old span becomes an arena region. wasm memory never shrinks, so the arena is
+// capped at ARENA_MAX bytes: past it (and on a runtime without FinalizationRegistry) a table is
+// held by its Matcher in a JS Uint8Array and copied into the table slot when used and not already
+// there (an identity check, so repeated use of one Matcher copies nothing). Freed blocks are reused
+// first, so a process holding millions of matchers keeps ARENA_MAX bytes of them resident and the
+// rest in JS memory, which the garbage collector returns as usual.
 //
 // A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
 // holdString): its one copy is the input area's, made when it was parsed, so a site parsed and then
@@ -29,6 +37,8 @@
 
 import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
+import { Arena } from './arena.js'
+import { TABLE_MAX_PAT } from './layout.js'
 import { tableMaxPattern } from './table.js'
 import { base64Bytes, encoder } from './bytes.js'
 
@@ -68,15 +78,30 @@ export const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf1
 const PAGE = 65536
 /** UTF-16 units Engine.holdString encodes at a time. */
 const HOLD_CHUNK = 16384
+/** The arena grows by this much at a time (the bytes it holds unused are at most this). */
+const ARENA_STEP = PAGE
+/** The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. */
+export const ARENA_MAX = 64 * 2 ** 20
+
+/**
+ * A compiled table: the address of its block in the arena, or the bytes themselves when held in
+ * JS memory (arena full, or no FinalizationRegistry).
+ */
+export type TableRef = number | Uint8Array
 
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 export function align16(n: number): number {
   return Math.ceil(n / 16) * 16
 }
 
-/** A byte body held in the input area (Engine.hold): the key its owner passes for it, and its length. */
+/**
+ * A byte body held in the input area (Engine.hold): the key its owner passes for it, and its length.
+ * Once evicted, `copy` is the copy its owner was handed, so a key passed in a call that was under
+ * way when the input area moved (a compile that grew the work area) still loads the same bytes.
+ */
 export interface HeldBody {
   readonly length: number
+  copy?: Uint8Array
 }
 
 /** What the engine reads a body from: a string (encoded on loading), bytes, or the held body. */
@@ -90,6 +115,9 @@ export class Engine {
   u32: Uint32Array
   /** The input area as a view, for encodeInto without a subarray per call. */
   inView: Uint8Array
+  /** The work area's span: [workStart, workEnd); it extends to the end of memory when nothing lies above it. */
+  workStart: number
+  workEnd: number
   tableCap = 4096
   inputCap = 16384
   input = 0
@@ -103,8 +131,15 @@ export class Engine {
   /** The owner of the held body (then inputBody is its key) and what hands it its copy. */
   heldOwner: object | null = null
   heldRelease: ((owner: object, copy: Uint8Array) => void) | null = null
-  resident: Uint8Array | null = null
+  /** The table useTable last pointed the matcher at: an arena address, or the JS-held table in the slot. */
+  current: TableRef | null = null
+  /** Scratch is sized for patterns up to this length: every arena table's, and the slot's. */
   residentMaxPat = 0
+  /** The table arena, or null where the runtime cannot tell when a Matcher is collected. */
+  readonly arena: Arena | null
+  readonly #collected: FinalizationRegistry<number> | null
+  /** Arena tables with more than one owner (Matchers of one site's agents with the same rules): how many. */
+  readonly #owners = new Map<number, number>()
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
   utf16: Utf16Writer | null = null
   /**
@@ -127,22 +162,29 @@ export class Engine {
     this.i32 = new Int32Array(w.memory.buffer)
     this.u32 = new Uint32Array(w.memory.buffer)
     this.inView = this.u8
+    this.workStart = this.base
+    this.workEnd = w.memory.buffer.byteLength
+    const canCollect = typeof FinalizationRegistry === 'function'
+    this.arena = canCollect ? new Arena(this.u32) : null
+    this.#collected = canCollect ? new FinalizationRegistry((at: number) => this.freeTable(at)) : null
     this.relayout()
   }
 
   /**
-   * Places input and scratch after a table area of `tableCap` bytes, grows memory to fit, then
-   * commits the capacities and rebuilds the views. All or nothing: when memory cannot grow that
-   * far, the engine is left exactly as it was and the one call that asked fails with a RangeError,
-   * so every later call, on every matcher, still works.
+   * Places the table slot, input and scratch in the work area (moving it to the end of memory when
+   * it must grow and the arena lies above it), grows memory to fit, then commits the capacities
+   * and rebuilds the views. All or nothing: when memory cannot grow that far, the engine is left
+   * exactly as it was and the one call that asked fails with a RangeError, so every later call, on
+   * every matcher, still works.
    */
   relayout(tableCap = this.tableCap, inputCap = this.inputCap, workCap = this.workCap, maxPat = this.residentMaxPat): void {
-    const input = this.base + tableCap
-    const scratch = align16(input + inputCap + 64)
-    // 64 bytes of slack after every region the matcher reads with 16-byte vector loads (ABI).
-    const scratchCap = Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap)
-    const needed = scratch + scratchCap + 64
     const have = this.w.memory.buffer.byteLength
+    const span = (start: number) => align16(start + tableCap + inputCap + 64) + Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap) + 64 - start
+    let start = this.workStart
+    // Blocked by the arena above: the work area moves past it.
+    const moves = start + span(start) > this.workEnd && this.workEnd < have
+    if (moves) start = have
+    const needed = start + span(start)
     if (needed > have) {
       try {
         this.w.memory.grow(Math.ceil((needed - have) / PAGE))
@@ -150,25 +192,42 @@ export class Engine {
         throw new RangeError(`robotstxt-wasm: this call needs ${needed} bytes of WebAssembly memory and the runtime refused to grow past ${have}; the engine is unchanged`, { cause: err })
       }
     }
-    // Growing keeps memory's contents: a held body stays valid unless the input area moves.
-    if (this.heldOwner !== null && input !== this.input) this.evict()
+    // Growing keeps memory's contents: a held body stays valid unless the input area moves (and
+    // it is copied out before the old work area can become arena).
+    if (this.heldOwner !== null && start + tableCap !== this.input) this.evict()
     this.tableCap = tableCap
     this.inputCap = inputCap
     this.workCap = workCap
     this.residentMaxPat = maxPat
     if (this.heldOwner === null) this.inputBody = null
-    this.input = input
-    this.scratch = scratch
-    this.scratchCap = scratchCap
-    // Growing detaches the old ArrayBuffer: views are always rebuilt here, never kept stale.
-    if (this.u8.buffer !== this.w.memory.buffer) {
-      this.u8 = new Uint8Array(this.w.memory.buffer)
-      this.i32 = new Int32Array(this.w.memory.buffer)
-      this.u32 = new Uint32Array(this.w.memory.buffer)
-      this.utf16 = null
+    this.#refreshViews()
+    if (moves) {
+      this.arena!.addRegion(this.workStart, this.workEnd)
+      this.workStart = start
+      // The slot moved, and the old one is arena now: a JS-held current table is copied to the new
+      // one at once, since the caller may have made it current before asking for room.
+      if (this.current !== null && typeof this.current === 'object') {
+        this.u8.set(this.current, start)
+        this.w.useTable(start)
+      }
     }
+    if (needed > this.workEnd || moves) this.workEnd = this.w.memory.buffer.byteLength
+    this.input = start + tableCap
+    this.scratch = align16(this.input + inputCap + 64)
+    this.scratchCap = Math.max(3 * inputCap + 16 + 4 * maxPat + 16, workCap)
     this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
     this.w.useScratch(this.scratch)
+  }
+
+  /** Growing detaches the old ArrayBuffer: views are always rebuilt after it, never kept stale. */
+  #refreshViews(): void {
+    if (this.u8.buffer === this.w.memory.buffer) return
+    this.u8 = new Uint8Array(this.w.memory.buffer)
+    this.i32 = new Int32Array(this.w.memory.buffer)
+    this.u32 = new Uint32Array(this.w.memory.buffer)
+    this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
+    this.utf16 = null
+    if (this.arena !== null) this.arena.mem = this.u32
   }
 
   /** Size of the wasm linear memory (it only grows: to the largest table and input seen). */
@@ -176,17 +235,100 @@ export class Engine {
     return this.w.memory.buffer.byteLength
   }
 
-  /** Makes `table` the matcher's current rule set, copying it in unless it already is. */
-  use(table: Uint8Array): void {
-    if (table === this.resident) return
+  /** Makes `table` the matcher's current rule set, copying a JS-held one in unless it is there already. */
+  use(table: TableRef): void {
+    if (table === this.current) return
+    if (typeof table === 'number') {
+      this.w.useTable(table)
+      this.current = table
+      return
+    }
     const maxPat = tableMaxPattern(table)
     if (table.length > this.tableCap || maxPat > this.residentMaxPat) {
       const tableCap = table.length > this.tableCap ? align16(table.length + (table.length >> 1)) : this.tableCap
       this.relayout(tableCap, this.inputCap, this.workCap, Math.max(this.residentMaxPat, maxPat))
     }
-    this.u8.set(table, this.base)
-    this.w.useTable(this.base)
-    this.resident = table
+    this.u8.set(table, this.workStart)
+    this.w.useTable(this.workStart)
+    this.current = table
+  }
+
+  /**
+   * Keeps the table of `size` bytes at `from` (in the work area, just compiled): in an arena block
+   * (for `track` to tie to its Matcher), or as a JS copy when the arena is full.
+   */
+  keepTable(from: number, size: number): TableRef {
+    const arena = this.arena
+    if (arena === null) return this.u8.slice(from, from + size)
+    let at = arena.alloc(size)
+    if (at === 0 && this.#growArena(size)) at = arena.alloc(size)
+    if (at === 0) return this.u8.slice(from, from + size)
+    this.u8.copyWithin(at, from, from + size)
+    const maxPat = this.u32[(at + TABLE_MAX_PAT) >>> 2]!
+    if (maxPat > this.residentMaxPat) {
+      try {
+        this.relayout(this.tableCap, this.inputCap, this.workCap, maxPat)
+      } catch (err) {
+        arena.free(at)
+        throw err
+      }
+    }
+    return at
+  }
+
+  /** Frees arena table `table` once `owner` is collected (a JS-held table needs nothing). */
+  track(owner: object, table: TableRef): void {
+    if (typeof table === 'number') this.#collected!.register(owner, table)
+  }
+
+  /** One more owner for `table` (track it too): its block is freed when the last is collected. */
+  share(table: TableRef): void {
+    if (typeof table === 'number') this.#owners.set(table, (this.#owners.get(table) ?? 1) + 1)
+  }
+
+  /** Do the two tables hold the same bytes? (An arena block's size stands for its table's length.) */
+  sameTable(a: TableRef, b: TableRef): boolean {
+    if (a === b) return true
+    const x = this.tableBytes(a)
+    const y = this.tableBytes(b)
+    const n = typeof a === 'number' ? this.arena!.payloadSize(a) : a.length
+    if (n !== (typeof b === 'number' ? this.arena!.payloadSize(b) : b.length)) return false
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false
+    return true
+  }
+
+  /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
+  tableBytes(table: TableRef): Uint8Array {
+    return typeof table === 'number' ? this.u8.subarray(table) : table
+  }
+
+  /** Frees an arena table (when its last Matcher is collected, or at once for one no Matcher owns). */
+  freeTable(at: number): void {
+    const owners = this.#owners.get(at)
+    if (owners !== undefined) {
+      if (owners > 2) this.#owners.set(at, owners - 1)
+      else this.#owners.delete(at)
+      return
+    }
+    // The block may be reused at once: the matcher must not take a new table there for the old one.
+    if (this.current === at) this.current = null
+    this.arena!.free(at)
+  }
+
+  /** A new arena region of at least `size` bytes at the end of memory, unless the cap or the runtime refuses. */
+  #growArena(size: number): boolean {
+    const arena = this.arena!
+    const grow = Math.ceil(Math.max(size + 128, ARENA_STEP) / PAGE)
+    if (arena.bytes + grow * PAGE > ARENA_MAX) return false
+    const have = this.w.memory.buffer.byteLength
+    try {
+      this.w.memory.grow(grow)
+    } catch {
+      return false
+    }
+    this.#refreshViews()
+    arena.addRegion(have, this.w.memory.buffer.byteLength)
+    return true
   }
 
   /**
@@ -197,12 +339,13 @@ export class Engine {
     if (this.inputBody !== body) {
       this.clearInput()
       if (typeof body === 'string') this.inputBodyLen = this.encodeBody(body)
-      else if (body instanceof Uint8Array) {
-        this.u8.set(body, this.input)
-        this.inputBodyLen = body.length
+      else {
+        // A held body is in the input area until evicted, and then has its copy.
+        const bytes = body instanceof Uint8Array ? body : body.copy
+        if (bytes === undefined) throw new Error('robotstxt-wasm: internal error: a held body was lost')
+        this.u8.set(bytes, this.input)
+        this.inputBodyLen = bytes.length
       }
-      // A held body is in the input area until evicted, and its owner never passes its key after.
-      else throw new Error('robotstxt-wasm: internal error: a held body was read after its eviction')
       this.inputBody = body
     }
     return this.inputBodyLen
@@ -281,10 +424,12 @@ export class Engine {
   evict(): void {
     const owner = this.heldOwner
     if (owner === null) return
+    const key = this.inputBody as HeldBody
     this.heldOwner = null
     this.inputBody = null
     // From the buffer itself: relayout evicts after growing, before its views are rebuilt.
-    this.heldRelease!(owner, new Uint8Array(this.w.memory.buffer, this.input, this.inputBodyLen).slice())
+    key.copy = new Uint8Array(this.w.memory.buffer, this.input, this.inputBodyLen).slice()
+    this.heldRelease!(owner, key.copy)
   }
 
   /** Before the input area is overwritten: the held body, if any, is copied out, and no body is kept. */

@@ -28,14 +28,22 @@ for (let i = 0; i < 2000; i++) robots[i % robots.length]!.matcher(agents[i % age
 robots[0]!.matcher('bot0').isAllowedMany(urls)
 const wasmAfterWarmup = getEngine().memoryBytes
 
-// Create and drop matchers, each used once (its table copied into wasm memory).
+// Create and drop matchers, each used once (its table kept in the arena, or in JS memory once the
+// arena is full). Every 10,000 the event loop turns, as it does between a crawler's fetches, so
+// the FinalizationRegistry frees the tables of collected matchers.
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
 let allowed = 0
 const readings: number[] = []
 for (let i = 0; i < MATCHERS; i++) {
   const m = robots[i % robots.length]!.matcher(agents[i % agents.length]!)
   if (m.isAllowed(`https://x.com/p${i % 50}/${i % 7}/x.html?q${i % 9}=1`)) allowed++
+  if ((i + 1) % 10_000 === 0) { gc(); await turn() }
   if ((i + 1) % (MATCHERS / 10) === 0) readings.push(used())
 }
+const wasmAfterMatchers = getEngine().memoryBytes
+gc()
+await turn()
+const arenaLiveAfterMatchers = getEngine().arena?.live ?? 0
 
 // Many checks on a few live matchers, single and batched.
 const live = agents.map((a, i) => robots[i]!.matcher(a))
@@ -52,5 +60,5 @@ const afterChecks = used()
 
 process.stdout.write(JSON.stringify({
   matchers: MATCHERS, checks: done, allowed, readings, beforeChecks, afterChecks,
-  wasmAfterWarmup, wasmAtEnd: getEngine().memoryBytes,
+  wasmAfterWarmup, wasmAfterMatchers, arenaLiveAfterMatchers, wasmAtEnd: getEngine().memoryBytes,
 }) + '\n')

@@ -1,0 +1,241 @@
+// The table arena (src/engine/arena.ts) and the Engine's use of it: blocks never overlap and stay
+// inside their regions, freeing merges neighbours back into whole regions, a region given right
+// after the last one extends it, and a table freed and reused at the same address is never taken
+// for the old one.
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { Arena } from '../src/engine/arena.js'
+import { utf8 } from '../src/engine/bytes.js'
+import { Matcher } from '../src/engine/matcher.js'
+import { tableLength } from '../src/engine/table.js'
+import type { WasmExports } from '../src/engine/abi.js'
+import { ARENA_MAX, getEngine } from '../src/engine/wasm.js'
+import { compileAgents } from '../src/engine/wasm-body.js'
+import { parseRobots } from '../src/index.js'
+import { fuzzOptions } from './helpers/fuzz.js'
+
+const REGION = 1 << 16
+
+/** An arena over a fresh buffer, its one region at [start, start + REGION). */
+function arenaOver(start: number, bytes = 4 * REGION): Arena {
+  const arena = new Arena(new Uint32Array(bytes / 4))
+  arena.addRegion(start, start + REGION)
+  return arena
+}
+
+describe('arena: a two-level segregated-fit allocator in wasm memory', () => {
+  test(`random allocs and frees: blocks are 4-aligned, disjoint, inside the region; freeing all merges it whole (${fuzzOptions(300).numRuns} runs)`, () => {
+    const op = fc.oneof(fc.record({ alloc: fc.integer({ min: 1, max: 3000 }) }), fc.record({ free: fc.nat() }))
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 64 }), fc.array(op, { maxLength: 120 }), (start, ops) => {
+        const arena = arenaOver(start)
+        const whole = arena.alloc(1)
+        expect(whole).toBeGreaterThan(0)
+        arena.free(whole)
+        expect(arena.live).toBe(0)
+        const held: { at: number; size: number }[] = []
+        for (const o of ops) {
+          if ('alloc' in o) {
+            const at = arena.alloc(o.alloc)
+            if (at === 0) continue
+            expect(at % 4).toBe(0)
+            expect(at).toBeGreaterThanOrEqual(start)
+            expect(at + o.alloc).toBeLessThanOrEqual(start + REGION - 64)
+            for (const h of held) expect(at + o.alloc <= h.at || h.at + h.size <= at).toBe(true)
+            held.push({ at, size: o.alloc })
+          } else if (held.length > 0) {
+            arena.free(held.splice(o.free % held.length, 1)[0]!.at)
+          }
+        }
+        for (const h of held) arena.free(h.at)
+        expect(arena.live).toBe(0)
+        // Everything merged back into one block: 90% of the region fits (a search rounds a size up
+        // to its class, 1/16th at most, so a block only just larger is not found).
+        const big = arena.alloc(0.9 * REGION)
+        expect(big).toBeGreaterThan(0)
+        arena.free(big)
+      }),
+      fuzzOptions(300, 0xa4e),
+    )
+  })
+
+  test('a region given where the last one ends extends it, merging its free tail', () => {
+    const arena = arenaOver(0)
+    const a = arena.alloc(1000)
+    // Nothing as large as two regions fits before the second region is given.
+    expect(arena.alloc(REGION + 1000)).toBe(0)
+    arena.addRegion(REGION, 2 * REGION)
+    expect(arena.bytes).toBe(2 * REGION)
+    const b = arena.alloc(REGION + 1000)
+    expect(b).toBeGreaterThan(a)
+    arena.free(a)
+    arena.free(b)
+    expect(arena.live).toBe(0)
+    expect(arena.alloc(1.8 * REGION)).toBeGreaterThan(0)
+  })
+
+  test('a region elsewhere stands apart: blocks never span two regions', () => {
+    const arena = arenaOver(0)
+    arena.addRegion(3 * REGION, 4 * REGION)
+    expect(arena.alloc(REGION + 1000)).toBe(0)
+    const a = arena.alloc(0.9 * REGION)
+    const b = arena.alloc(0.9 * REGION)
+    expect([a, b].every((at) => at > 0)).toBe(true)
+    expect(Math.abs(a - b)).toBeGreaterThanOrEqual(REGION)
+  })
+})
+
+describe('engine: compiled tables live in the arena', () => {
+  test('a table freed while current, its block reused by the next table: the matcher reads the new table', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const old = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot'])
+    expect(typeof old).toBe('number')
+    Matcher.fromTable(compileAgents(e, utf8('User-agent: *\nAllow: /\n'), ['bot'])).isAllowed('/a')
+    e.use(old)
+    e.freeTable(old as number)
+    // A smaller table of another shape (one rule every path reaches, no keys): the freed block
+    // comes back, and the matcher must read this table's header, not keep the old one's.
+    const next = compileAgents(e, utf8('User-agent: *\nDisallow: /*.x\n'), ['bot'])
+    expect(next).toBe(old)
+    expect(Matcher.fromTable(next).check('/a.x')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/*.x' } })
+  })
+
+  test('the work area moves past the arena when it must grow, and every matcher still answers', () => {
+    const e = getEngine()
+    const robots = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n')
+    const before = robots.matcher('bot')
+    // Enough tables to put an arena region above the work area, then a URL that needs more input.
+    const many = Array.from({ length: 200 }, (_, i) => parseRobots(`User-agent: *\nDisallow: /p${i}/${'x'.repeat(300)}\n`).matcher('bot'))
+    const start = e.workStart
+    const long = '/private/' + 'y'.repeat(4 * e.inputCap)
+    expect(before.isAllowed(long)).toBe(false)
+    if (e.arena !== null) expect(e.workStart).not.toBe(start)
+    expect(before.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
+    many.forEach((m, i) => expect([m.isAllowed(`/p${i}/${'x'.repeat(300)}`), m.isAllowed(`/p${i}/`)]).toEqual([false, true]))
+  })
+
+  /** Puts a fresh arena region above the work area (a table larger than all free blocks together), so that it must move to grow. */
+  function blockWorkArea(): Matcher {
+    const e = getEngine()
+    // Compiling it may itself move the work area (and free its old span): then again, the same size.
+    for (let tries = 0; ; tries++) {
+      const free = e.arena!.bytes - e.arena!.live
+      // A rule takes at least 20 + 12 + 36 bytes of table.
+      const rules = Array.from({ length: Math.ceil(free / 60) + 100 }, (_, i) => `Disallow: /b${i}/${'w'.repeat(30)}`)
+      const m = parseRobots('User-agent: *\n' + rules.join('\n')).matcher('bot')
+      if (e.workEnd < e.memoryBytes || tries === 3) {
+        expect(e.workEnd).toBeLessThan(e.memoryBytes)
+        return m
+      }
+    }
+  }
+
+  test('a JS-held table made current, then the work area moves in the same call: the moved slot holds it', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const blocker = blockWorkArea()
+    // As when the arena is full: no block for the next table.
+    const arena = e.arena
+    arena.alloc = () => 0
+    try {
+      const m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').matcher('js-held')
+      expect(m.isAllowed('/private/ok')).toBe(true)
+      expect(typeof e.current).toBe('object')
+      const start = e.workStart
+      // Input growth in the check itself, after the table was made current.
+      expect(m.check('/private/' + 'y'.repeat(4 * e.inputCap))).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' } })
+      expect(e.workStart).not.toBe(start)
+      expect(m.isAllowed('/private/ok')).toBe(true)
+    } finally {
+      delete (arena as { alloc?: unknown }).alloc
+    }
+    expect(blocker.isAllowed('/b3/' + 'w'.repeat(30))).toBe(false)
+  })
+
+  test('a compile that needs a larger work area while the arena blocks it: the work area moves and the compile reads its input again', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    blockWorkArea()
+    const start = e.workStart
+    // The compiler's first answer is "too small, I need more than the whole scratch", as on a body
+    // of many rules; the second is the real compile.
+    const real = e.w
+    let calls = 0
+    ;(e as { w: WasmExports }).w = {
+      ...real,
+      compile: (...args: Parameters<WasmExports['compile']>) => (calls++ === 0 ? 0 : real.compile(...args)),
+      compileNeeded: () => 2 * e.scratchCap,
+    }
+    let m: Matcher
+    try {
+      m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').matcher('moving')
+    } finally {
+      ;(e as { w: WasmExports }).w = real
+    }
+    expect(calls).toBe(2)
+    expect(e.workStart).not.toBe(start)
+    expect(m.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
+    expect(m.isAllowed('/private/no')).toBe(false)
+  })
+
+  test('the arena is capped: past ARENA_MAX a table is held in JS memory and still answers', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    expect(ARENA_MAX).toBeGreaterThanOrEqual(16 * 2 ** 20)
+    const saved = e.arena.bytes
+    // Pretend the cap is reached: no region can be added, so a table that finds no free block stays in JS.
+    e.arena.bytes = ARENA_MAX
+    try {
+      const huge = 'User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /q${i}/${'z'.repeat(40)}`).join('\n')
+      const m = parseRobots(huge).matcher('bot')
+      expect(m.isAllowed(`/q2999/${'z'.repeat(40)}`)).toBe(false)
+      expect(m.check('/other')).toEqual({ allowed: true, line: 0 })
+    } finally {
+      e.arena.bytes = saved
+    }
+  })
+})
+
+describe('engine: one table for a site\'s agents with the same rules', () => {
+  test('Robots.matcher: a new Matcher per call, one table per distinct rule set of the site', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const r = parseRobots('User-agent: *\nDisallow: /private\n\nUser-agent: special\nDisallow: /\n')
+    const before = e.arena.live
+    const a = r.matcher('a')
+    const one = e.arena.live
+    expect(one).toBeGreaterThan(before)
+    const b = r.matcher('b')
+    const a2 = r.matcher('a')
+    // b falls to the same group as a, and a again is the cached one: no new table.
+    expect(e.arena.live).toBe(one)
+    expect(new Set([a, b, a2]).size).toBe(3)
+    const special = r.matcher('special')
+    expect(e.arena.live).toBeGreaterThan(one)
+    expect([a.isAllowed('/private'), b.isAllowed('/x'), a2.isAllowed('/x'), special.isAllowed('/x')]).toEqual([false, true, true, false])
+    expect(r.isAllowed('/x', 'special')).toBe(false)
+    expect(r.isAllowed('/x', 'c')).toBe(true)
+    expect(e.arena.live).toBeGreaterThan(one)
+  })
+
+  test('a shared table is freed only when its last owner is', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    // No Matcher owns it (one would free it again when collected): two owners by hand.
+    const t = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot']) as number
+    const bytes = keptCopy(t)
+    e.share(t)
+    const live = e.arena.live
+    e.freeTable(t)
+    expect(e.arena.live).toBe(live)
+    expect(keptCopy(t)).toEqual(bytes)
+    e.freeTable(t)
+    expect(e.arena.live).toBeLessThan(live)
+  })
+})
+
+function keptCopy(t: number): Uint8Array {
+  const view = getEngine().tableBytes(t)
+  return view.slice(0, tableLength(view))
+}
