@@ -6,7 +6,9 @@
 //
 // Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
 // agent's id stands for its product tokens (two spellings of one agent share it); an entry holds no
-// matcher only when it is the site's first agent and has had just its streamed check.
+// matcher only when it is the site's first agent and has had just its streamed check. A site with
+// only that streamed check holds its agent alone (shared, no array): most sites a crawler keeps are
+// checked once, and an array would cost each of them ~90 bytes.
 
 import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
@@ -21,16 +23,26 @@ const E_SIZE = 4
 /** Slot 0 is the site's use counter; entries follow. */
 const TICK = 0
 
-/** A site's matchers: [tick, then (id, matcher, used, tokens) per agent]. Created by `firstSlots`. */
+/** A site's matchers: [tick, then (id, matcher, used, tokens) per agent]. Made by `grownSlots`. */
 export type AgentSlots = (number | Matcher | readonly string[] | null)[]
 
+/** What a site holds for its agents: the agent of its streamed first check alone, or its slots. */
+export type SiteAgents = Agent | AgentSlots
+
 /**
- * The slots of a site's very first check, for `agent` (validated: TypeError for a bad one): an
- * entry with no matcher, since that check is streamed. Sized exactly: most sites keep one agent.
+ * What a site holds after its very first check, for `agent` (validated: TypeError for a bad one):
+ * the agent alone, since that check is streamed and leaves no matcher.
  */
-export function firstSlots(agent: string | readonly string[]): AgentSlots {
-  const a = agentOf(agent)
-  return [1, a.id, null, 1, a.tokens]
+export function firstSlots(agent: string | readonly string[]): SiteAgents {
+  return agentOf(agent)
+}
+
+/**
+ * The slots of a site that compiles: `site` itself once it has slots, else slots holding its first
+ * agent with no matcher (sized exactly: most sites keep one agent). The caller keeps what it gets.
+ */
+export function grownSlots(site: SiteAgents): AgentSlots {
+  return Array.isArray(site) ? site : [1, (site as Agent).id, null, 1, (site as Agent).tokens]
 }
 
 /**
@@ -50,7 +62,8 @@ export function slotMatcher(slots: AgentSlots, agent: string | readonly string[]
 }
 
 /** The agents held, as the JSON of their tokens, least recently used first. */
-export function slotKeys(slots: AgentSlots): string[] {
+export function slotKeys(site: SiteAgents): string[] {
+  const slots = grownSlots(site)
   const entries: { key: string; used: number }[] = []
   for (let at = 1; at < slots.length; at += E_SIZE) {
     entries.push({ key: JSON.stringify(slots[at + E_TOKENS]), used: slots[at + E_USED] as number })
@@ -79,7 +92,7 @@ function add(slots: AgentSlots, a: Agent): number {
 // One id per distinct list of product tokens. Ids only count up (a number), so one a Robots still
 // holds is never given to another agent; the memos are bounded and, when full, only forget.
 
-interface Agent {
+export interface Agent {
   readonly id: number
   readonly tokens: readonly string[]
 }

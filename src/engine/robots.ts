@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, slotKeys, slotMatcher, type AgentSlots } from './agent-cache.js'
+import { firstSlots, grownSlots, slotKeys, slotMatcher, type SiteAgents } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -63,10 +63,10 @@ export class Robots {
    * yet. Everything else is derived on demand.
    */
   #source: string | Uint8Array
-  #bytes: Uint8Array | null = null
-  #parsed: ParsedRobots | null = null
+  /** What the views derived (created by the first view: most kept sites are only ever checked). */
+  #derived: Derived | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
-  #agents: AgentSlots | null = null
+  #agents: SiteAgents | null = null
   /**
    * The string agent of the last call that got a matcher, and that matcher: a crawler checks many
    * URLs for one agent, and this answers them from the Robots itself, with no lookup and no other
@@ -75,10 +75,6 @@ export class Robots {
    */
   #lastAgent: string | null = null
   #lastMatcher: Matcher | null = null
-  #lines: readonly LineReport[] | null = null
-  #sitemaps: readonly string[] | null = null
-  #directives: readonly Directive[] | null = null
-  #preferences: PreferenceIndex | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
   private constructor(source: string | Uint8Array) {
@@ -90,10 +86,16 @@ export class Robots {
     return new Robots(source)
   }
 
+  get #views(): Derived {
+    this.#derived ??= new Derived()
+    return this.#derived
+  }
+
   /** The body as UTF-8 bytes. */
   get #body(): Uint8Array {
-    if (this.#bytes === null) this.#bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
-    return this.#bytes
+    const d = this.#views
+    if (d.bytes === null) d.bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
+    return d.bytes
   }
 
   /** The source string when the body is its encoding (no cut): text can then be sliced from it. */
@@ -137,7 +139,7 @@ export class Robots {
   #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
-    const compact = this.#parsed === null && this.#bytes === null
+    const compact = this.#derived === null
     const v = streamCheck(getEngine(), this.#source, agentTokens(agent), s, compact)
     if (v.compact !== null) this.#source = v.compact
     return v
@@ -163,9 +165,10 @@ export class Robots {
   /** Sitemap URLs in file order, exact duplicates dropped; a frozen array. */
   get sitemaps(): readonly string[] {
     // The parsed form's list is frozen when it is built.
-    if (this.#parsed !== null) return this.#parsed.sitemaps
-    this.#sitemaps ??= Object.freeze(scanSitemaps(this.#body, scannerFor(this.#body), this.#sourceText))
-    return this.#sitemaps
+    const d = this.#views
+    if (d.parsed !== null) return d.parsed.sitemaps
+    d.sitemaps ??= Object.freeze(scanSitemaps(this.#body, scannerFor(this.#body), this.#sourceText))
+    return d.sitemaps
   }
 
   /**
@@ -179,7 +182,7 @@ export class Robots {
     const tokens = agentTokens(agent)
     // The parsed form is the wasm pass's twin, for bodies too large to place in wasm memory and
     // whenever it is built already (then a lookup in it is cheaper than a pass over the body).
-    if (this.#inWasm && this.#parsed === null) return crawlDelayOf(getEngine(), this.#source, tokens)
+    if (this.#inWasm && (this.#derived === null || this.#derived.parsed === null)) return crawlDelayOf(getEngine(), this.#source, tokens)
     return parsedCrawlDelay(this.parsed, tokens)
   }
 
@@ -190,12 +193,13 @@ export class Robots {
    * shapes). `forEachLine` gives the same reports without keeping them.
    */
   get lines(): readonly LineReport[] {
-    if (this.#lines === null) {
+    const d = this.#views
+    if (d.lines === null) {
       const out: LineReport[] = []
       reportLines(this.#body, scannerFor(this.#body), (r) => out.push(Object.freeze(r)), this.#sourceText)
-      this.#lines = Object.freeze(out)
+      d.lines = Object.freeze(out)
     }
-    return this.#lines
+    return d.lines
   }
 
   /**
@@ -218,8 +222,9 @@ export class Robots {
    * directive and its agents.
    */
   get directives(): readonly Directive[] {
-    this.#directives ??= directivesOf(this.#body, this.#outline(), this.#reader())
-    return this.#directives
+    const d = this.#views
+    d.directives ??= directivesOf(this.#body, this.#outline(), this.#reader())
+    return d.directives
   }
 
   /**
@@ -232,8 +237,9 @@ export class Robots {
    */
   usagePreferences(agent: string | readonly string[]): Record<string, UsagePreference> {
     const tokens = agentTokens(agent)
-    this.#preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
-    return preferencesFor(this.#preferences, tokens)
+    const d = this.#views
+    d.preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
+    return preferencesFor(d.preferences, tokens)
   }
 
   /** One scan's records of the user-agent and other-key lines: what directives and preferences read. */
@@ -255,8 +261,9 @@ export class Robots {
 
   /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */
   get parsed(): ParsedRobots {
-    if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
-    return this.#parsed
+    const d = this.#views
+    if (d.parsed === null) d.parsed = parseBytes(this.#body)
+    return d.parsed
   }
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
@@ -273,13 +280,25 @@ export class Robots {
       this.#agents = firstSlots(agent)
       if (this.#inWasm) return null
     }
-    const m = slotMatcher(this.#agents, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
+    const slots = (this.#agents = grownSlots(this.#agents))
+    const m = slotMatcher(slots, agent, (tokens) => Matcher.fromTable(this.#compile(tokens)))
     if (typeof agent === 'string') {
       this.#lastAgent = agent
       this.#lastMatcher = m
     }
     return m
   }
+}
+
+/** A Robots' views, kept once derived; apart from the Robots, which a crawler keeps per site. */
+class Derived {
+  /** The body's UTF-8 (the source itself when that is bytes): offsets below point into it. */
+  bytes: Uint8Array | null = null
+  parsed: ParsedRobots | null = null
+  lines: readonly LineReport[] | null = null
+  sitemaps: readonly string[] | null = null
+  directives: readonly Directive[] | null = null
+  preferences: PreferenceIndex | null = null
 }
 
 /**
