@@ -6,8 +6,8 @@ import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { outlineOf, type Outline } from './outline.js'
-import { getEngine } from './wasm.js'
-import { compileAgents, compileRules, crawlDelayOf, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
+import { getEngine, type Body } from './wasm.js'
+import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, streamCheck, type StreamVerdict } from './wasm-body.js'
 import { parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
@@ -58,11 +58,12 @@ export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
    * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies.
-   * The site's first check (the one streamed check) replaces it with the compact body
-   * (assembly/compact.ts), which scans to the same lines, when nothing has been derived from it
-   * yet. Everything else is derived on demand.
+   * The site's first check (the one streamed check) replaces it with the coded compact body
+   * (assembly/compact.ts; an ArrayBuffer, see wasm.ts Body), which expands to a body that scans
+   * to the same lines, when nothing has been derived from it yet. Everything else is derived on
+   * demand.
    */
-  #source: string | Uint8Array
+  #source: Body
   /** What the views derived (created by the first view: most kept sites are only ever checked). */
   #derived: Derived | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check). */
@@ -94,7 +95,10 @@ export class Robots {
   /** The body as UTF-8 bytes. */
   get #body(): Uint8Array {
     const d = this.#views
-    if (d.bytes === null) d.bytes = typeof this.#source === 'string' ? encoder.encode(this.#source) : this.#source
+    if (d.bytes === null) {
+      const src = this.#source
+      d.bytes = typeof src === 'string' ? encoder.encode(src) : src instanceof ArrayBuffer ? expandBody(getEngine(), src) : src
+    }
     return d.bytes
   }
 
@@ -106,7 +110,8 @@ export class Robots {
   /** The body is small enough (every body under the default limit is) for the wasm passes. */
   get #inWasm(): boolean {
     const src = this.#source
-    return (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
+    // A coded compact body comes only from a body that was in wasm.
+    return src instanceof ArrayBuffer || (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
   }
 
   /**
@@ -138,9 +143,11 @@ export class Robots {
    */
   #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
+    const src = this.#source
+    if (src instanceof ArrayBuffer) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#derived === null
-    const v = streamCheck(getEngine(), this.#source, agentTokens(agent), s, compact)
+    const v = streamCheck(getEngine(), src, agentTokens(agent), s, compact)
     if (v.compact !== null) this.#source = v.compact
     return v
   }

@@ -25,6 +25,7 @@ import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './table.js'
 import { base64Bytes, encoder } from './bytes.js'
+import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
 // The build decides what the .wasm import is (scripts/build.mjs): the bytes as a base64 string,
 // embedded in the bundle, for Node and bundlers; a WebAssembly.Module imported from
@@ -61,6 +62,19 @@ export const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf1
 
 const PAGE = 65536
 
+/**
+ * A body as the engine takes it: text (encoded as UTF-8), bytes, or a coded compact body
+ * (assembly/compact.ts, with its trailer: layout.ts CODED_*). An ArrayBuffer is only ever the
+ * last: a site keeps it with no view object.
+ */
+export type Body = string | Uint8Array | ArrayBuffer
+
+/** The length of the plain compact body a coded one expands to (at most 1 MiB: WASM_SCAN_MAX). */
+export function codedPlainLength(coded: ArrayBuffer): number {
+  const t = new Uint8Array(coded, coded.byteLength - CODED_TRAILER + CODED_PLAIN_LENGTH, 4)
+  return t[0]! | (t[1]! << 8) | (t[2]! << 16) | (t[3]! << 24)
+}
+
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 export function align16(n: number): number {
   return Math.ceil(n / 16) * 16
@@ -82,7 +96,7 @@ export class Engine {
   workCap = 0
   scratchCap = 0
   /** The body (bytes or string) the input area holds: compiling more agents of one site copies it once. */
-  inputBody: Uint8Array | string | null = null
+  inputBody: Body | null = null
   inputBodyLen = 0
   resident: Uint8Array | null = null
   residentMaxPat = 0
@@ -164,12 +178,17 @@ export class Engine {
 
   /**
    * Puts a body at the start of the input area unless it is already there; returns its length in
-   * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
+   * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string, the plain length
+   * for a coded compact body, which goes in through scratch and is expanded into place).
    */
-  loadBody(body: Uint8Array | string): number {
+  loadBody(body: Body): number {
     if (this.inputBody !== body) {
       if (typeof body === 'string') this.inputBodyLen = encoder.encodeInto(body, this.inView).written
-      else {
+      else if (body instanceof ArrayBuffer) {
+        const coded = body.byteLength - CODED_TRAILER
+        this.u8.set(new Uint8Array(body, 0, coded), this.scratch)
+        this.inputBodyLen = this.w.expandCompact(this.scratch, coded, this.input)
+      } else {
         this.u8.set(body, this.input)
         this.inputBodyLen = body.length
       }
