@@ -2,7 +2,8 @@
 // bytes that scan to the same record (scanner.ts): an empty line to nothing, a comment to "#", an
 // invalid line to "x", a directive to its key as written, ':' (or ' ' where the colon was
 // missing), its value as written and "#" if it had a comment; a line over MAX_LINE_BYTES is kept
-// as it is. Lines are joined by '\n' with none after the last, and a BOM is dropped.
+// as it is. Lines are joined by '\n' with none after the last, and a BOM is dropped (but for a
+// first line that starts with one's first byte, see compactFinish).
 //
 // It is kept coded: a key spelled as nearly every file spells it ("Disallow", "User-agent", ...)
 // with its colon is written as one code byte (CODES below), and `expandCompact` writes the plain
@@ -15,8 +16,9 @@
 // key and value as the original (only offsets differ), so every view derived from the scan (rules,
 // groups, the per-line report, sitemaps, directives, Crawl-delay, verdicts and lines) is the same
 // (test/compact.test.ts checks them all on every labelled body). The plain body is never longer
-// than the original (every byte written stands for at least one byte of it); the coded body is
-// shorter still but for one ESC per line kept whole (each over MAX_LINE_BYTES bytes).
+// than the original (every byte written stands for at least one byte of it) but for the 3-byte BOM
+// compactFinish may add; the coded body is shorter still but for one ESC per line kept whole (each
+// over MAX_LINE_BYTES bytes). Both fit the room compactStart asks for.
 
 import { CODED_PLAIN_LENGTH, CODED_TRAILER, KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP, KIND_USER_AGENT, SCAN_F_COMMENT,
   SCAN_F_NO_COLON, SCAN_F_TOO_LONG } from '../src/engine/layout';
@@ -88,6 +90,16 @@ export function compactStart(dst: usize): void {
  * with the trailer.
  */
 export function compactFinish(): u32 {
+  // The scanner skips what starts like a BOM (EF, EF BB, EF BB BF) at a body's start. The
+  // original's first line starts after that, and may itself start with EF: it then gets a BOM of
+  // its own, which is what the scanner skips, so the line keeps its EF.
+  if (at > out && load<u8>(out) == 0xef) {
+    memory.copy(out + 3, out, at - out);
+    store<u8>(out, 0xef);
+    store<u8>(out + 1, 0xbb);
+    store<u8>(out + 2, 0xbf);
+    at += 3;
+  }
   store<u32>(at, <u32>(<i32>(at - out) + grown), CODED_PLAIN_LENGTH);
   return <u32>(at - out) + CODED_TRAILER;
 }
