@@ -37,6 +37,11 @@ export function firstSlots(agent: string | readonly string[]): SiteAgents {
   return agentOf(agent)
 }
 
+/** The product tokens of the agent a site holds alone (its streamed first check's; see firstSlots). */
+export function firstTokens(site: SiteAgents): readonly string[] {
+  return (site as Agent).tokens
+}
+
 /**
  * The slots of a site that compiles: `site` itself once it has slots, else slots holding its first
  * agent with no matcher (sized exactly: most sites keep one agent). The caller keeps what it gets.

@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { firstSlots, grownSlots, slotKeys, slotMatcher, type SiteAgents } from './agent-cache.js'
+import { firstSlots, firstTokens, grownSlots, slotKeys, slotMatcher, type SiteAgents } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -124,7 +124,7 @@ export class Robots {
     // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
     if (agent === this.#lastAgent) return this.#lastMatcher!.isAllowed(url)
     const m = this.#cachedMatcher(agent)
-    return m !== null ? m.isAllowed(url) : this.#stream(url, agent).allowed
+    return m !== null ? m.isAllowed(url) : this.#stream(url).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
@@ -132,7 +132,7 @@ export class Robots {
     if (agent === this.#lastAgent) return this.#lastMatcher!.check(url)
     const m = this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
-    const v = this.#stream(url, agent)
+    const v = this.#stream(url)
     if (v.pattern === null) return { allowed: v.allowed, line: v.line }
     return { allowed: v.allowed, line: v.line, rule: { kind: v.allow ? 'allow' : 'disallow', pattern: decodeUtf8(v.pattern) } }
   }
@@ -141,13 +141,14 @@ export class Robots {
    * The site's first check, decided in one wasm scan of the body (wasm-body.ts streamCheck), which
    * also compacts the body. Runs once per Robots: #cachedMatcher answers null only then.
    */
-  #stream(url: string | URL, agent: string | readonly string[]): StreamVerdict {
+  #stream(url: string | URL): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     const src = this.#source
     if (src instanceof ArrayBuffer) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#derived === null
-    const v = streamCheck(getEngine(), src, agentTokens(agent), s, compact)
+    // The agent was validated and reduced to its tokens, memoized, by firstSlots just before.
+    const v = streamCheck(getEngine(), src, firstTokens(this.#agents!), s, compact)
     if (v.compact !== null) this.#source = v.compact
     return v
   }
