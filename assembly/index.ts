@@ -75,14 +75,14 @@
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 //   streamCheck, streamRuleStart/End/Allow                    see stream.ts.
-//   compactLength                                             see compact.ts.
+//   compactFinish, expandCompact                             see compact.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch, utf16ToUtf8 } from './url';
 export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scanner';
 export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
-export { compactLength } from './compact';
+export { compactFinish, expandCompact } from './compact';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';
 
 export function heapBase(): usize {

@@ -8,8 +8,8 @@
 //       no rule matched). streamRuleStart()/streamRuleEnd() then give the deciding rule's value as
 //       written (body offsets) and streamRuleAllow() its kind.
 //       `work` holds a normalized pattern: 3 bytes per byte of the longest rule value, plus slack.
-//       `compact` (0: none) receives the compact body (compact.ts) in the same scan; its length
-//       is then compactLength().
+//       `compact` (0: none) receives the coded compact body (compact.ts) in the same scan;
+//       compactFinish() then ends it.
 //
 // Invariants: group selection is the compiler's (groupLine, ruleScope), pattern matching the
 // matcher's (patternMatches over the path url.ts located), ranking the table's (a longer pattern

@@ -76,12 +76,21 @@ export interface WasmExports {
   /**
    * One URL decided straight from the body for `agents` (as for compile), no table built
    * (assembly/stream.ts): `line << 1 | allowed`, line 0 when no rule matched. `work`: 6 bytes per
-   * byte of the longest rule value, plus slack. `compact` (0: none): where the compact body is
-   * written in the same scan (body length + 16 bytes); its length from compactLength().
+   * byte of the longest rule value, plus slack. `compact` (0: none): where the coded compact body
+   * is written in the same scan (body length, a byte per MAX_LINE_BYTES of it, 64 bytes); it is
+   * ended by compactFinish().
    */
   streamCheck(body: number, len: number, agents: number, agentsLen: number, url: number, urlLen: number, work: number, compact: number): number
-  /** The length of the compact body the last streamCheck wrote. */
-  compactLength(): number
+  /**
+   * Ends the compact body the last streamCheck wrote: writes its trailer (layout.ts CODED_*) and
+   * returns its length with it.
+   */
+  compactFinish(): number
+  /**
+   * Writes the plain compact body of the coded one at src[0, len) (no trailer) at `dst` (its plain
+   * length and 64 bytes of room; 64 bytes of slack after src) and returns its length.
+   */
+  expandCompact(src: number, len: number, dst: number): number
   /** The deciding rule of the last streamCheck: its value's start and end in the body, its kind. */
   streamRuleStart(): number
   streamRuleEnd(): number

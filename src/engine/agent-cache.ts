@@ -8,7 +8,9 @@
 //
 // Invariants: at most MATCHER_CACHE entries per site, the least recently used evicted first; an
 // agent object stands for its product tokens (two spellings of one agent share it); an entry holds
-// no matcher only when it is the site's first agent and has had just its streamed check.
+// no matcher only when it is the site's first agent and has had just its streamed check. A site with
+// only that streamed check holds its agent alone (shared, no array): most sites a crawler keeps are
+// checked once, and an array would cost each of them its own bytes.
 
 import { agentTokens } from './args.js'
 import type { Matcher } from './matcher.js'
@@ -23,15 +25,18 @@ const E_SIZE = 3
  * costs no write barrier, where moving entries (pointers) in an old array costs one per store. */
 const TICK = 0
 
-/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Created by `firstSlots`. */
+/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Made by `grownSlots` or `emptySlots`. */
 export type AgentSlots = (Agent | Matcher | number | null)[]
 
+/** What a site holds for its agents: the agent of its streamed first check alone, or its slots. */
+export type SiteAgents = Agent | AgentSlots
+
 /**
- * The slots of a site's very first check, for agent `a`: an entry with no matcher, since that
- * check is streamed. Sized exactly: most sites keep one agent.
+ * The slots of a site that compiles: `site` itself once it has slots, else slots holding its first
+ * agent with no matcher (sized exactly: most sites keep one agent). The caller keeps what it gets.
  */
-export function firstSlots(a: Agent): AgentSlots {
-  return [1, a, null, 1]
+export function grownSlots(site: SiteAgents): AgentSlots {
+  return Array.isArray(site) ? site : [1, site, null, 1]
 }
 
 /** The slots of a site whose first use is `Robots.matcher`: no entry yet. */
@@ -46,9 +51,9 @@ export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
   return out
 }
 
-/** The tokens of the agent firstSlots was made for. */
-export function firstTokens(slots: AgentSlots): readonly string[] {
-  return (slots[1 + E_AGENT] as Agent).tokens
+/** The product tokens of the agent a site holds alone (its streamed first check's). */
+export function firstTokens(site: SiteAgents): readonly string[] {
+  return (site as Agent).tokens
 }
 
 /**
@@ -79,7 +84,8 @@ function add(slots: AgentSlots, a: Agent): number {
 }
 
 /** The agents held, as the JSON of their tokens, least recently used first. */
-export function slotKeys(slots: AgentSlots): string[] {
+export function slotKeys(site: SiteAgents): string[] {
+  const slots = grownSlots(site)
   const entries: { key: string; used: number }[] = []
   for (let at = 1; at < slots.length; at += E_SIZE) {
     entries.push({ key: JSON.stringify((slots[at + E_AGENT] as Agent).tokens), used: slots[at + E_USED] as number })

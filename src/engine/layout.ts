@@ -142,6 +142,12 @@ export const SCAN_F_ESCAPE = 8192
 /** Google's ParseRobotsTxt (kMaxLineLen - 1): bytes of a line that are read; the rest is ignored. */
 export const MAX_LINE_BYTES = 16663
 
+// ─── The trailer after a coded compact body (assembly/compact.ts compactFinish writes it; the host
+// keeps the two together and reads the length before it loads the body back).
+/** u32: the length of the plain compact body the coded one expands to. */
+export const CODED_PLAIN_LENGTH = 0
+export const CODED_TRAILER = 4
+
 // ─── compileList's rule refs, written by the host (wasm.ts) for rules it selected itself.
 export const REF_PAT_PTR = 0
 export const REF_PAT_LEN = 4

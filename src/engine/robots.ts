@@ -1,13 +1,13 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { agentOf, emptySlots, firstSlots, firstTokens, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots } from './agent-cache.js'
+import { agentOf, emptySlots, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
 import { getEngine, type Body, type TableRef } from './wasm.js'
-import { compileAgents, compileRules, crawlDelayOf, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
+import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
 /**
@@ -60,16 +60,16 @@ export class Robots {
    * are immutable) and encoded straight into wasm memory when compiled; bytes are private copies,
    * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them;
    * a longer string's cut UTF-8 too, where wasm encodes strings) until the engine needs the room,
-   * when it hands this Robots a copy of its own. The site's first
-   * check (the one streamed check) replaces it with the compact body (assembly/compact.ts), which
-   * scans to the same lines, when nothing has been derived from it yet. Everything else is
-   * derived on demand.
+   * when it hands this Robots a copy of its own. The site's first check (the one streamed check)
+   * replaces it with the coded compact body (assembly/compact.ts; an ArrayBuffer, see wasm.ts
+   * Body), which expands to a body that scans to the same lines, when nothing has been derived
+   * from it yet. Everything else is derived on demand.
    */
   #source: Body
-  #bytes: Uint8Array | null = null
-  #parsed: ParsedRobots | null = null
+  /** What the views derived (created by the first view: most kept sites are only ever checked). */
+  #derived: Derived | null = null
   /** Compiled matchers by agent (agent-cache.ts; created at the first check or matcher()). */
-  #agents: AgentSlots | null = null
+  #agents: SiteAgents | null = null
   /**
    * The string agent of the last call that got a matcher (the agent memo's copy, equal to it), and
    * that matcher: a crawler checks many URLs for one agent, and this answers them from the Robots
@@ -78,10 +78,6 @@ export class Robots {
    */
   #lastAgent: string | null = null
   #lastMatcher: Matcher | null = null
-  #lines: readonly LineReport[] | null = null
-  #sitemaps: readonly string[] | null = null
-  #directives: readonly Directive[] | null = null
-  #preferences: PreferenceIndex | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
   private constructor(source: string | Uint8Array) {
@@ -120,14 +116,20 @@ export class Robots {
     r.#source = copy
   }
 
+  get #views(): Derived {
+    this.#derived ??= new Derived()
+    return this.#derived
+  }
+
   /** The body as UTF-8 bytes. */
   get #body(): Uint8Array {
-    if (this.#bytes === null) {
+    const d = this.#views
+    if (d.bytes === null) {
       if (isHeld(this.#source)) getEngine().evict()
-      const src = this.#source as string | Uint8Array
-      this.#bytes = typeof src === 'string' ? encoder.encode(src) : src
+      const src = this.#source as string | Uint8Array | ArrayBuffer
+      d.bytes = typeof src === 'string' ? encoder.encode(src) : src instanceof ArrayBuffer ? expandBody(getEngine(), src) : src
     }
-    return this.#bytes
+    return d.bytes
   }
 
   /** The source string when the body is its encoding (no cut): text can then be sliced from it. */
@@ -138,7 +140,8 @@ export class Robots {
   /** The body is small enough (every body under the default limit is) for the wasm passes. */
   get #inWasm(): boolean {
     const src = this.#source
-    return (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
+    // A coded compact body comes only from a body that was in wasm.
+    return src instanceof ArrayBuffer || (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
   }
 
   /**
@@ -172,10 +175,12 @@ export class Robots {
    */
   #stream(url: string | URL): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
+    const src = this.#source
+    if (src instanceof ArrayBuffer) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
-    const compact = this.#parsed === null && this.#bytes === null
+    const compact = this.#derived === null
     const engine = getEngine()
-    const v = streamCheck(engine, this.#source, firstTokens(this.#agents!), s, compact)
+    const v = streamCheck(engine, src, firstTokens(this.#agents!), s, compact)
     if (v.compact !== null) {
       // The held body, if it was this one, is still in the input area until the next call.
       engine.unhold(this)
@@ -192,9 +197,9 @@ export class Robots {
    */
   matcher(agent: string | readonly string[]): Matcher {
     const a = agentOf(agent)
-    this.#agents ??= emptySlots()
-    const before = siteMatchers(this.#agents)
-    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
+    const slots = (this.#agents = this.#agents === null ? emptySlots() : grownSlots(this.#agents))
+    const before = siteMatchers(slots)
+    const m = slotMatcher(slots, a, Robots.#compileShared, this)
     // A matcher the cache held already goes out as a new Matcher over its table; one compiled by
     // this call goes out as it is (the cache holds it too: Matchers never change).
     return before.includes(m) ? m.sharing() : m
@@ -202,7 +207,7 @@ export class Robots {
 
   /** A matcher for `tokens`, over the table of one of the site's matchers when the rules are the same. */
   static #compileShared(site: Robots, tokens: readonly string[]): Matcher {
-    return Matcher.fromTableLike(site.#compile(tokens), siteMatchers(site.#agents!))
+    return Matcher.fromTableLike(site.#compile(tokens), siteMatchers(site.#agents as AgentSlots))
   }
 
   /** The compiled table of validated product tokens. */
@@ -217,9 +222,10 @@ export class Robots {
   /** Sitemap URLs in file order, exact duplicates dropped; a frozen array. */
   get sitemaps(): readonly string[] {
     // The parsed form's list is frozen when it is built.
-    if (this.#parsed !== null) return this.#parsed.sitemaps
-    this.#sitemaps ??= Object.freeze(scanSitemaps(this.#body, scannerFor(this.#body), this.#sourceText))
-    return this.#sitemaps
+    const d = this.#views
+    if (d.parsed !== null) return d.parsed.sitemaps
+    d.sitemaps ??= Object.freeze(scanSitemaps(this.#body, scannerFor(this.#body), this.#sourceText))
+    return d.sitemaps
   }
 
   /**
@@ -233,7 +239,7 @@ export class Robots {
     const tokens = agentTokens(agent)
     // The parsed form is the wasm pass's twin, for bodies too large to place in wasm memory and
     // whenever it is built already (then a lookup in it is cheaper than a pass over the body).
-    if (this.#inWasm && this.#parsed === null) return crawlDelayOf(getEngine(), this.#source, tokens)
+    if (this.#inWasm && this.#derived?.parsed == null) return crawlDelayOf(getEngine(), this.#source, tokens)
     return parsedCrawlDelay(this.parsed, tokens)
   }
 
@@ -244,12 +250,13 @@ export class Robots {
    * shapes). `forEachLine` gives the same reports without keeping them.
    */
   get lines(): readonly LineReport[] {
-    if (this.#lines === null) {
+    const d = this.#views
+    if (d.lines === null) {
       const out: LineReport[] = []
       reportLines(this.#body, scannerFor(this.#body), (r) => out.push(Object.freeze(r)), this.#sourceText)
-      this.#lines = Object.freeze(out)
+      d.lines = Object.freeze(out)
     }
-    return this.#lines
+    return d.lines
   }
 
   /**
@@ -273,8 +280,9 @@ export class Robots {
    * directive and its agents.
    */
   get directives(): readonly Directive[] {
-    this.#directives ??= directivesOf(this.#body, this.#outline(), this.#reader())
-    return this.#directives
+    const d = this.#views
+    d.directives ??= directivesOf(this.#body, this.#outline(), this.#reader())
+    return d.directives
   }
 
   /**
@@ -287,8 +295,9 @@ export class Robots {
    */
   usagePreferences(agent: string | readonly string[]): Record<string, UsagePreference> {
     const tokens = agentTokens(agent)
-    this.#preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
-    return preferencesFor(this.#preferences, tokens)
+    const d = this.#views
+    d.preferences ??= preferenceIndex(this.#body, this.#outline(), this.#reader())
+    return preferencesFor(d.preferences, tokens)
   }
 
   /**
@@ -298,8 +307,9 @@ export class Robots {
    */
   scanWith(sink: LineSink): void {
     const body = this.#body
-    const builder = this.#parsed === null ? new Builder(body, this.#sourceText) : null
-    const outline = this.#preferences === null ? new Outline() : null
+    const d = this.#views
+    const builder = d.parsed === null ? new Builder(body, this.#sourceText) : null
+    const outline = d.preferences === null ? new Outline() : null
     scannerFor(body)(body, {
       line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd) {
         builder?.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
@@ -307,8 +317,8 @@ export class Robots {
         sink.line(line, kindFlags, lineStart, lineEnd, keyStart, keyEnd, valStart, valEnd)
       },
     })
-    if (builder !== null) this.#parsed = builder.finish()
-    if (outline !== null) this.#preferences = preferenceIndex(body, outline, this.#reader())
+    if (builder !== null) d.parsed = builder.finish()
+    if (outline !== null) d.preferences = preferenceIndex(body, outline, this.#reader())
   }
 
   /** One scan's records of the user-agent and other-key lines: what directives and preferences read. */
@@ -330,8 +340,9 @@ export class Robots {
 
   /** @internal The parsed form (groups, rules, sitemaps, indexes), built on first use. */
   get parsed(): ParsedRobots {
-    if (this.#parsed === null) this.#parsed = parseBytes(this.#body)
-    return this.#parsed
+    const d = this.#views
+    if (d.parsed === null) d.parsed = parseBytes(this.#body)
+    return d.parsed
   }
 
   /** @internal The matcher cache's keys (agents checked at least once), least recently used first. */
@@ -352,10 +363,12 @@ export class Robots {
       key = memo.key
     } else a = agentOf(agent)
     if (this.#agents === null) {
-      this.#agents = firstSlots(a)
+      // Held alone until the site compiles (agent-cache.ts SiteAgents).
+      this.#agents = a
       if (this.#inWasm) return null
     }
-    const m = slotMatcher(this.#agents, a, Robots.#compileShared, this)
+    const slots = (this.#agents = grownSlots(this.#agents))
+    const m = slotMatcher(slots, a, Robots.#compileShared, this)
     if (key !== null) {
       // The memo's copy: comparing the next call's agent with it reads no other caller's string.
       this.#lastAgent = key
@@ -363,6 +376,17 @@ export class Robots {
     }
     return m
   }
+}
+
+/** A Robots' views, kept once derived; apart from the Robots, which a crawler keeps per site. */
+class Derived {
+  /** The body's UTF-8 (the source itself when that is bytes): offsets below point into it. */
+  bytes: Uint8Array | null = null
+  parsed: ParsedRobots | null = null
+  lines: readonly LineReport[] | null = null
+  sitemaps: readonly string[] | null = null
+  directives: readonly Directive[] | null = null
+  preferences: PreferenceIndex | null = null
 }
 
 /**
@@ -415,7 +439,7 @@ const EMPTY = new Uint8Array(0)
 
 /** Whether a Robots' source is the engine's key for its held body. */
 function isHeld(src: Body): boolean {
-  return typeof src !== 'string' && !(src instanceof Uint8Array)
+  return typeof src !== 'string' && !(src instanceof Uint8Array) && !(src instanceof ArrayBuffer)
 }
 
 /**

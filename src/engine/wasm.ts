@@ -41,6 +41,7 @@ import { Arena } from './arena.js'
 import { TABLE_MAX_PAT } from './layout.js'
 import { tableMaxPattern } from './table.js'
 import { base64Bytes, encoder } from './bytes.js'
+import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
 // The build decides what the .wasm import is (scripts/build.mjs): the bytes as a base64 string,
 // embedded in the bundle, for Node and bundlers; a WebAssembly.Module imported from
@@ -89,6 +90,13 @@ export const ARENA_MAX = 64 * 2 ** 20
  */
 export type TableRef = number | Uint8Array
 
+
+/** The length of the plain compact body a coded one expands to (at most 1 MiB: WASM_SCAN_MAX). */
+export function codedPlainLength(coded: ArrayBuffer): number {
+  const t = new Uint8Array(coded, coded.byteLength - CODED_TRAILER + CODED_PLAIN_LENGTH, 4)
+  return t[0]! | (t[1]! << 8) | (t[2]! << 16) | (t[3]! << 24)
+}
+
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
 export function align16(n: number): number {
   return Math.ceil(n / 16) * 16
@@ -104,8 +112,12 @@ export interface HeldBody {
   copy?: Uint8Array
 }
 
-/** What the engine reads a body from: a string (encoded on loading), bytes, or the held body. */
-export type Body = Uint8Array | string | HeldBody
+/**
+ * A body as the engine takes it: text (encoded as UTF-8), bytes, the held body, or a coded compact
+ * body (assembly/compact.ts, with its trailer: layout.ts CODED_*). An ArrayBuffer is only ever the
+ * last: a site keeps it with no view object.
+ */
+export type Body = string | Uint8Array | HeldBody | ArrayBuffer
 
 export class Engine {
   readonly w: WasmExports
@@ -333,13 +345,18 @@ export class Engine {
 
   /**
    * Puts a body at the start of the input area unless it is already there; returns its length in
-   * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string).
+   * bytes. The caller has reserved room (3 bytes per UTF-16 unit for a string, the plain length
+   * for a coded compact body, which goes in through scratch and is expanded into place).
    */
   loadBody(body: Body): number {
     if (this.inputBody !== body) {
       this.clearInput()
       if (typeof body === 'string') this.inputBodyLen = this.encodeBody(body)
-      else {
+      else if (body instanceof ArrayBuffer) {
+        const coded = body.byteLength - CODED_TRAILER
+        this.u8.set(new Uint8Array(body, 0, coded), this.scratch)
+        this.inputBodyLen = this.w.expandCompact(this.scratch, coded, this.input)
+      } else {
         // A held body is in the input area until evicted, and then has its copy.
         const bytes = body instanceof Uint8Array ? body : body.copy
         if (bytes === undefined) throw new Error('robotstxt-wasm: internal error: a held body was lost')
