@@ -9,7 +9,7 @@ import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
 import { tableLength } from '../src/engine/table.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { ARENA_MAX, getEngine } from '../src/engine/wasm.js'
+import { ARENA_MAX, arenaCapFor, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -177,6 +177,13 @@ describe('engine: compiled tables live in the arena', () => {
     expect(e.workStart).not.toBe(start)
     expect(m.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
     expect(m.isAllowed('/private/no')).toBe(false)
+  })
+
+  test('the cap is 64 MiB, and 16 MiB inside a Cloudflare Worker (128 MB per isolate)', () => {
+    expect(ARENA_MAX).toBe(64 * 2 ** 20)
+    expect(arenaCapFor('Cloudflare-Workers')).toBe(16 * 2 ** 20)
+    expect(arenaCapFor('Node.js/24')).toBe(64 * 2 ** 20)
+    expect(arenaCapFor(undefined)).toBe(64 * 2 ** 20)
   })
 
   test('the arena is capped: past ARENA_MAX a table is held in JS memory and still answers', () => {

@@ -81,8 +81,15 @@ const PAGE = 65536
 const HOLD_CHUNK = 16384
 /** The arena grows by this much at a time (the bytes it holds unused are at most this). */
 const ARENA_STEP = PAGE
-/** The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. */
-export const ARENA_MAX = 64 * 2 ** 20
+/**
+ * The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. A
+ * Cloudflare Worker's isolate has 128 MB in all, and wasm memory never shrinks, so there the arena
+ * takes at most 16 MiB (navigator.userAgent is "Cloudflare-Workers" in workerd).
+ */
+export function arenaCapFor(userAgent: unknown): number {
+  return userAgent === 'Cloudflare-Workers' ? 16 * 2 ** 20 : 64 * 2 ** 20
+}
+export const ARENA_MAX = arenaCapFor((globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent)
 
 /**
  * A compiled table: the address of its block in the arena, or the bytes themselves when held in
