@@ -7,6 +7,11 @@
 // the main thread's cache (asked through the pool): an origin is still fetched once, by the main
 // thread, and each worker compiles its rules for itself. Both ways split lines with the same
 // blockLines and turn verdicts into output with the same Tally, so the output is the same bytes.
+//
+// Memory is flat whatever the input size (test/cli-threads.test.ts): checkUrls holds at most its
+// maxPending lines and reading waits past that; output goes out every OUT_PIECE characters (one
+// thread, waiting for 'drain') or is encoded that often (a worker); the pool holds at most
+// threads x BLOCKS_IN_FLIGHT blocks, and a worker's lines are made as they are checked.
 
 import { checkUrls, type UrlVerdict } from '../http/check-urls.js'
 import { RobotsCache, type StoredRobots } from '../http/cache.js'
