@@ -6,6 +6,8 @@
 // Each is a fresh process, 1 and 2 threads interleaved, best of CLI_THREADS_ROUNDS (default 3) wall
 // times; the CPU time beside it (user + system, every thread of the process) shows what the
 // second thread costs. Goal: 2 threads >= 1.7x one. The outputs of 1 and 2 threads are compared.
+// A second row per command gives its peak RSS (VmHWM, the highest of the runs): it must not grow
+// with the input (issue 35; test/cli-threads.test.ts holds filter under 440 MiB at 1M URLs).
 import { spawn } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -18,7 +20,20 @@ const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 const ROUNDS = Number(process.env.CLI_THREADS_ROUNDS ?? 3)
 
-/** One run of the CLI: wall ms, CPU ms of the whole process (the child reports it as it exits). */
+/**
+ * Preloaded in each run: prints its CPU time and peak RSS as the process exits. The peak is Linux's
+ * VmHWM, this program's own: maxRSS keeps the parent's RSS at the fork (this process, holding the
+ * 10M URLs), where /proc is missing it is maxRSS.
+ */
+const PEAK = `process.on('exit', () => {
+  const u = process.resourceUsage()
+  let kib = u.maxRSS
+  try { kib = Number(/VmHWM:\\s*(\\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]) } catch {}
+  process.stderr.write(\`cpu \${u.userCPUTime + u.systemCPUTime} rss \${kib}\\n\`)
+})
+`
+
+/** One run of the CLI: wall ms, CPU ms and peak RSS in bytes of the whole process (the child reports them as it exits). */
 function runCli(args, outFile, usage) {
   return new Promise((resolve, reject) => {
     const out = openSync(outFile, 'w')
@@ -31,7 +46,7 @@ function runCli(args, outFile, usage) {
       const ms = performance.now() - start
       closeSync(out)
       if (code !== 0 && code !== 1) reject(new Error(`robotstxt ${args[0]} failed (${code}): ${err}`))
-      else resolve({ ms, cpuMs: Number(/cpu (\d+)/.exec(err)?.[1] ?? NaN) / 1000 })
+      else resolve({ ms, cpuMs: Number(/cpu (\d+)/.exec(err)?.[1] ?? NaN) / 1000, rss: Number(/rss (\d+)/.exec(err)?.[1] ?? NaN) * 1024 })
     })
   })
 }
@@ -39,23 +54,30 @@ function runCli(args, outFile, usage) {
 /** Best wall time of each thread count over ROUNDS interleaved rounds; the outputs must agree. */
 async function compare(name, args, dir, usage, log) {
   const best = { 1: { ms: Infinity, cpuMs: Infinity }, 2: { ms: Infinity, cpuMs: Infinity } }
+  const peak = { 1: 0, 2: 0 }
   for (let round = 0; round < ROUNDS; round++) {
     for (const threads of round % 2 === 0 ? [1, 2] : [2, 1]) {
       const r = await runCli([...args, '--threads', String(threads)], join(dir, `out-${threads}.txt`), usage)
       if (r.ms < best[threads].ms) best[threads] = r
+      peak[threads] = Math.max(peak[threads], r.rss)
     }
   }
   if (!readFileSync(join(dir, 'out-1.txt')).equals(readFileSync(join(dir, 'out-2.txt')))) throw new Error(`${name}: 1 and 2 threads wrote different output`)
   const ratio = best[1].ms / best[2].ms
-  log(`cli threads: ${name}: 1 thread ${(best[1].ms / 1000).toFixed(2)} s (CPU ${(best[1].cpuMs / 1000).toFixed(2)} s), 2 threads ${(best[2].ms / 1000).toFixed(2)} s (CPU ${(best[2].cpuMs / 1000).toFixed(2)} s): ${ratio.toFixed(2)}x`)
-  return { name, one: best[1], two: best[2], ratio }
+  log(`cli threads: ${name}: 1 thread ${(best[1].ms / 1000).toFixed(2)} s (CPU ${(best[1].cpuMs / 1000).toFixed(2)} s, peak RSS ${mib(peak[1])}), ` +
+    `2 threads ${(best[2].ms / 1000).toFixed(2)} s (CPU ${(best[2].cpuMs / 1000).toFixed(2)} s, peak RSS ${mib(peak[2])}): ${ratio.toFixed(2)}x`)
+  return { name, one: best[1], two: best[2], ratio, peak: { one: peak[1], two: peak[2] } }
 }
 
-/** The rows: [{ name, urls, one: { ms, cpuMs }, two: { ms, cpuMs }, ratio }]. */
+function mib(bytes) {
+  return `${Math.round(bytes / 2 ** 20)} MiB`
+}
+
+/** The rows: [{ name, urls, one: { ms, cpuMs, rss }, two: { ms, cpuMs, rss }, ratio, peak: { one, two } }]. */
 export async function cliThreadsBench(log = console.log) {
   const dir = mkdtempSync(join(tmpdir(), 'robotstxt-bench-threads-'))
   const usage = join(dir, 'usage.cjs')
-  writeFileSync(usage, "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`cpu ${u.userCPUTime + u.systemCPUTime}\\n`) })\n")
+  writeFileSync(usage, PEAK)
   const servers = []
   try {
     const robots = join(dir, 'robots.txt')
@@ -94,6 +116,7 @@ export function cliThreadsTable(rows) {
   for (const r of rows) {
     const cell = (t) => `${(t.ms / 1000).toFixed(2)} s (CPU ${(t.cpuMs / 1000).toFixed(2)} s)`
     lines.push(`| \`${r.name}\` | ${r.urls.toLocaleString('en')} | ${cell(r.one)} | ${cell(r.two)} | ${r.ratio.toFixed(2)}x |`)
+    if (r.peak !== undefined) lines.push(`| \`${r.name}\` peak RSS (the highest of the runs) | ${r.urls.toLocaleString('en')} | ${mib(r.peak.one)} | ${mib(r.peak.two)} | |`)
   }
   return lines
 }

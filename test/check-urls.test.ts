@@ -1,5 +1,6 @@
 // checkUrls: a mixed-host URL stream against real robots.txt servers on 127.0.0.0/8 (node:http).
-// Each origin fetched once, concurrency and maxPending bounds, order, bad inputs, 1M URLs.
+// Each origin fetched once, concurrency and maxPending bounds, order, bad inputs, 1M URLs, memory
+// flat for sync and async inputs.
 import type http from 'node:http'
 import v8 from 'node:v8'
 import vm from 'node:vm'
@@ -268,5 +269,33 @@ describe('corpus-scale: checkUrls over 1,000,000 URLs and 1,000 local origins', 
     const growth = (heap[heap.length - 1]! - heap[0]!) / 2 ** 20
     console.log(`checkUrls: ${N.toLocaleString('en')} URLs, ${ORIGINS} origins in ${ms.toFixed(0)} ms (${((N / ms) * 1000 / 1e6).toFixed(2)}M URLs/s); heap ${heap.map((h) => (h / 2 ** 20).toFixed(0)).join(' ')} MiB`)
     expect(growth).toBeLessThan(16)
+  }, 120_000)
+  test('an async input over few origins keeps memory flat (no lookup settles for most reads)', async () => {
+    // Each read of an async input waits on the read, a lookup settling, or the event loop turning
+    // (which an input like this one never lets happen). Racing each read against promises that
+    // stay pending that long held every read's result: about 400 bytes per URL, 120 MiB here.
+    reset()
+    const N = 300_000
+    const origins = [origin(0), origin(1)]
+    async function* input() {
+      for (let i = 0; i < N; i++) yield `${origins[i & 1]}/${i % 3 === 0 ? 'private/' : ''}p${i}`
+    }
+    const heap: number[] = []
+    let n = 0
+    let inOrder = true
+    for await (const v of checkUrls(input(), { agent: 'x' })) {
+      if (!v.url.endsWith(`p${n}`)) inOrder = false
+      n++
+      if (n % 50_000 === 0) {
+        gc()
+        heap.push(process.memoryUsage().heapUsed)
+      }
+    }
+    expect(n).toBe(N)
+    expect(inOrder).toBe(true)
+    expect(fetched.size).toBe(2)
+    const growth = (heap[heap.length - 1]! - heap[0]!) / 2 ** 20
+    console.log(`checkUrls, async input over 2 origins: heap ${heap.map((h) => (h / 2 ** 20).toFixed(0)).join(' ')} MiB`)
+    expect(growth).toBeLessThan(8)
   }, 120_000)
 })

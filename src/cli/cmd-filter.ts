@@ -6,7 +6,12 @@
 // workers (FILTER_BLOCKS), each running checkUrls on its block with a RobotsCache whose storage is
 // the main thread's cache (asked through the pool): an origin is still fetched once, by the main
 // thread, and each worker compiles its rules for itself. Both ways split lines with the same
-// blockText and turn verdicts into output with the same Tally, so the output is the same bytes.
+// blockLines and turn verdicts into output with the same Tally, so the output is the same bytes.
+//
+// Memory is flat whatever the input size (test/cli-threads.test.ts): checkUrls holds at most its
+// maxPending lines and reading waits past that; output goes out every OUT_PIECE characters (one
+// thread, waiting for 'drain') or is encoded that often (a worker); the pool holds at most
+// threads x BLOCKS_IN_FLIGHT blocks, and a worker's lines are made as they are checked.
 
 import { checkUrls, type UrlVerdict } from '../http/check-urls.js'
 import { RobotsCache, type StoredRobots } from '../http/cache.js'
@@ -17,9 +22,9 @@ import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption, timeoutOption } from './options.js'
 import { ProgressLine } from './progress.js'
 import { openList } from './source.js'
-import { blockText, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
+import { blockLines, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
 import { escapeControls } from './style.js'
-import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
+import { BLOCKS_IN_FLIGHT, cliWorker, FILTER_YOUNG_MB } from './workers.js'
 
 const OPTIONS = {
   ...COMMON_OPTIONS, ...FETCH_OPTIONS,
@@ -47,6 +52,9 @@ interface FilterBlock {
   /** Each origin of the block with its outcome, for the progress line. */
   origins: [string, RobotsOutcome][]
 }
+
+/** Characters of output gathered before they are written (one thread) or encoded (a worker's block). */
+const OUT_PIECE = 65536
 
 const TOO_LONG = `longer than ${MAX_URL_LINE.toLocaleString('en-US')} characters; expected one URL per line`
 
@@ -76,15 +84,28 @@ export const FILTER_BLOCKS: Work<FilterSpec, LineBlock, FilterBlock> = {
     const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, storage })
     const encoder = new TextEncoder()
     return async (block) => {
-      const { lines, tooLong } = blockText(block)
+      const tooLong = new Set<number>()
       const tally = new Tally(spec.mode)
-      let k = 0
-      for await (const v of checkUrls(lines, { agent: spec.agent, cache, concurrency: spec.concurrency })) {
-        const long = tooLong[k] === tally.lines
-        if (long) k++
-        tally.add(v, long)
+      // The output in pieces of bytes: its strings go while young, as the one-thread path's do.
+      const pieces: Uint8Array[] = []
+      let size = 0
+      for await (const v of checkUrls(blockLines(block, (i) => tooLong.add(i)), { agent: spec.agent, cache, concurrency: spec.concurrency })) {
+        tally.add(v, tooLong.delete(tally.lines))
+        if (tally.out.length >= OUT_PIECE) {
+          const piece = encoder.encode(tally.out)
+          pieces.push(piece)
+          size += piece.length
+          tally.out = ''
+        }
       }
-      return { out: encoder.encode(tally.out), lines: tally.lines, disallowed: tally.disallowed, rejected: tally.rejected, origins: [...tally.origins] }
+      const last = encoder.encode(tally.out)
+      const out = new Uint8Array(size + last.length)
+      let at = 0
+      for (const piece of [...pieces, last]) {
+        out.set(piece, at)
+        at += piece.length
+      }
+      return { out, lines: tally.lines, disallowed: tally.disallowed, rejected: tally.rejected, origins: [...tally.origins] }
     }
   },
   jobBuffers: (block) => [block.bytes.buffer as ArrayBuffer],
@@ -153,7 +174,7 @@ export async function runFilter(argv: string[]): Promise<number> {
       for await (const v of checkUrls(textLines(read, (n) => tooLong.add(n)), { agent, cache, concurrency })) {
         tally.add(v, tooLong.delete(++seen))
         progress.count(v)
-        if (tally.out.length >= 65536) {
+        if (tally.out.length >= OUT_PIECE) {
           await emit(tally)
           tally = new Tally(mode)
         }
@@ -165,7 +186,11 @@ export async function runFilter(argv: string[]): Promise<number> {
         if (typeof origin !== 'string') throw new TypeError('a filter worker asks for an origin')
         return storedOf(await cache.get(origin + '/'))
       }
-      const blocks = inOrder(lineBlocks(read, MAX_TEXT_LINE_BYTES), FILTER_BLOCKS, { threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, answer })
+      // Input buffers back from the workers, read into again: as many as the blocks in flight.
+      const spares: ArrayBuffer[] = []
+      const recycle = (buffers: ArrayBuffer[]): void => void spares.push(...buffers)
+      const blocks = inOrder(lineBlocks(read, MAX_TEXT_LINE_BYTES, spares), FILTER_BLOCKS, { threads, inFlight: BLOCKS_IN_FLIGHT, worker: cliWorker(), data: spec, answer, recycle,
+        resourceLimits: { maxYoungGenerationSizeMb: FILTER_YOUNG_MB } })
       for await (const b of blocks) {
         await emit(b)
         progress.block(b.lines, b.origins)

@@ -250,25 +250,25 @@ async function* mapBlocks<T>(blocks: AsyncIterable<LineBlock>, f: (b: LineBlock)
 }
 
 /**
- * Bytes a text line (textLines, blockText) may hold before it is dropped unread. Each UTF-16 unit
+ * Bytes a text line (textLines, blockLines) may hold before it is dropped unread. Each UTF-16 unit
  * decoded takes at most 3 bytes of UTF-8 (a replaced ill-formed sequence too), so a line past
  * this is past MAX_URL_LINE characters: dropping it early changes no answer.
  */
 export const MAX_TEXT_LINE_BYTES = 3 * MAX_URL_LINE
 
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
-/** Bytes of lines decoded at once by blockText. */
+/** Bytes of lines decoded at once by blockLines. */
 const TEXT_PIECE = 1 << 16
 
 /**
- * The lines of a block (lineBlocks with MAX_TEXT_LINE_BYTES) as strings: ill-formed UTF-8 as
- * U+FFFD, the CR before an LF dropped (a last line without LF keeps it). A line over MAX_URL_LINE
- * characters is not kept: it is '' and its index is in `tooLong`.
+ * The lines of a block (lineBlocks with MAX_TEXT_LINE_BYTES) as strings, made as they are asked
+ * for: ill-formed UTF-8 as U+FFFD, the CR before an LF dropped (a last line without LF keeps it). A
+ * line over MAX_URL_LINE characters is not kept: it comes out as '', after `tooLong` gets its index
+ * in the block (from 0).
  */
-export function blockText(block: LineBlock): { lines: string[]; tooLong: number[] } {
+export function* blockLines(block: LineBlock, tooLong: (index: number) => void): Generator<string> {
   const bytes = block.bytes
-  const lines: string[] = []
-  const tooLong: number[] = []
+  let index = 0
   // Decoded a piece of whole lines at a time: each line is a slice of its piece's string, and a
   // piece small enough for the young generation goes with its lines, not at the next full GC.
   for (let p = 0; p < bytes.length;) {
@@ -278,20 +278,20 @@ export function blockText(block: LineBlock): { lines: string[]; tooLong: number[
       q = nl < 0 ? bytes.length : nl + 1
     }
     const text = textDecoder.decode(bytes.subarray(p, q))
+    p = q
     for (let from = 0; from < text.length;) {
       const nl = text.indexOf('\n', from)
       const end = nl < 0 ? text.length : nl
       let line = text.slice(from, end)
-      if ((lines.length === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
-        tooLong.push(lines.length)
+      if ((index === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
+        tooLong(index)
         line = ''
       } else if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
-      lines.push(line)
+      index++
       from = end + 1
+      yield line
     }
-    p = q
   }
-  return { lines, tooLong }
 }
 
 /**
@@ -303,15 +303,10 @@ export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => vo
   let lineNo = 0
   // Small blocks: their lines are made as they are asked for, and die young.
   for await (const block of lineBlocks(read, MAX_TEXT_LINE_BYTES, [], TEXT_PIECE)) {
-    const { lines, tooLong: long } = blockText(block)
-    let k = 0
-    for (let i = 0; i < lines.length; i++) {
+    const first = lineNo
+    for (const line of blockLines(block, (i) => tooLong(first + i + 1))) {
       lineNo++
-      if (long[k] === i) {
-        k++
-        tooLong(lineNo)
-      }
-      yield lines[i]!
+      yield line
     }
   }
 }

@@ -161,12 +161,40 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   let handedOut = 0
   let inputDone = false
 
+  // One wait at a time, each on a fresh promise that `signal` (a lookup settled or failed, or the
+  // event loop turned while a slab waits) resolves. Never Promise.race on a promise that outlives
+  // the wait: a race leaves a reaction on each promise it is given until that promise settles, so
+  // racing every read against one long-pending promise (few origins: no lookup settles for
+  // millions of reads; an input that never yields to the event loop: no stall) held every read's
+  // result. A signal with no wait under way is dropped: each wait follows a look at its state.
   let wake: (() => void) | null = null
-  let woken: Promise<void> = new Promise((r) => (wake = r))
   const signal = (): void => {
     const w = wake
-    woken = new Promise((r) => (wake = r))
+    wake = null
     w?.()
+  }
+  const woken = (): Promise<void> => new Promise((r) => (wake = r))
+  /** The step of `next`, or undefined when signalled first; `next` gets one reaction per wait. */
+  const stepOrSignal = (next: Promise<IteratorResult<unknown>>): Promise<IteratorResult<unknown> | undefined> =>
+    new Promise((resolve, reject) => {
+      wake = () => resolve(undefined)
+      next.then(resolve, reject)
+    })
+  // An async input that has to wait on I/O lets the event loop reach setImmediate: the slab read
+  // so far is matched then, instead of waiting for a full slab. One setImmediate at a time, however
+  // many slabs start before the loop turns.
+  let armed = false
+  let turned = false
+  let slabWaiting = false
+  const arm = (): void => {
+    turned = false
+    if (armed) return
+    armed = true
+    later(() => {
+      armed = false
+      turned = true
+      if (slabWaiting) signal()
+    })
   }
 
   const finish = (seq: number, v: UrlVerdict): void => {
@@ -293,14 +321,15 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
     const slab: string[] = []
     const firstSeq = read
     const room = Math.min(SLAB, c.maxPending - (read - handedOut))
-    // An async input that has to wait on I/O lets the event loop reach setImmediate: the slab read
-    // so far is matched then, instead of waiting for a full slab.
-    const stall = isAsync ? new Promise<void>((r) => later(r)) : null
+    if (isAsync) arm()
     while (slab.length < room) {
       let step: IteratorResult<unknown>
       if (isAsync) {
+        if (turned && slab.length > 0) break
         const next = (input as AsyncIterator<unknown>).next()
-        const first = await Promise.race(slab.length > 0 ? [next, stall!, woken] : [next, woken])
+        slabWaiting = slab.length > 0
+        const first = await stepOrSignal(next)
+        slabWaiting = false
         if (first === undefined) {
           // The input is slow, or a lookup settled: match what was read, and let the caller hand
           // out results while it keeps waiting on this same `next` (never call next() twice).
@@ -357,7 +386,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
         if (pendingNext !== null) {
           // A read that was interrupted: wait for it, or for a result to hand out.
           const p = pendingNext
-          const first = await Promise.race([p, woken])
+          const first = await stepOrSignal(p)
           if (first === undefined) continue
           pendingNext = null
           const step = first as IteratorResult<unknown>
@@ -373,7 +402,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
         await readSlab()
         continue
       }
-      await woken
+      await woken()
     }
   } finally {
     if (!inputDone) await (input as AsyncIterator<unknown>).return?.()

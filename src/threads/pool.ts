@@ -19,7 +19,7 @@
 // A worker runs a module of the caller's (a bundle: dist/survey.js, dist/cli.js) that calls
 // serveWork() with the same Work at load; workerData's tag says which Work it is to serve.
 
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { isMainThread, parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads'
 
 /** One kind of work, known to both sides: the same object is given to inOrder() and serveWork(). */
 export interface Work<D, J, R> {
@@ -60,6 +60,12 @@ export interface PoolOptions<D> {
   callerWorks?: boolean
   /** Gets a job's buffers back (jobBuffers) once it has run, to be used for another job. */
   recycle?(buffers: ArrayBuffer[]): void
+  /**
+   * Heap limits of each worker (Node's Worker resourceLimits). A smaller young generation than
+   * V8's default keeps a worker's heap near what it holds when its jobs make many short-lived
+   * objects; an old-generation limit makes a worker that passes it fail its stream.
+   */
+  resourceLimits?: ResourceLimits
   /** Answers the requests of `ask`; without it, a request rejects. */
   answer?(request: unknown): unknown
   /** Filled in as the pool runs: the tests of the bound read it. */
@@ -164,7 +170,7 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
 
   const local = options.callerWorks === true ? work.setup(options.data, ask) : null
   const execArgv = workerExecArgv()
-  const workers = Array.from({ length: local === null ? threads : threads - 1 }, () => new Worker(options.worker, { workerData: { tag: work.tag, data: options.data }, execArgv }))
+  const workers = Array.from({ length: local === null ? threads : threads - 1 }, () => new Worker(options.worker, { workerData: { tag: work.tag, data: options.data }, execArgv, resourceLimits: options.resourceLimits }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
   const done = new Map<number, R>()
   let failure: Error | null = null
