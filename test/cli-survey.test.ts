@@ -51,6 +51,14 @@ async function corpusWarc(path: string, from: number, n: number): Promise<void> 
 }
 
 describe('robotstxt survey', () => {
+  test('an --out that cannot be written: exit 2, says so, and no hang', async () => {
+    const input = join(tmp, 'unwritable.warc.gz')
+    writeFileSync(input, concat([await warcRecord({ url: 'https://a.example/robots.txt', body: 'User-agent: *\nDisallow: /x\n' }, true)]))
+    const r = await run(['survey', input, '--crawlers', 'GPTBot', '--out', join(tmp, 'no-such-dir', 'rows.jsonl')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/robotstxt: cannot write .*no-such-dir/)
+  })
+
   test('a WARC.gz to CSV and JSONL, the report, the table on stdout; exit 0', async () => {
     const input = join(tmp, 'one.warc.gz')
     writeFileSync(input, concat([

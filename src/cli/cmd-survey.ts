@@ -99,14 +99,25 @@ export async function runSurvey(argv: string[]): Promise<number> {
   const aggregate = new chunk.SurveyAggregate(plan)
   const csv = out !== undefined && /\.csv$/i.test(out)
   const sink: Writable | null = out === undefined ? null : out === '-' ? process.stdout : createWriteStream(out)
-  const sinkError = sink === null ? null : new Promise<never>((_, reject) => sink.once('error', (e) => reject(new InputError(`cannot write ${out}: ${describeFsError(e)}`))))
-  sinkError?.catch(() => {})
+  // The sink's first error, kept by one listener; each wait checks it, so nothing is left pending
+  // per wait (a race against a promise that stays pending all run keeps a reaction per drain).
+  let sinkFailure: InputError | null = null
+  sink?.on('error', (e) => { sinkFailure ??= new InputError(`cannot write ${out}: ${describeFsError(e)}`) })
+  const sinkEvent = async (event: 'drain' | 'finish'): Promise<void> => {
+    if (sinkFailure !== null) throw sinkFailure
+    try {
+      // events.once rejects when 'error' is emitted while it waits.
+      await once(sink!, event)
+    } catch (e) {
+      throw sinkFailure ?? e
+    }
+  }
   let buffer = csv ? chunk.csvHeader(plan) : ''
   const flush = async (): Promise<void> => {
     if (sink === null || buffer === '') return
     const text = buffer
     buffer = ''
-    if (!sink.write(text)) await Promise.race([once(sink, 'drain'), sinkError])
+    if (!sink.write(text)) await sinkEvent('drain')
   }
   let bad = 0
   for await (const row of rows) {
@@ -125,7 +136,7 @@ export async function runSurvey(argv: string[]): Promise<number> {
   progress.done()
   if (sink !== null && sink !== process.stdout) {
     sink.end()
-    await Promise.race([once(sink, 'finish'), sinkError])
+    await sinkEvent('finish')
   }
   if (report !== undefined) {
     const inputs = [...positionals, ...(originsFile !== undefined ? [`origins from ${originsFile}`] : [])]
