@@ -12,7 +12,6 @@
 // pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
 // read by warcio's own gzip reader instead, and then the native reader takes over again.
 
-import { Buffer } from 'node:buffer'
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
@@ -109,12 +108,6 @@ function errorRecord(source: string, offset: number, error: string): SurveyRecor
 }
 
 /**
- * A record's content (HTTP head and body) up to this size is read at once and parsed from memory;
- * a longer one is read as a stream, so memory stays bounded whatever the record.
- */
-const CONTENT_AT_ONCE = 1 << 20
-
-/**
  * Reads a record to its end: a response becomes a survey record (an error record when it has no
  * usable origin or HTTP head), other types null. `complete` is false when the input ended before
  * the record's declared length; warcio cannot skip past such an end (it waits for bytes forever),
@@ -134,27 +127,9 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   } catch {
     return { rec: errorRecord(source, offset, 'response record without an http(s) WARC-Target-URI'), complete: await complete() }
   }
-  // The content's chunks, up to CONTENT_AT_ONCE: most records are one chunk (a gzip member), and
-  // each of warcio's reader layers over the record costs an async step per chunk read through it.
-  // (A record warcio parses reads through a LimitReader, an async iterable.)
-  const chunks = Symbol.asyncIterator in reader ? reader[Symbol.asyncIterator]() : fromSync(reader)
-  const parts: Uint8Array[] = []
-  let held = 0
-  let ended = false
-  while (held <= CONTENT_AT_ONCE) {
-    const step = await chunks.next()
-    if (step.done === true) {
-      ended = true
-      break
-    }
-    parts.push(step.value)
-    held += step.value.length
-  }
-  // A Buffer: warcio splits what it reads with slice(), which is a view on a Buffer, a copy otherwise.
-  const content = ended ? (parts.length === 1 ? parts[0]! : Buffer.concat(parts, held)) : null
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
-  const raw = new AsyncIterReader(content !== null ? [content] : replay(parts, chunks), null)
+  const raw = new AsyncIterReader(reader, null)
   const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
@@ -164,29 +139,11 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const transfer = head.headers.get('transfer-encoding')
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
-  // Without an encoding warcio's reader hands the bytes on as they are: the rest of the content.
-  const rest = content?.subarray(raw.getReadOffset())
-  const { body, bytes } = rest !== undefined && !encoding && !chunked
-    ? { body: plainView(rest.subarray(0, DEFAULT_MAX_BYTES)), bytes: rest.length }
-    : await readCut(new AsyncIterReader(rest !== undefined ? [rest] : raw, encoding, chunked))
+  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
 }
 
-async function* fromSync(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* chunks
-}
-
-/** The chunks already read, then the rest of the record. */
-async function* replay(parts: Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* parts
-  for (let step = await rest.next(); step.done !== true; step = await rest.next()) yield step.value
-}
-
-/**
- * The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped).
- * The body may be a view of the buffer a chunk came in (an inflated member): a consumer that keeps
- * records copies their bodies (pool.ts), one that does not lets them go with the record.
- */
+/** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
 async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint8Array; bytes: number }> {
   const chunks: Uint8Array[] = []
   let kept = 0
@@ -198,15 +155,8 @@ async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint
     chunks.push(part)
     kept += part.length
   }
-  return { body: plainView(concatBytes(chunks, kept)), bytes }
-}
-
-/**
- * The same bytes as a plain Uint8Array, not a Buffer (which node:zlib and fs streams hand out): the
- * engine's hot functions then see one kind of array, as they did when every body was a copy.
- */
-function plainView(b: Uint8Array): Uint8Array {
-  return b.constructor === Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.length)
+  // A single chunk is copied: it may be a view of a larger buffer, which the body must not pin.
+  return { body: chunks.length === 1 ? new Uint8Array(chunks[0]!) : concatBytes(chunks, kept), bytes }
 }
 
 async function startsWith(path: string, magic: readonly number[]): Promise<boolean> {
