@@ -63,7 +63,7 @@ export function sameBytes(body: Uint8Array, a: number, aEnd: number, b: number, 
 
 /**
  * No byte has its high bit set. Reads four bytes at a time from the first four-byte boundary of
- * the buffer on: a body may be a view at any offset of a larger buffer (a survey record's is).
+ * the buffer on: a body may be a view at any offset of a larger buffer.
  */
 export function isAscii(bytes: Uint8Array): boolean {
   let acc = 0
