@@ -112,3 +112,13 @@ test('a set changed between calls is read again; a frozen one, checked once, sti
   expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
   expect(() => agentSetVerdicts(robots, [Object.freeze([])], ['/'])).toThrow(TypeError)
 })
+
+test('the sets of one selection share one frozen verdict list: a caller cannot change another set\'s answer', () => {
+  const robots = parseRobots('User-agent: *\nDisallow: /x\n\nUser-agent: b\nAllow: /\n')
+  const [a, c, b] = agentSetVerdicts(robots, [['a'], ['c'], ['b']], ['/x', '/y'])
+  expect(a!.verdicts).toBe(c!.verdicts)
+  expect(b!.verdicts).not.toBe(a!.verdicts)
+  for (const r of [a!, b!, c!]) expect(Object.isFrozen(r.verdicts)).toBe(true)
+  expect(() => { (a!.verdicts as number[])[0] = 7 }).toThrow(TypeError)
+  expect([a!.verdicts, b!.verdicts]).toEqual([[-2, 0], [5, 5]])
+})

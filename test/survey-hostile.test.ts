@@ -146,3 +146,28 @@ test('WARC.gz: a gzip header\'s bytes inside a member (stored uncompressed) spli
   expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['https://m.example', 'ok', p[0]!.length], ['https://s1.example', 'ok', p[0]!.length + stored.length]])
   expect(rows[1]!.crawlers[0]!.paths.map((x) => x.allowed)).toEqual([true, false])
 })
+
+test('a chunked response body is de-chunked as warcio de-chunks it, whether the record is read at once or as a stream', async () => {
+  const robots = 'User-agent: *\nDisallow: /c\n'
+  const enc = new TextEncoder()
+  const hex = robots.length.toString(16)
+  // Over the 1 MiB a record is read at once up to: read as a stream.
+  const big = `${robots}${'#'.repeat(1_200_000)}\n`
+  const response = (head: string, body: Uint8Array | string) => concat([enc.encode(`HTTP/1.1 200 OK\r\n${head}\r\n`), typeof body === 'string' ? enc.encode(body) : body])
+  for (const gzip of [true, false]) {
+    const file = join(dir, `encoded-${gzip}.warc${gzip ? '.gz' : ''}`)
+    writeFileSync(file, concat(await Promise.all([
+      warcRecord({ url: 'https://chunked.example/robots.txt', raw: true, body: response('Transfer-Encoding: chunked\r\n', `${hex}\r\n${robots}\r\n0\r\n\r\n`) }, gzip),
+      warcRecord({ url: 'https://big.example/robots.txt', raw: true, body: response('Transfer-Encoding: chunked\r\n', `${big.length.toString(16)}\r\n${big}\r\n0\r\n\r\n`) }, gzip),
+      warcRecord({ url: 'https://plain.example/robots.txt', raw: true, body: response('Content-Length: 27\r\n', robots) }, gzip),
+      warcRecord(good(1), gzip),
+    ])))
+    const rows = await survey(file, ['/c'])
+    expect(rows.map((r) => [r.origin, r.outcome, r.bytes, r.crawlers[0]?.paths[1]?.allowed])).toEqual([
+      ['https://chunked.example', 'ok', robots.length, false],
+      ['https://big.example', 'ok', big.length, false],
+      ['https://plain.example', 'ok', robots.length, false],
+      ['https://s1.example', 'ok', good(1).body.length, true],
+    ])
+  }
+})

@@ -20,7 +20,8 @@ export interface AgentSetResult {
   named: boolean        // some group names one of the tokens (else the global group, if any, applies)
   allows: number        // allow rules with a non-empty pattern in the groups that apply
   disallows: number     // disallow rules with a non-empty pattern in the groups that apply
-  verdicts: Int32Array  // one per path: the matching line when allowed, -line when disallowed (0: no rule matched)
+  /** One per path: the matching line when allowed, -line when disallowed (0: no rule matched). Frozen: the sets of one selection share it. */
+  verdicts: readonly number[]
   selection: number     // index of the set's distinct selection of groups, in order of first appearance
 }
 
@@ -31,7 +32,7 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
   const parsed = robots.parsed
   // Sets whose tokens select the same groups (most often: none named, so the global groups) have
   // the same rules, so one compiled matcher answers for all of them.
-  const bySelection = new Map<string, { allows: number; disallows: number; verdicts: Int32Array; selection: number }>()
+  const bySelection = new Map<string, { allows: number; disallows: number; verdicts: readonly number[]; selection: number }>()
   const out: AgentSetResult[] = []
   for (let i = 0; i < agentSets.length; i++) {
     const tokens = setTokens(agentSets[i], i)
@@ -40,10 +41,10 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
     let shared = bySelection.get(key)
     if (shared === undefined) {
       const matcher = robots.matcher(tokens)
-      shared = { ...matcher.ruleCounts(), verdicts: matcher.checkMany(paths), selection: bySelection.size }
+      shared = { ...matcher.ruleCounts(), verdicts: Object.freeze(Array.from(matcher.checkMany(paths))), selection: bySelection.size }
       bySelection.set(key, shared)
     }
-    out.push({ named: groups.length > 0, allows: shared.allows, disallows: shared.disallows, verdicts: shared.verdicts.slice(), selection: shared.selection })
+    out.push({ named: groups.length > 0, allows: shared.allows, disallows: shared.disallows, verdicts: shared.verdicts, selection: shared.selection })
   }
   return out
 }

@@ -61,14 +61,18 @@ export function sameBytes(body: Uint8Array, a: number, aEnd: number, b: number, 
   return true
 }
 
-/** No byte has its high bit set. Read four bytes at a time where the view is aligned for it. */
-function isAscii(bytes: Uint8Array): boolean {
+/**
+ * No byte has its high bit set. Reads four bytes at a time from the first four-byte boundary of
+ * the buffer on: a body may be a view at any offset of a larger buffer.
+ */
+export function isAscii(bytes: Uint8Array): boolean {
   let acc = 0
-  let i = 0
-  if (bytes.byteOffset % 4 === 0) {
-    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2)
-    for (; i < words.length; i++) acc |= words[i]!
-    i = words.length << 2
+  let i = Math.min(bytes.length, (4 - (bytes.byteOffset & 3)) & 3)
+  for (let k = 0; k < i; k++) acc |= bytes[k]!
+  if (bytes.length - i >= 4) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (bytes.length - i) >> 2)
+    for (let w = 0; w < words.length; w++) acc |= words[w]!
+    i += words.length << 2
   }
   for (; i < bytes.length; i++) acc |= bytes[i]!
   return (acc & 0x80808080) === 0

@@ -4,7 +4,7 @@
 // each line and where other crawlers may disagree. Pure (no Node API), so it sits in the engine
 // layer: `robotstxt lint`, the playground and the survey's lint counts all read the same checks.
 
-import { firstInvalidUtf8 } from './bytes.js'
+import { firstInvalidUtf8, isAscii } from './bytes.js'
 import { MAX_LINE_BYTES } from './layout.js'
 import { readPreference } from './directives.js'
 import { reportLines, valueAgentToken, type LineReport } from './parse.js'
@@ -98,7 +98,7 @@ export function lint(input: LintInput): LintResult {
   // body holds a NUL or ill-formed UTF-8 at all: most files need neither (a line break never splits a
   // UTF-8 sequence, so a well-formed body has well-formed lines).
   const hasNul = body.indexOf(0) >= 0
-  const invalidUtf8 = firstInvalidUtf8(body, 0, body.length) >= 0
+  const invalidUtf8 = !isAscii(body) && firstInvalidUtf8(body, 0, body.length) >= 0
   if (hasNul || invalidUtf8) {
     scanBodyLines(body, {
       line(line, _kindFlags, start, end) {
