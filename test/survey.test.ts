@@ -96,6 +96,27 @@ describe('rows', () => {
     }
   })
 
+  test('a response stored with Content-Encoding gzip or deflate (as sent) is read decoded', async () => {
+    const { gzipSync, deflateSync } = await import('node:zlib')
+    const { WARCRecord, WARCSerializer } = await import('warcio')
+    const plain = 'User-agent: GPTBot\nDisallow: /\n'
+    const records = await Promise.all([['gzip', gzipSync(plain)], ['deflate', deflateSync(plain)]].map(async ([encoding, body], i) => {
+      const payload = new Uint8Array(body as Buffer)
+      const record = WARCRecord.create({
+        url: `https://e${i}.example/robots.txt`, type: 'response', warcVersion: 'WARC/1.1', date: '2026-01-01T00:00:00Z', statusline: 'HTTP/1.1 200 OK',
+        httpHeaders: { 'Content-Type': 'text/plain', 'Content-Encoding': encoding as string, 'Content-Length': String(payload.length) },
+      }, (async function* () { yield payload })())
+      return WARCSerializer.serialize(record, { gzip: true })
+    }))
+    const path = join(dir, 'encoded.warc.gz')
+    writeFileSync(path, concat(records))
+    const got = await rows(path, { crawlers: ['GPTBot', 'Googlebot'] })
+    expect(got.map((r) => [r.origin, r.outcome, r.bytes, r.crawlers.map((c) => c.class)])).toEqual([
+      ['https://e0.example', 'ok', plain.length, ['blocked', 'allowed']],
+      ['https://e1.example', 'ok', plain.length, ['blocked', 'allowed']],
+    ])
+  })
+
   test('an uncompressed WARC gives the same rows, offsets aside', async () => {
     const gz = join(dir, 's.warc.gz')
     const plain = join(dir, 's.warc')
