@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CLI } from './helpers/cli.js'
 import { ensureDist } from './helpers/dist.js'
+import { loopbackHosts, type LoopbackHosts } from './helpers/server.js'
 
 const BREAK_WORKERS = fileURLToPath(new URL('./helpers/break-workers.mjs', import.meta.url))
 
@@ -116,21 +117,15 @@ describe('check --urls --threads N', () => {
 })
 
 describe('filter --threads N', () => {
-  let server: Server
+  let hosts: LoopbackHosts
   let port = 0
-  const asked = new Map<string, number>()
+  let asked = new Map<string, number>()
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const host = req.headers.host ?? ''
-      asked.set(host, (asked.get(host) ?? 0) + 1)
-      if (host.startsWith('127.0.0.3:')) res.writeHead(503).end()
-      else if (host.startsWith('127.0.0.4:')) res.writeHead(404).end()
-      else res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n')
-    })
-    await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
-    port = (server.address() as AddressInfo).port
+    hosts = await loopbackHosts(() => 'User-agent: *\nDisallow: /private\n')
+    port = hosts.port
+    asked = hosts.asked
   })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  afterAll(() => hosts.close())
 
   test('the same output, messages and status for 1, 2 and 3 threads; each robots.txt fetched once', async () => {
     const parts: (string | Uint8Array)[] = []

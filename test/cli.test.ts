@@ -18,6 +18,7 @@ import { streamCheck, type LineFilter } from '../src/cli/stream.js'
 import { parseRobots } from '../src/index.js'
 import { loadFixture } from './helpers/cases.js'
 import { runCli, type Run } from './helpers/cli.js'
+import { loopbackHosts, type LoopbackHosts } from './helpers/server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist', 'cli.js')
@@ -846,22 +847,15 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
 })
 
 describe('cli: filter (mixed hosts, robots.txt from 127.0.0.0/8 servers)', () => {
-  let server: Server
+  let hosts: LoopbackHosts
   let port = 0
-  const asked = new Map<string, number>()
-
+  let asked = new Map<string, number>()
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const host = req.headers.host ?? ''
-      asked.set(host, (asked.get(host) ?? 0) + 1)
-      if (host.startsWith('127.0.0.3:')) res.writeHead(503).end()
-      else if (host.startsWith('127.0.0.4:')) res.writeHead(404).end()
-      else res.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nDisallow: /private\n\nUser-agent: ${host.startsWith('127.0.0.2:') ? 'filterbot' : 'other'}\nDisallow: /\n`)
-    })
-    await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
-    port = (server.address() as AddressInfo).port
+    hosts = await loopbackHosts((host) => `User-agent: *\nDisallow: /private\n\nUser-agent: ${host.startsWith('127.0.0.2:') ? 'filterbot' : 'other'}\nDisallow: /\n`)
+    port = hosts.port
+    asked = hosts.asked
   })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  afterAll(() => hosts.close())
 
   const at = (n: number, path: string) => `http://127.0.0.${n}:${port}${path}`
 

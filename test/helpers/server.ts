@@ -79,3 +79,32 @@ export async function closeAll(): Promise<void> {
   for (const s of sockets) s.destroy()
   await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))))
 }
+
+/** One server for every loopback address (127.0.0.N) of a mixed-host test, and the hosts asked. */
+export interface LoopbackHosts {
+  readonly port: number
+  /** Requests per Host header (`127.0.0.N:PORT`). */
+  readonly asked: Map<string, number>
+  close(): Promise<void>
+}
+
+/**
+ * robots.txt for mixed-host tests (`filter`, `checkUrls`): 127.0.0.3 answers 503 (disallow all),
+ * 127.0.0.4 answers 404 (allow all), every other 127.0.0.N answers 200 with `body(host)`.
+ */
+export async function loopbackHosts(body: (host: string) => string): Promise<LoopbackHosts> {
+  const asked = new Map<string, number>()
+  const server = http.createServer((req, res) => {
+    const host = req.headers.host ?? ''
+    asked.set(host, (asked.get(host) ?? 0) + 1)
+    if (host.startsWith('127.0.0.3:')) res.writeHead(503).end()
+    else if (host.startsWith('127.0.0.4:')) res.writeHead(404).end()
+    else res.writeHead(200, { 'content-type': 'text/plain' }).end(body(host))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    asked,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
