@@ -22,7 +22,7 @@ import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption, timeoutOption } from './options.js'
 import { ProgressLine } from './progress.js'
 import { openList } from './source.js'
-import { blockLines, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
+import { blockLines, drained, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
 import { escapeControls } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker, FILTER_YOUNG_MB } from './workers.js'
 
@@ -164,7 +164,7 @@ export async function runFilter(argv: string[]): Promise<number> {
     lineNo += t.lines
     disallowed += t.disallowed
     bad += t.rejected.length
-    if (t.out.length > 0 && !process.stdout.write(t.out)) await new Promise((r) => process.stdout.once('drain', r))
+    if (t.out.length > 0 && !process.stdout.write(t.out)) await drained(process.stdout)
   }
   try {
     if (threads === 1) {

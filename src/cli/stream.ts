@@ -326,7 +326,7 @@ function escapeUrls(out: Uint8Array): Uint8Array {
 }
 
 /** Resolves on 'drain'; rejects if the stream fails or closes first (a reader that went away). */
-async function drained(output: Writable): Promise<void> {
+export async function drained(output: Writable): Promise<void> {
   const ac = new AbortController()
   try {
     await Promise.race([

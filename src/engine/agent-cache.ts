@@ -25,23 +25,20 @@ const E_SIZE = 3
  * costs no write barrier, where moving entries (pointers) in an old array costs one per store. */
 const TICK = 0
 
-/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Made by `grownSlots` or `emptySlots`. */
+/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Made by `grownSlots`. */
 export type AgentSlots = (Agent | Matcher | number | null)[]
 
 /** What a site holds for its agents: the agent of its streamed first check alone, or its slots. */
 export type SiteAgents = Agent | AgentSlots
 
 /**
- * The slots of a site that compiles: `site` itself once it has slots, else slots holding its first
- * agent with no matcher (sized exactly: most sites keep one agent). The caller keeps what it gets.
+ * The slots of a site that compiles: `site` itself once it has slots; slots holding its first agent
+ * with no matcher (sized exactly: most sites keep one agent); or, for a site whose first use is
+ * `Robots.matcher` (null), no entry yet. The caller keeps what it gets.
  */
-export function grownSlots(site: SiteAgents): AgentSlots {
+export function grownSlots(site: SiteAgents | null): AgentSlots {
+  if (site === null) return [0]
   return Array.isArray(site) ? site : [1, site, null, 1]
-}
-
-/** The slots of a site whose first use is `Robots.matcher`: no entry yet. */
-export function emptySlots(): AgentSlots {
-  return [0]
 }
 
 /** The site's matchers, for a new table to share one's when it has the same rules. */

@@ -158,6 +158,11 @@ export function asciiLower(s: string): string {
   return upper ? s.toLowerCase() : s
 }
 
+/** The little-endian u32 at `at` of `bytes` (the layouts of layout.ts are little-endian, as wasm is). */
+export function u32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+}
+
 /** The chunks joined into one array of `total` bytes (a single chunk is returned as it is). */
 export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1 && chunks[0]!.length === total) return chunks[0]!

@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { agentOf, emptySlots, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
+import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -197,7 +197,7 @@ export class Robots {
    */
   matcher(agent: string | readonly string[]): Matcher {
     const a = agentOf(agent)
-    const slots = (this.#agents = this.#agents === null ? emptySlots() : grownSlots(this.#agents))
+    const slots = (this.#agents = grownSlots(this.#agents))
     const before = siteMatchers(slots)
     const m = slotMatcher(slots, a, Robots.#compileShared, this)
     // A matcher the cache held already goes out as a new Matcher over its table; one compiled by

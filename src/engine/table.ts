@@ -4,6 +4,7 @@ import {
   RULE_F_ALLOW, RULE_F_HAS_ORIG, RULE_FLAGS, RULE_LINE, RULE_PAT_LEN, RULE_PAT_OFF, RULE_SIZE, TABLE_MAX_PAT, TABLE_N_RULES,
   TABLE_HEADER_SIZE, TABLE_POOL_OFF,
 } from './layout.js'
+import { u32At } from './bytes.js'
 
 /** Reads back rule `i` of a table: what `Matcher.check` reports. */
 export function tableRule(table: Uint8Array, i: number): { allow: boolean; line: number; pattern: Uint8Array } {
@@ -25,10 +26,6 @@ export function tableRule(table: Uint8Array, i: number): { allow: boolean; line:
 export function tableRuleLine(table: Uint8Array, i: number): number {
   const at = TABLE_HEADER_SIZE + i * RULE_SIZE + RULE_LINE
   return u32At(table, at)
-}
-
-function u32At(table: Uint8Array, at: number): number {
-  return (table[at]! | (table[at + 1]! << 8) | (table[at + 2]! << 16) | (table[at + 3]! << 24)) >>> 0
 }
 
 /**

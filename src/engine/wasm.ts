@@ -40,7 +40,7 @@ import type { WasmExports } from './abi.js'
 import { Arena } from './arena.js'
 import { TABLE_MAX_PAT } from './layout.js'
 import { tableMaxPattern } from './table.js'
-import { base64Bytes, encoder } from './bytes.js'
+import { base64Bytes, encoder, u32At } from './bytes.js'
 import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
 // The build decides what the .wasm import is (scripts/build.mjs): the bytes as a base64 string,
@@ -100,8 +100,7 @@ export type TableRef = number | Uint8Array
 
 /** The length of the plain compact body a coded one expands to (at most 1 MiB: WASM_SCAN_MAX). */
 export function codedPlainLength(coded: ArrayBuffer): number {
-  const t = new Uint8Array(coded, coded.byteLength - CODED_TRAILER + CODED_PLAIN_LENGTH, 4)
-  return t[0]! | (t[1]! << 8) | (t[2]! << 16) | (t[3]! << 24)
+  return u32At(new Uint8Array(coded), coded.byteLength - CODED_TRAILER + CODED_PLAIN_LENGTH)
 }
 
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
