@@ -226,6 +226,28 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
     expect(e.arena.live).toBeGreaterThan(one)
   })
 
+  test('an agent whose rules compile to a table the site holds takes no arena block, not even for a moment', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    const arena = e.arena
+    const r = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: special\nDisallow: /\n')
+    r.matcher('a')
+    const alloc = arena.alloc
+    let allocs = 0
+    arena.alloc = (size: number) => (allocs++, alloc.call(arena, size))
+    try {
+      const b = r.matcher('b')
+      expect(r.isAllowed('https://example.com/private/x', 'c')).toBe(false)
+      expect(b.check('https://example.com/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok$' } })
+      // Compared in the work area before keeping: no block taken (and freed) for b or c.
+      expect(allocs).toBe(0)
+      expect(r.matcher('special').isAllowed('https://example.com/x')).toBe(false)
+      expect(allocs).toBe(1)
+    } finally {
+      arena.alloc = alloc
+    }
+  })
+
   test('a shared table is freed only when its last owner is', () => {
     const e = getEngine()
     if (e.arena === null) return

@@ -64,17 +64,16 @@ export class Matcher {
   }
 
   /**
-   * @internal A matcher over a table just compiled, sharing the table of the first of `others`
-   * with the same rules instead (then the new one is freed): a site's agents often fall to the same
-   * groups, and one table for them all keeps fewer bytes for a crawler's caches to hold.
+   * @internal A matcher over the table `compile(like)` returns, given the tables of `others`: a
+   * site's agents often fall to the same groups, and when the compiled table has the same bytes as
+   * one of theirs, `compile` returns that one (Engine.keepTable) and the new Matcher shares it. One
+   * table for them all keeps fewer bytes for a crawler's caches to hold.
    */
-  static fromTableLike(table: TableRef, others: readonly (Matcher | null)[]): Matcher {
-    const e = getEngine()
-    for (const o of others) {
-      if (o === null || !e.sameTable(o.#table, table)) continue
-      if (typeof table === 'number') e.freeTable(table)
-      return o.sharing()
-    }
+  static fromTableLike(compile: (like: readonly TableRef[]) => TableRef, others: readonly (Matcher | null)[]): Matcher {
+    const like: TableRef[] = []
+    for (const o of others) if (o !== null) like.push(o.#table)
+    const table = compile(like)
+    for (const o of others) if (o !== null && o.#table === table) return o.sharing()
     return Matcher.fromTable(table)
   }
 

@@ -207,16 +207,16 @@ export class Robots {
 
   /** A matcher for `tokens`, over the table of one of the site's matchers when the rules are the same. */
   static #compileShared(site: Robots, tokens: readonly string[]): Matcher {
-    return Matcher.fromTableLike(site.#compile(tokens), siteMatchers(site.#agents as AgentSlots))
+    return Matcher.fromTableLike((like) => site.#compile(tokens, like), siteMatchers(site.#agents as AgentSlots))
   }
 
-  /** The compiled table of validated product tokens. */
-  #compile(tokens: readonly string[]): TableRef {
+  /** The compiled table of validated product tokens, or the one of `like` with the same bytes. */
+  #compile(tokens: readonly string[], like: readonly TableRef[]): TableRef {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
-    if (this.#inWasm) return compileAgents(engine, this.#source, tokens)
-    return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules)
+    if (this.#inWasm) return compileAgents(engine, this.#source, tokens, like)
+    return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules, like)
   }
 
   /** Sitemap URLs in file order, exact duplicates dropped; a frozen array. */

@@ -28,13 +28,13 @@ export interface StreamVerdict {
 /**
  * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
  * group selection and compilation in one pass over the body. Returns the table kept (Engine.keepTable)
- * for a Matcher to own.
+ * for a Matcher to own, or the one of `like` with the same bytes.
  */
-export function compileAgents(e: Engine, body: Body, tokens: readonly string[]): TableRef {
+export function compileAgents(e: Engine, body: Body, tokens: readonly string[], like?: readonly TableRef[]): TableRef {
   return runCompiler(e, () => {
     const { len, agents, agentsLen } = loadBodyAndAgents(e, body, tokens)
     return e.w.compile(e.input, len, agents, agentsLen, e.scratch, e.scratchCap)
-  })
+  }, like)
 }
 
 /**
@@ -118,7 +118,7 @@ function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], ext
  * Compiles a rule list selected by the host (bodies too large to scan in wasm memory): the
  * patterns and texts as written are copied in, then compiled as `compile` does.
  */
-export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[]): TableRef {
+export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[], like?: readonly TableRef[]): TableRef {
   let patBytes = 0
   let origBytes = 0
   for (const r of ruleIds) {
@@ -130,7 +130,7 @@ export function compileRules(e: Engine, parsed: ParsedRobots, ruleIds: readonly 
   return runCompiler(e, () => {
     writeRefs(e, parsed, ruleIds, refsSize, patBytes, origBytes)
     return e.w.compileList(e.input, ruleIds.length, patBytes, origBytes, e.scratch, e.scratchCap)
-  })
+  }, like)
 }
 
 /** compileList's refs for `ruleIds`, then their patterns and texts, at the start of the input area. */
@@ -163,19 +163,20 @@ function writeRefs(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[], 
 
 /**
  * Runs a compiler entry point, `run`, which puts its input in the input area and compiles (the
- * work area read from e.scratch/scratchCap at each call), and keeps its table (Engine.keepTable).
+ * work area read from e.scratch/scratchCap at each call), and keeps its table (Engine.keepTable),
+ * unless one of `like` holds the same.
  * The work area is sized from the actual rules: when the compiler says it is too small, it is
  * grown to what the compiler counted, once, and `run` runs again from its input: growing may move
  * the whole work area past the table arena.
  */
-function runCompiler(e: Engine, compile: () => number): TableRef {
+function runCompiler(e: Engine, compile: () => number, like?: readonly TableRef[]): TableRef {
   let size = compile()
   if (size === 0) {
     e.reserveWork(e.w.compileNeeded())
     size = compile()
     if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
   }
-  return e.keepTable(e.w.compiledTable(), size)
+  return e.keepTable(e.w.compiledTable(), size, like)
 }
 
 /**
