@@ -7,7 +7,6 @@ import { describe, expect, test } from 'vitest'
 import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
-import { tableLength } from '../src/engine/table.js'
 import type { WasmExports } from '../src/engine/abi.js'
 import { ARENA_MAX, arenaCapFor, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
@@ -248,23 +247,24 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
     }
   })
 
-  test('a shared table is freed only when its last owner is', () => {
+  test('one registration per table: a Matcher sharing a table holds its owner, whose collection frees it', () => {
     const e = getEngine()
     if (e.arena === null) return
-    // No Matcher owns it (one would free it again when collected): two owners by hand.
-    const t = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot']) as number
-    const bytes = keptCopy(t)
-    e.share(t)
-    const live = e.arena.live
-    e.freeTable(t)
-    expect(e.arena.live).toBe(live)
-    expect(keptCopy(t)).toEqual(bytes)
-    e.freeTable(t)
-    expect(e.arena.live).toBeLessThan(live)
+    const track = e.track
+    const tracked: object[] = []
+    e.track = (owner: object, table) => (tracked.push(owner), track.call(e, owner, table))
+    try {
+      const r = parseRobots('User-agent: *\nDisallow: /a\n\nUser-agent: special\nDisallow: /\n')
+      const a = r.matcher('a')
+      const shared = [r.matcher('a'), r.matcher('b'), r.matcher('c')]
+      expect(r.isAllowed('https://example.com/a', 'd')).toBe(false)
+      // a's table, compiled once, registered once; b, c and d compiled to the same bytes.
+      expect(tracked).toEqual([a])
+      expect(shared.map((m) => m.isAllowed('https://example.com/a'))).toEqual([false, false, false])
+      expect(r.matcher('special').isAllowed('https://example.com/b')).toBe(false)
+      expect(tracked.length).toBe(2)
+    } finally {
+      e.track = track
+    }
   })
 })
-
-function keptCopy(t: number): Uint8Array {
-  const view = getEngine().tableBytes(t)
-  return view.slice(0, tableLength(view))
-}

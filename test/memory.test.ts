@@ -36,6 +36,17 @@ test('edge: 1,000,000 matchers created and dropped and 10,000,000 checks leave m
   expect(r.wasmAtEnd).toBe(r.wasmAfterMatchers)
 })
 
+test('a Matcher sharing a table keeps it after the owning Matcher\'s site is dropped; both collected, it is freed', async () => {
+  const out = join(dir, 'shared-child.mjs')
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'shared-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'base64' }, logLevel: 'error' })
+  const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', timeout: 60_000 })) as {
+    verdicts: boolean[]; liveWithSharer: number; liveAfter: number; others: number
+  }
+  expect(r.verdicts).toEqual([false, true, true])
+  // The shared table (over 2 KB of patterns) was in use until its last Matcher went.
+  expect(r.liveWithSharer - r.liveAfter).toBeGreaterThan(2000)
+})
+
 test('edge: compiling a 500 KB body with few rules keeps wasm memory small (work sized by rules, not bytes)', async () => {
   const { parseRobots } = await import('../src/index.js')
   const { getEngine } = await import('../src/engine/wasm.js')

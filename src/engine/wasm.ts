@@ -19,7 +19,8 @@
 //
 // Memory ownership: a compiled table is copied once, when compiled, into a block of the arena; its
 // Matcher holds the block's address, and a FinalizationRegistry frees the block when the Matcher is
-// collected. A check on a Matcher only points the matcher at its table (useTable): no copy, and no
+// collected (one registration per table: a Matcher sharing another's table holds that owner, so the
+// owner outlives every sharer). A check on a Matcher only points the matcher at its table (useTable): no copy, and no
 // JS object but the Matcher to reach. The arena grows at the end of memory ARENA_STEP bytes at a
 // time; when the work area must grow and the arena lies above it, the work area moves to the end
 // of memory and its old span becomes an arena region. wasm memory never shrinks, so the arena is
@@ -157,8 +158,6 @@ export class Engine {
   /** The table arena, or null where the runtime cannot tell when a Matcher is collected. */
   readonly arena: Arena | null
   readonly #collected: FinalizationRegistry<number> | null
-  /** Arena tables with more than one owner (Matchers of one site's agents with the same rules): how many. */
-  readonly #owners = new Map<number, number>()
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
   utf16: Utf16Writer | null = null
   /**
@@ -327,24 +326,13 @@ export class Engine {
     if (typeof table === 'number') this.#collected!.register(owner, table)
   }
 
-  /** One more owner for `table` (track it too): its block is freed when the last is collected. */
-  share(table: TableRef): void {
-    if (typeof table === 'number') this.#owners.set(table, (this.#owners.get(table) ?? 1) + 1)
-  }
-
   /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
   tableBytes(table: TableRef): Uint8Array {
     return typeof table === 'number' ? this.u8.subarray(table) : table
   }
 
-  /** Frees an arena table (when its last Matcher is collected, or at once for one no Matcher owns). */
+  /** Frees an arena table (when its owning Matcher is collected, or at once for one no Matcher owns). */
   freeTable(at: number): void {
-    const owners = this.#owners.get(at)
-    if (owners !== undefined) {
-      if (owners > 2) this.#owners.set(at, owners - 1)
-      else this.#owners.delete(at)
-      return
-    }
     // The block may be reused at once: the matcher must not take a new table there for the old one.
     if (this.current === at) this.current = null
     this.arena!.free(at)
