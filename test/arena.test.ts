@@ -261,6 +261,7 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
       // a's table, compiled once, registered once; b, c and d compiled to the same bytes.
       expect(tracked).toEqual([a])
       expect(shared.map((m) => m.isAllowed('https://example.com/a'))).toEqual([false, false, false])
+      expect(shared.every((m) => m instanceof Matcher && m.constructor.name === 'Matcher')).toBe(true)
       expect(r.matcher('special').isAllowed('https://example.com/b')).toBe(false)
       expect(tracked.length).toBe(2)
     } finally {

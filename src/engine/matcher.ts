@@ -50,24 +50,15 @@ export interface Verdict {
 export class Matcher {
   /** Its table in the engine's arena (freed when its owner is collected), or held in JS memory. */
   readonly #table: TableRef
-  /**
-   * The Matcher whose collection frees the table (Engine.track), when this one shares it: held so
-   * that the table lives as long as any Matcher over it, with one registration per table rather
-   * than one per Matcher (a registration, and its weak cell for the collector to trace, cost the
-   * field benchmark 3-4% of its time: 6.6 agents a site, three in four sharing a table). Null for
-   * the owner itself.
-   */
-  readonly #owner: Matcher | null
 
   // Private: matchers come from `Robots.matcher(agent)`.
-  private constructor(table: TableRef, owner: Matcher | null) {
+  private constructor(table: TableRef) {
     this.#table = table
-    this.#owner = owner
   }
 
   /** @internal A matcher over a compiled table (src/engine/table.ts), which it then owns. */
   static fromTable(table: TableRef): Matcher {
-    const m = new Matcher(table, null)
+    const m = new Matcher(table)
     getEngine().track(m, table)
     return m
   }
@@ -88,7 +79,33 @@ export class Matcher {
 
   /** @internal A new Matcher over this one's table, which is freed when both are collected. */
   sharing(): Matcher {
-    return new Matcher(this.#table, this.#owner ?? this)
+    return new Matcher.#Shared(this.#table, Matcher.#Shared.ownerOf(this))
+  }
+
+  /**
+   * A Matcher over a table another Matcher owns (the one registered to free it: Engine.track),
+   * holding that owner so that the table lives as long as any Matcher over it: one registration per
+   * table rather than one per Matcher (a registration, and its weak cell for the collector to trace,
+   * cost the field benchmark 3-4% of its time: 6.6 agents a site, three in four sharing a table). A
+   * class of its own, so that an owner, the Matcher a crawler keeps per site, carries no such field.
+   */
+  static readonly #Shared = class SharedMatcher extends Matcher {
+    // Shown as what it is to its users, a Matcher (util.inspect, constructor.name).
+    static {
+      Object.defineProperty(this, 'name', { value: 'Matcher' })
+    }
+
+    readonly #owner: Matcher
+
+    constructor(table: TableRef, owner: Matcher) {
+      super(table)
+      this.#owner = owner
+    }
+
+    /** The Matcher that owns `m`'s table: `m` itself unless it shares one. */
+    static ownerOf(m: Matcher): Matcher {
+      return #owner in m ? m.#owner : m
+    }
   }
 
   /** @internal Allow and disallow rules with a non-empty pattern in the groups compiled here. */
