@@ -32,6 +32,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** Nearest rank, as bench/per-site.py takes it. */
 const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((sorted.length * p) / 100) - 1)]
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`)
+/** A difference with its sign: a median of noisy wall times can fall below the baseline's. */
+const signed = (ns) => `${ns < 0 ? '-' : '+'}${fmtNs(Math.abs(ns))}`
 const fmtB = (b) => `${Math.round(b).toLocaleString('en')} B`
 const count = (n) => n.toLocaleString('en')
 const faster = (theirs, ours) => (theirs >= ours ? `${(theirs / ours).toFixed(1)}x faster` : `${(ours / theirs).toFixed(2)}x slower`)
@@ -275,7 +277,7 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   const mem = memory()
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
   cold ??= coldStart(Math.max(11, 2 * rounds + 1))
-  log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours +${fmtNs(cold.ours)}, robots-parser +${fmtNs(cold.theirs)}`)
+  log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
   if (cold.cpu !== undefined) log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours +${fmtNs(cold.cpu.ours)}, robots-parser +${fmtNs(cold.cpu.theirs)}`)
   const field = fieldNode(sites, rounds)
   for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
@@ -290,7 +292,10 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   goal('crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed', checks.robots / checks.matcher, '<= 1.3', checks.robots / checks.matcher <= 1.3)
   goal('memory per cached site: a Robots / a robots-parser instance', mem.string / mem.theirs, '<= 0.5', mem.string / mem.theirs <= 0.5)
   goal('memory per compiled Matcher / a robots-parser instance', mem.matcher / mem.theirs, '<= 0.25', mem.matcher / mem.theirs <= 0.25)
-  goal('cold start over an empty node: ours / robots-parser', cold.ours / cold.theirs, '<= 1', cold.ours <= cold.theirs)
+  // CPU time decides: on a shared 2-core machine a median of wall times once put robots-parser's
+  // process below the empty one's (a negative cost); CPU time is what the start costs.
+  const coldOf = cold.cpu ?? cold
+  goal('cold start over an empty node (CPU time): ours / robots-parser', coldOf.ours / coldOf.theirs, '<= 1', coldOf.ours <= coldOf.theirs)
 
   const agreeCell = (agree, all) => `${((100 * agree) / all).toFixed(2)}% (${count(agree)} of ${count(all)})`
   const md = []
@@ -304,9 +309,9 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   md.push(`| memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled) | ${fmtB(mem.theirs)} | ${fmtB(mem.string)} | **${(mem.string / mem.theirs).toFixed(2)}x the bytes** | <= 0.5x |`)
   md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
   md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
-  md.push(`| cold start: import + first check in a fresh process, over one with an empty script (${fmtNs(cold.empty)}; median of ${cold.runs} runs, interleaved) | +${fmtNs(cold.theirs)} | +${fmtNs(cold.ours)} | **${faster(cold.theirs, cold.ours)}** | no slower |`)
+  md.push(`| cold start: import + first check in a fresh process, CPU time over one with an empty script (${fmtNs(coldOf.empty)}; median of ${cold.runs} runs, interleaved) | +${fmtNs(coldOf.theirs)} | +${fmtNs(coldOf.ours)} | **${faster(coldOf.theirs, coldOf.ours)}** | no slower |`)
   md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
-  if (cold.cpu !== undefined) md.push('', `Cold start in CPU time (each process's own \`process.cpuUsage()\` at the end of its script, all threads; steadier than wall time on a busy machine): robotstxt-wasm +${fmtNs(cold.cpu.ours)}, robots-parser +${fmtNs(cold.cpu.theirs)}, over the empty script's ${fmtNs(cold.cpu.empty)}.`)
+  if (cold.cpu !== undefined) md.push('', `Cold start CPU time is each process's own \`process.cpuUsage()\` at the end of its script, all threads: what the start costs. Wall time, which on a busy machine mostly measures the wait for a core: robotstxt-wasm ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}, over the empty script's ${fmtNs(cold.empty)}.`)
 
   const checksAll = field[0].checks
   const pyLine = py.python ?? 'Python: not run'
