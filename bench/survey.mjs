@@ -36,9 +36,12 @@ async function corpusWarc(file, corpusDir) {
 
 async function timed(surveyRobots, file, options) {
   const start = performance.now()
+  const cpu = process.cpuUsage()
   let rows = 0
   for await (const _ of surveyRobots(file, options)) rows++
-  return { rows, seconds: (performance.now() - start) / 1000 }
+  // Every thread of the process: workers, zlib on libuv's pool, the collector's helpers.
+  const used = process.cpuUsage(cpu)
+  return { rows, seconds: (performance.now() - start) / 1000, cpuSeconds: (used.user + used.system) / 1e6 }
 }
 
 /** The survey rows: [{ threads, records, seconds, perSecond }], or null without the corpus. */
@@ -61,8 +64,8 @@ export async function surveyBench(log = console.log) {
       // One run each: at 200,000 records the JIT's warm-up is a small part of it.
       const r = await timed(surveyRobots, file, { ...options, threads })
       if (r.rows !== RECORDS) throw new Error(`survey bench: ${r.rows} rows for ${RECORDS} records`)
-      rows.push({ threads, records: r.rows, seconds: r.seconds, perSecond: r.rows / r.seconds })
-      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s, ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s`)
+      rows.push({ threads, records: r.rows, seconds: r.seconds, cpuSeconds: r.cpuSeconds, perSecond: r.rows / r.seconds })
+      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s (CPU ${r.cpuSeconds.toFixed(1)} s), ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s`)
     }
     return rows
   } finally {
