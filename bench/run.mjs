@@ -18,7 +18,7 @@ import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
-import { surveyBench } from './survey.mjs'
+import { cpuBound, surveyBench } from './survey.mjs'
 import { cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
 import { writeHeadline } from './report.mjs'
 
@@ -702,8 +702,10 @@ for (const p of peers) {
   md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
 }
 if (survey) {
-  md.push('', '| survey end to end (bench/survey.mjs): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread |', '|---|---:|---:|')
-  for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x |`)
+  md.push('', '| survey end to end (bench/survey.mjs): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread | CPU µs/record, all threads | CPU µs/record, calling thread |', '|---|---:|---:|---:|---:|')
+  for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x | ${r.cpuPerRecord.toFixed(1)} | ${r.callerPerRecord?.toFixed(1) ?? '—'} |`)
+  const bound = cpuBound(survey[0], survey[1])
+  if (bound !== null) md.push('', `Survey, the most 2 threads can give over 1 on 2 cores at this CPU cost (2 x the calling thread's CPU on 1 thread / all threads' CPU on 2): ${bound.toFixed(2)}x.`)
   target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
   target('survey, 2 threads / 1 thread', survey[1].perSecond / survey[0].perSecond, 1.7, survey[1].perSecond / survey[0].perSecond >= 1.7)
 }

@@ -33,11 +33,29 @@ async function corpusWarc(file, corpusDir) {
   return statSync(file).size
 }
 
+/** CPU microseconds of a cpuUsage() difference. */
+const micros = (u) => u.user + u.system
+
 async function timed(surveyRobots, file, options) {
+  // CPU time as well as wall time: on a shared machine wall time is noisy, and the CPU split says
+  // where the ratio of 2 threads to 1 stops (see cpuBound). process.cpuUsage counts every thread of
+  // the process, workers that have exited included; threadCpuUsage (Node 23.9+) the calling one.
+  const cpu = process.cpuUsage()
+  const own = process.threadCpuUsage?.()
   const start = performance.now()
   let rows = 0
   for await (const _ of surveyRobots(file, options)) rows++
-  return { rows, seconds: (performance.now() - start) / 1000 }
+  const seconds = (performance.now() - start) / 1000
+  return { rows, seconds, cpuPerRecord: micros(process.cpuUsage(cpu)) / rows, callerPerRecord: own === undefined ? null : micros(process.threadCpuUsage(own)) / rows }
+}
+
+/**
+ * The most 2 threads can give over 1 on `cores` cores, from the CPU each run spent: one thread is
+ * as fast as its calling thread (inflation and the garbage collector's helpers run beside it), two
+ * at best spread all their CPU time, every thread's, over the cores.
+ */
+export function cpuBound(one, two, cores = 2) {
+  return one.callerPerRecord === null ? null : (cores * one.callerPerRecord) / two.cpuPerRecord
 }
 
 /** The survey rows: [{ threads, records, seconds, perSecond }], or null without the corpus. */
@@ -60,9 +78,12 @@ export async function surveyBench(log = console.log) {
       // One run each: at 200,000 records the JIT's warm-up is a small part of it.
       const r = await timed(surveyRobots, file, { ...options, threads })
       if (r.rows !== RECORDS) throw new Error(`survey bench: ${r.rows} rows for ${RECORDS} records`)
-      rows.push({ threads, records: r.rows, seconds: r.seconds, perSecond: r.rows / r.seconds })
-      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s, ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s`)
+      rows.push({ threads, records: r.rows, seconds: r.seconds, perSecond: r.rows / r.seconds, cpuPerRecord: r.cpuPerRecord, callerPerRecord: r.callerPerRecord })
+      const caller = r.callerPerRecord === null ? '' : `, calling thread ${r.callerPerRecord.toFixed(1)}`
+      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s, ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s; CPU us/record: all threads ${r.cpuPerRecord.toFixed(1)}${caller}`)
     }
+    const bound = cpuBound(rows[0], rows[1])
+    if (bound !== null) log(`survey: CPU bound of 2 threads over 1 on 2 cores: ${bound.toFixed(2)}x`)
     return rows
   } finally {
     rmSync(dir, { recursive: true, force: true })
