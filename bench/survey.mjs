@@ -36,7 +36,7 @@ async function corpusWarc(file, corpusDir) {
 /** CPU microseconds of a cpuUsage() difference. */
 const micros = (u) => u.user + u.system
 
-async function timed(surveyRobots, file, options) {
+export async function timed(surveyRobots, file, options) {
   // CPU time as well as wall time: on a shared machine wall time is noisy, and the CPU split says
   // where the ratio of 2 threads to 1 stops (see cpuBound). process.cpuUsage counts every thread of
   // the process, workers that have exited included; threadCpuUsage (Node 23.9+) the calling one.
