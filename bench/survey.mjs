@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { WARCRecord, WARCSerializer } from 'warcio'
+import { twoCoreCeiling } from './cli-threads.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -34,14 +35,21 @@ async function corpusWarc(file, corpusDir) {
   return statSync(file).size
 }
 
-async function timed(surveyRobots, file, options) {
-  const start = performance.now()
+/** CPU microseconds of a cpuUsage() difference. */
+const micros = (u) => u.user + u.system
+
+export async function timed(surveyRobots, file, options) {
+  // CPU time as well as wall time: on a shared machine wall time is noisy, and the CPU split says
+  // where the ratio of 2 threads to 1 stops (cli-threads.mjs twoCoreCeiling). process.cpuUsage
+  // counts every thread of the process (workers that have exited, zlib on libuv's pool, the
+  // collector's helpers); threadCpuUsage (Node 23.9+) the calling one.
   const cpu = process.cpuUsage()
+  const own = process.threadCpuUsage?.()
+  const start = performance.now()
   let rows = 0
   for await (const _ of surveyRobots(file, options)) rows++
-  // Every thread of the process: workers, zlib on libuv's pool, the collector's helpers.
-  const used = process.cpuUsage(cpu)
-  return { rows, seconds: (performance.now() - start) / 1000, cpuSeconds: (used.user + used.system) / 1e6 }
+  const seconds = (performance.now() - start) / 1000
+  return { rows, seconds, cpuPerRecord: micros(process.cpuUsage(cpu)) / rows, callerPerRecord: own === undefined ? null : micros(process.threadCpuUsage(own)) / rows }
 }
 
 /** The survey rows: [{ threads, records, seconds, perSecond }], or null without the corpus. */
@@ -64,9 +72,12 @@ export async function surveyBench(log = console.log) {
       // One run each: at 200,000 records the JIT's warm-up is a small part of it.
       const r = await timed(surveyRobots, file, { ...options, threads })
       if (r.rows !== RECORDS) throw new Error(`survey bench: ${r.rows} rows for ${RECORDS} records`)
-      rows.push({ threads, records: r.rows, seconds: r.seconds, cpuSeconds: r.cpuSeconds, perSecond: r.rows / r.seconds })
-      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s (CPU ${r.cpuSeconds.toFixed(1)} s), ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s`)
+      rows.push({ threads, records: r.rows, seconds: r.seconds, perSecond: r.rows / r.seconds, cpuPerRecord: r.cpuPerRecord, callerPerRecord: r.callerPerRecord })
+      const caller = r.callerPerRecord === null ? '' : `, calling thread ${r.callerPerRecord.toFixed(1)}`
+      log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s, ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s; CPU us/record: all threads ${r.cpuPerRecord.toFixed(1)}${caller}`)
     }
+    const one = rows[0]
+    log(`survey: the most 2 threads can give on this machine (twoCoreCeiling): ${twoCoreCeiling(one.seconds, (one.cpuPerRecord * one.records) / 1e6).toFixed(2)}x`)
     return rows
   } finally {
     rmSync(dir, { recursive: true, force: true })
