@@ -20,15 +20,16 @@
 // Memory ownership: a compiled table is copied once, when compiled, into a block of the arena; its
 // Matcher holds the block's address, and a FinalizationRegistry frees the block when the Matcher is
 // collected (one registration per table: a Matcher sharing another's table holds that owner, so the
-// owner outlives every sharer). A check on a Matcher only points the matcher at its table (useTable): no copy, and no
-// JS object but the Matcher to reach. The arena grows at the end of memory ARENA_STEP bytes at a
-// time; when the work area must grow and the arena lies above it, the work area moves to the end
-// of memory and its old span becomes an arena region. wasm memory never shrinks, so the arena is
-// capped at ARENA_MAX bytes: past it (and on a runtime without FinalizationRegistry) a table is
-// held by its Matcher in a JS Uint8Array and copied into the table slot when used and not already
-// there (an identity check, so repeated use of one Matcher copies nothing). Freed blocks are reused
-// first, so a process holding millions of matchers keeps ARENA_MAX bytes of them resident and the
-// rest in JS memory, which the garbage collector returns as usual.
+// owner outlives every sharer). A check on a Matcher only points the matcher at its table
+// (useTable): no copy, and no JS object but the Matcher to reach. The arena grows at the end of
+// memory ARENA_STEP bytes at a time; when the work area must grow and the arena lies above it, the
+// work area moves to the end of memory and its old span becomes an arena region. wasm memory never
+// shrinks, so the arena is capped at ARENA_MAX bytes: past it (and on a runtime without
+// FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array and copied into the table
+// slot when used and not already there (an identity check, so repeated use of one Matcher copies
+// nothing). Freed blocks are reused first, so a process holding millions of matchers keeps
+// ARENA_MAX bytes of them resident and the rest in JS memory, which the garbage collector returns
+// as usual.
 //
 // A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
 // holdString): its one copy is the input area's, made when it was parsed, so a site parsed and then
@@ -305,19 +306,15 @@ export class Engine {
    * a tenth of the field benchmark's time.
    */
   #holds(table: TableRef, from: number, size: number): boolean {
+    if (typeof table === 'number' ? this.arena!.payloadSize(table) < size : table.length !== size) return false
+    if (typeof table === 'number' && ((table | from | size) & 3) === 0) {
+      const w = this.u32
+      for (let i = table >>> 2, j = from >>> 2, end = (from + size) >>> 2; j < end; i++, j++) if (w[i] !== w[j]) return false
+      return true
+    }
+    const t = this.tableBytes(table)
     const u8 = this.u8
-    if (typeof table !== 'number') {
-      if (table.length !== size) return false
-      for (let i = 0; i < size; i++) if (table[i] !== u8[from + i]) return false
-      return true
-    }
-    if (this.arena!.payloadSize(table) < size) return false
-    if (((from | size) & 3) !== 0) {
-      for (let i = 0; i < size; i++) if (u8[table + i] !== u8[from + i]) return false
-      return true
-    }
-    const w = this.u32
-    for (let i = table >>> 2, j = from >>> 2, end = (from + size) >>> 2; j < end; i++, j++) if (w[i] !== w[j]) return false
+    for (let i = 0; i < size; i++) if (t[i] !== u8[from + i]) return false
     return true
   }
 
