@@ -110,19 +110,22 @@ export async function cliThreadsBench(log = console.log) {
   }
 }
 
+/** The cores two threads can use here: the ceilings below are for this machine. */
+export const CEILING_CORES = Math.min(2, availableParallelism())
+
 /**
  * The most N threads can gain on this machine's `cores` over one thread that took `wall` seconds
  * and `cpu` seconds of CPU (all its threads): even with no cost of its own for threading, the N-thread
  * run has the same CPU work to do, so it takes at least cpu / cores. A one-thread run whose I/O,
  * inflation or garbage collection already runs on another core (cpu > wall) is that much nearer it.
  */
-export function twoCoreCeiling(wall, cpu, cores = Math.min(2, availableParallelism())) {
+export function twoCoreCeiling(wall, cpu, cores = CEILING_CORES) {
   return (cores * wall) / cpu
 }
 
 /** The Markdown table of the rows. */
 export function cliThreadsTable(rows) {
-  const lines = [`| CLI \`--threads\` (a fresh process, output to a file; best of the runs, CPU time of all threads beside it) | URLs | 1 thread | 2 threads | 2 threads / 1 | the most 2 threads can give on ${Math.min(2, availableParallelism())} cores (twoCoreCeiling) |`, '|---|---:|---:|---:|---:|---:|']
+  const lines = [`| CLI \`--threads\` (a fresh process, output to a file; best of the runs, CPU time of all threads beside it) | URLs | 1 thread | 2 threads | 2 threads / 1 | the most 2 threads can give on ${CEILING_CORES} cores (twoCoreCeiling) |`, '|---|---:|---:|---:|---:|---:|']
   for (const r of rows) {
     const cell = (t) => `${(t.ms / 1000).toFixed(2)} s (CPU ${(t.cpuMs / 1000).toFixed(2)} s)`
     lines.push(`| \`${r.name}\` | ${r.urls.toLocaleString('en')} | ${cell(r.one)} | ${cell(r.two)} | ${r.ratio.toFixed(2)}x | ${twoCoreCeiling(r.one.ms, r.one.cpuMs).toFixed(2)}x |`)

@@ -6,7 +6,7 @@
 //   median of the rounds is reported. BENCH_TIME (default 250) ms per task per round.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
-import { availableParallelism, cpus, totalmem, platform, arch } from 'node:os'
+import { cpus, totalmem, platform, arch } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -18,8 +18,8 @@ import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { coldStart, perSite } from './per-site.mjs'
-import { surveyBenchChild } from './survey.mjs'
-import { cliThreadsBench, cliThreadsTable, twoCoreCeiling } from './cli-threads.mjs'
+import { surveyBenchChild, surveyCeiling } from './survey.mjs'
+import { CEILING_CORES, cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
 import { writeHeadline } from './report.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -706,8 +706,7 @@ for (const p of peers) {
 if (survey) {
   md.push('', '| survey end to end (bench/survey.mjs, a process of its own): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread | CPU µs/record, all threads | CPU µs/record, calling thread |', '|---|---:|---:|---:|---:|')
   for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x | ${r.cpuPerRecord.toFixed(1)} | ${r.callerPerRecord?.toFixed(1) ?? '—'} |`)
-  const one = survey[0]
-  md.push(`| the most 2 threads can give on this machine (twoCoreCeiling: the one-thread run's CPU work, all threads, spread over ${Math.min(2, availableParallelism())} cores with threading free) | | ${twoCoreCeiling(one.seconds, (one.cpuPerRecord * one.records) / 1e6).toFixed(2)}x | | |`)
+  md.push(`| the most 2 threads can give on this machine (twoCoreCeiling: the one-thread run's CPU work, all threads, spread over ${CEILING_CORES} cores with threading free) | | ${surveyCeiling(survey[0]).toFixed(2)}x | | |`)
   target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
   target('survey, 2 threads / 1 thread', survey[1].perSecond / survey[0].perSecond, 1.7, survey[1].perSecond / survey[0].perSecond >= 1.7)
 }

@@ -52,6 +52,11 @@ export async function timed(surveyRobots, file, options) {
   return { rows, seconds, cpuPerRecord: micros(process.cpuUsage(cpu)) / rows, callerPerRecord: own === undefined ? null : micros(process.threadCpuUsage(own)) / rows }
 }
 
+/** twoCoreCeiling of a one-thread row of surveyBench. */
+export function surveyCeiling(one) {
+  return twoCoreCeiling(one.seconds, (one.cpuPerRecord * one.records) / 1e6)
+}
+
 /** The survey rows: [{ threads, records, seconds, perSecond }], or null without the corpus. */
 export async function surveyBench(log = console.log) {
   const corpusDir = join(root, '..', 'shared', 'corpus', 'robots')
@@ -76,8 +81,7 @@ export async function surveyBench(log = console.log) {
       const caller = r.callerPerRecord === null ? '' : `, calling thread ${r.callerPerRecord.toFixed(1)}`
       log(`survey: ${threads} thread(s): ${r.rows.toLocaleString('en')} records in ${r.seconds.toFixed(1)} s, ${Math.round(r.rows / r.seconds).toLocaleString('en')} records/s; CPU us/record: all threads ${r.cpuPerRecord.toFixed(1)}${caller}`)
     }
-    const one = rows[0]
-    log(`survey: the most 2 threads can give on this machine (twoCoreCeiling): ${twoCoreCeiling(one.seconds, (one.cpuPerRecord * one.records) / 1e6).toFixed(2)}x`)
+    log(`survey: the most 2 threads can give on this machine (twoCoreCeiling): ${surveyCeiling(rows[0]).toFixed(2)}x`)
     return rows
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -96,9 +100,10 @@ export function surveyBenchChild(log = console.log) {
   return JSON.parse(r.stdout)
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--json')) {
+const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? '').href
+if (isMain && process.argv.includes('--json')) {
   process.stdout.write(JSON.stringify(await surveyBench((s) => process.stderr.write(s + '\n'))))
-} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+} else if (isMain) {
   const rows = await surveyBench()
   if (rows !== null) {
     console.log(`\n| survey, WARC.gz, 30 crawlers x 2 paths | records/s | vs 1 thread |\n|---|---:|---:|`)
