@@ -13,7 +13,7 @@ import {
   TABLE_HEADER_SIZE, TABLE_INDEX_OFF, TABLE_N_RULES, TABLE_POOL_OFF, TABLE_SUFFIX_BLOOM, TABLE_SUFFIX_END, TABLE_WIDE_OFF, TYPE_CONTAINS,
   TYPE_EXACT, TYPE_LITERAL, TYPE_SUFFIX, TYPE_WILD, WIDE_KEY_END, WIDE_KEY_FROM, WIDE_KEY_HI, WIDE_KEY_LO, WIDE_KEY_SIZE,
 } from '../src/engine/layout';
-import { sameBytes, STAR } from './bytes';
+import { byteVector, sameBytes, STAR, V_DOLLAR, V_STAR } from './bytes';
 import { patternAnchored, patternBody, patternLiteral, readPattern } from './pattern';
 import { indexSlot } from './table';
 import {
@@ -317,7 +317,7 @@ export function patternMatches(p: usize, n: u32): bool {
   // rejects it without reading the rest (a '$' that is not last is a literal, but stopping at it
   // only takes the long way). Both sides have 16 bytes of slack, masked off by the path's length.
   const v = v128.load(p);
-  const stops = v128.or(v128.not(i8x16.eq(v, v128.load(currentPath()))), v128.or(i8x16.eq(v, i8x16.splat(<i8>STAR)), i8x16.eq(v, i8x16.splat(0x24))));
+  const stops = v128.or(v128.not(i8x16.eq(v, v128.load(currentPath()))), v128.or(i8x16.eq(v, byteVector(V_STAR)), i8x16.eq(v, byteVector(V_DOLLAR))));
   const k = <u32>ctz<u32>(i8x16.bitmask(stops));
   const plen = pathLength();
   const m = k < plen ? k : plen;

@@ -14,7 +14,7 @@ import {
   SCAN_F_TYPO, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START,
   SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
 } from '../src/engine/layout';
-import { findEither, isSpaceByte, nextSpecial, STAR } from './bytes';
+import { byteVector, findEither, isSpaceByte, nextSpecial, STAR, V_COLON, V_CR, V_HASH, V_LF, V_NUL } from './bytes';
 
 let sBody: usize = 0;
 let sLen: u32 = 0;
@@ -142,6 +142,7 @@ function classifyKey(k: usize, n: u32): u32 {
 // A block may be read up to 63 bytes past the body's end; the host keeps that slack (index.ts).
 
 let mBlock: u32 = u32.MAX_VALUE;
+
 let mBreak: u64 = 0;
 let mCut: u64 = 0;
 let mColon: u64 = 0;
@@ -150,11 +151,11 @@ let mColon: u64 = 0;
   if (b == mBlock) return;
   mBlock = b;
   const p = sBody + (<usize>b << 6);
-  const vNl = i8x16.splat(0x0a);
-  const vCr = i8x16.splat(0x0d);
-  const vHash = i8x16.splat(0x23);
-  const vZero = i8x16.splat(0);
-  const vColon = i8x16.splat(0x3a);
+  const vNl = byteVector(V_LF);
+  const vCr = byteVector(V_CR);
+  const vHash = byteVector(V_HASH);
+  const vZero = byteVector(V_NUL);
+  const vColon = byteVector(V_COLON);
   // Unrolled: a loop over the four vectors kept its counter and branch on every block.
   const v0 = v128.load(p);
   const v1 = v128.load(p, 16);

@@ -9,7 +9,7 @@
 // path whenever it lies inside the URL.
 
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START } from '../src/engine/layout';
-import { copyRun, FFFD_BYTES, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeReplacement, storeUpperTriple } from './bytes';
+import { byteVector, copyRun, FFFD_BYTES, isTriple, nextSpecial, PERCENT, SLASH, storeEscaped, storeReplacement, storeUpperTriple, V_HASH, V_LF, V_NUL, V_PERCENT, V_QUERY, V_SEMI, V_SLASH } from './bytes';
 
 const HTTPS: u64 = 0x2f2f3a7370747468; // "https://", little-endian
 const HTTP: u64 = 0x2f2f3a70747468; // "http://"
@@ -90,11 +90,11 @@ export function locateLine(data: usize, start: u32, len: u32): void {
   let dirty = false;
   let qFirst: i32 = -1;
   let qLast: i32 = -1;
-  const vHash = i8x16.splat(0x23);
-  const vZero = i8x16.splat(0);
-  const vNl = i8x16.splat(0x0a);
-  const vQuery = i8x16.splat(0x3f);
-  const vPct = i8x16.splat(<i8>PERCENT);
+  const vHash = byteVector(V_HASH);
+  const vZero = byteVector(V_NUL);
+  const vNl = byteVector(V_LF);
+  const vQuery = byteVector(V_QUERY);
+  const vPct = byteVector(V_PERCENT);
   for (; i < len; i += 16) {
     const v = v128.load(url + i);
     let live: u32 = len - i < 16 ? (1 << (len - i)) - 1 : 0xffff;
@@ -189,11 +189,11 @@ function normalize(url: usize, p: u32, end: u32): void {
 
 // First index >= i of '/', '?', ';' or '#' (or '\n' with `line`, a constant at each call site), or len.
 @inline function findDelimiter(url: usize, i: u32, len: u32, line: bool): u32 {
-  const vSlash = i8x16.splat(<i8>SLASH);
-  const vQuery = i8x16.splat(0x3f);
-  const vSemi = i8x16.splat(0x3b);
-  const vHash = i8x16.splat(0x23);
-  const vNl = i8x16.splat(0x0a);
+  const vSlash = byteVector(V_SLASH);
+  const vQuery = byteVector(V_QUERY);
+  const vSemi = byteVector(V_SEMI);
+  const vHash = byteVector(V_HASH);
+  const vNl = byteVector(V_LF);
   for (; i < len; i += 16) {
     const v = v128.load(url + i);
     let m = v128.or(v128.or(i8x16.eq(v, vSlash), i8x16.eq(v, vQuery)), v128.or(i8x16.eq(v, vSemi), i8x16.eq(v, vHash)));
