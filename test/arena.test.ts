@@ -8,7 +8,7 @@ import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { ARENA_MAX, arenaCapFor, getEngine } from '../src/engine/wasm.js'
+import { arenaCapFor, arenaMax, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -179,19 +179,19 @@ describe('engine: compiled tables live in the arena', () => {
   })
 
   test('the cap is 64 MiB, and 16 MiB inside a Cloudflare Worker (128 MB per isolate)', () => {
-    expect(ARENA_MAX).toBe(64 * 2 ** 20)
+    expect(arenaMax()).toBe(64 * 2 ** 20)
     expect(arenaCapFor('Cloudflare-Workers')).toBe(16 * 2 ** 20)
     expect(arenaCapFor('Node.js/24')).toBe(64 * 2 ** 20)
     expect(arenaCapFor(undefined)).toBe(64 * 2 ** 20)
   })
 
-  test('the arena is capped: past ARENA_MAX a table is held in JS memory and still answers', () => {
+  test('the arena is capped: past arenaMax() a table is held in JS memory and still answers', () => {
     const e = getEngine()
     if (e.arena === null) return
-    expect(ARENA_MAX).toBeGreaterThanOrEqual(16 * 2 ** 20)
+    expect(arenaMax()).toBeGreaterThanOrEqual(16 * 2 ** 20)
     const saved = e.arena.bytes
     // Pretend the cap is reached: no region can be added, so a table that finds no free block stays in JS.
-    e.arena.bytes = ARENA_MAX
+    e.arena.bytes = arenaMax()
     try {
       const huge = 'User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /q${i}/${'z'.repeat(40)}`).join('\n')
       const m = parseRobots(huge).matcher('bot')

@@ -9,7 +9,7 @@
 // agent lists are deduplicated through sets, and the lookups that accessors repeat (the groups of
 // an agent token, the global groups, each group's crawl-delay) are indexed once while building.
 
-import { escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
+import { encoder, escapeBytes, isSpace, textReader, type TextReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_COMMENT, KIND_DISALLOW, KIND_EMPTY, KIND_INVALID, KIND_MASK, KIND_OTHER, KIND_SITEMAP,
   KIND_USER_AGENT, MAX_LINE_BYTES, SCAN_F_COMMENT, SCAN_F_ESCAPE, SCAN_F_GLOBAL, SCAN_F_NO_COLON,
@@ -445,8 +445,10 @@ const P_DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disal
 const P_SITEMAP = bytesOf('sitemap')
 const P_SITEMAP_TYPOS = [bytesOf('site-map')]
 
+// At import time: TextEncoder, not Uint8Array.from with a mapping function, whose iteration cost
+// every process 0.1 ms of its start (the words are ASCII, so the bytes are the same).
 function bytesOf(s: string): Uint8Array {
-  return Uint8Array.from(s, (c) => c.charCodeAt(0))
+  return encoder.encode(s)
 }
 
 function startsWithIgnoreCase(body: Uint8Array, start: number, end: number, prefix: Uint8Array): boolean {

@@ -24,11 +24,11 @@
 // (useTable): no copy, and no JS object but the Matcher to reach. The arena grows at the end of
 // memory ARENA_STEP bytes at a time; when the work area must grow and the arena lies above it, the
 // work area moves to the end of memory and its old span becomes an arena region. wasm memory never
-// shrinks, so the arena is capped at ARENA_MAX bytes: past it (and on a runtime without
+// shrinks, so the arena is capped at arenaMax() bytes: past it (and on a runtime without
 // FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array and copied into the table
 // slot when used and not already there (an identity check, so repeated use of one Matcher copies
 // nothing). Freed blocks are reused first, so a process holding millions of matchers keeps
-// ARENA_MAX bytes of them resident and the rest in JS memory, which the garbage collector returns
+// arenaMax() bytes of them resident and the rest in JS memory, which the garbage collector returns
 // as usual.
 //
 // A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
@@ -91,7 +91,15 @@ const ARENA_STEP = PAGE
 export function arenaCapFor(userAgent: unknown): number {
   return userAgent === 'Cloudflare-Workers' ? 16 * 2 ** 20 : 64 * 2 ** 20
 }
-export const ARENA_MAX = arenaCapFor((globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent)
+let arenaCap = 0
+/**
+ * This runtime's cap (arenaCapFor), read when the arena first grows: Node builds its `navigator`
+ * on first access, which at import time cost every process 0.2-0.3 ms of its start.
+ */
+export function arenaMax(): number {
+  if (arenaCap === 0) arenaCap = arenaCapFor((globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent)
+  return arenaCap
+}
 
 /**
  * A compiled table: the address of its block in the arena, or the bytes themselves when held in
@@ -339,7 +347,7 @@ export class Engine {
   #growArena(size: number): boolean {
     const arena = this.arena!
     const grow = Math.ceil(Math.max(size + 128, ARENA_STEP) / PAGE)
-    if (arena.bytes + grow * PAGE > ARENA_MAX) return false
+    if (arena.bytes + grow * PAGE > arenaMax()) return false
     const have = this.w.memory.buffer.byteLength
     try {
       this.w.memory.grow(grow)
