@@ -8,7 +8,7 @@ import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { arenaCapFor, arenaMax, getEngine } from '../src/engine/wasm.js'
+import { arenaCapFor, arenaMax, EVICT_VISITS, getEngine } from '../src/engine/wasm.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -200,6 +200,147 @@ describe('engine: compiled tables live in the arena', () => {
     } finally {
       e.arena.bytes = saved
     }
+  })
+})
+
+describe('arena: the clock hand and shrinking, for eviction', () => {
+  test(`random allocs, frees and shrinks: one turn of the clock visits every block in use once, in address order (${fuzzOptions(300).numRuns} runs)`, () => {
+    const op = fc.oneof(fc.record({ alloc: fc.integer({ min: 1, max: 3000 }) }), fc.record({ free: fc.nat() }), fc.record({ shrink: fc.nat() }), fc.record({ tick: fc.nat(5) }))
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const arena = new Arena(new Uint32Array(8 * REGION / 4))
+        // Two regions, the second apart from the first, and a third that extends the second.
+        arena.addRegion(0, REGION)
+        arena.addRegion(3 * REGION, 4 * REGION)
+        arena.addRegion(4 * REGION, 5 * REGION)
+        const held: number[] = []
+        for (const o of ops) {
+          if ('alloc' in o) {
+            const at = arena.alloc(o.alloc)
+            if (at !== 0) held.push(at)
+          } else if ('free' in o) {
+            if (held.length > 0) arena.free(held.splice(o.free % held.length, 1)[0]!)
+          } else if ('shrink' in o) {
+            if (held.length > 0) {
+              const at = held[o.shrink % held.length]!
+              const live = arena.live
+              arena.shrink(at, 4)
+              expect(arena.live).toBeLessThanOrEqual(live)
+              expect(arena.payloadSize(at)).toBeGreaterThanOrEqual(4)
+            }
+          } else for (let k = 0; k < o.tick; k++) {
+            const at = arena.clockNext()
+            if (held.length === 0) expect(at).toBe(0)
+            else expect(held).toContain(at)
+          }
+        }
+        if (held.length === 0) {
+          expect(arena.clockNext()).toBe(0)
+          return
+        }
+        // A turn from wherever the hand is: each block in use once, then the same again.
+        const turn = held.map(() => arena.clockNext())
+        expect([...turn].sort((a, b) => a - b)).toEqual([...held].sort((a, b) => a - b))
+        const start = turn.indexOf(Math.min(...turn))
+        const ordered = [...turn.slice(start), ...turn.slice(0, start)]
+        expect(ordered).toEqual([...held].sort((a, b) => a - b))
+        expect(held.map(() => arena.clockNext())).toEqual(turn)
+        for (const at of held) arena.free(at)
+        expect(arena.live).toBe(0)
+        // Shrunk blocks returned whole: the regions merged back (the extended one is one block).
+        expect(arena.alloc(1.8 * REGION)).toBeGreaterThan(0)
+      }),
+      fuzzOptions(300, 0xc10c),
+    )
+  })
+
+  test('a shrunk block keeps its start in use, so its address is not handed out until it is freed', () => {
+    const arena = arenaOver(0)
+    const a = arena.alloc(4000)
+    const b = arena.alloc(100)
+    arena.shrink(a, 4)
+    expect(arena.payloadSize(a)).toBeLessThan(16)
+    const got = Array.from({ length: 20 }, () => arena.alloc(150))
+    expect(got).not.toContain(a)
+    // The rest of a's block serves them: they sit between a and b.
+    expect(got.filter((x) => x > a && x < b).length).toBeGreaterThanOrEqual(20)
+    arena.free(a)
+    expect(arena.alloc(1)).toBe(a)
+  })
+})
+
+/** A site whose table is a few KB: `n` rules of its own. */
+function siteBody(i: number, n = 40): string {
+  return 'User-agent: *\n' + Array.from({ length: n }, (_, k) => `Disallow: /s${i}/r${k}/${'p'.repeat(20)}*.php$`).join('\n') + `\nAllow: /s${i}/r1/\n`
+}
+
+describe('engine: past the cap, the least recently used tables are evicted', () => {
+  /** Runs `body` with the arena at its cap, so that a table that finds no free block must evict one. */
+  function atCap(body: () => void): void {
+    const e = getEngine()
+    const saved = e.arena!.bytes
+    e.arena!.bytes = arenaMax()
+    try {
+      body()
+    } finally {
+      e.arena!.bytes = saved
+    }
+  }
+
+  test('every Matcher, evicted or not, sharing or not, answers as a fresh parse does; a table in use stays resident', () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    atCap(() => {
+      const before = e.evictions
+      const hot = parseRobots(siteBody(-1)).matcher('bot')
+      const kept: { body: string; m: Matcher; sharer: Matcher }[] = []
+      // Enough tables to fill what the arena has free several times over.
+      const count = Math.ceil((4 * (e.arena!.bytes - e.arena!.live)) / 3000) + 50
+      for (let i = 0; i < count && e.evictions - before < 40; i++) {
+        const r = parseRobots(siteBody(i))
+        kept.push({ body: siteBody(i), m: r.matcher('a'), sharer: r.matcher('b') })
+        expect(hot.isAllowed(`https://h/s-1/r3/${'p'.repeat(20)}x.php`)).toBe(false)
+        // The hot table was just used: it is current and in wasm memory (an evicted one is copied in).
+        expect(typeof e.current).toBe('number')
+      }
+      expect(e.evictions - before).toBeGreaterThanOrEqual(40)
+      for (const [i, k] of kept.entries()) {
+        const fresh = parseRobots(k.body)
+        for (const url of [`https://h/s${i}/r3/${'p'.repeat(20)}x.php`, `https://h/s${i}/r1/`, `https://h/s${i}/r2/${'p'.repeat(20)}.php`, 'https://h/']) {
+          const want = fresh.check(url, 'a')
+          expect(k.m.check(url)).toEqual(want)
+          expect(k.sharer.check(url)).toEqual(want)
+        }
+        expect(k.m.ruleCounts()).toEqual(fresh.matcher('a').ruleCounts())
+      }
+    })
+  })
+
+  test(`one compile visits at most EVICT_VISITS (${EVICT_VISITS}) blocks, however many tables are in use`, () => {
+    const e = getEngine()
+    if (e.arena === null) return
+    atCap(() => {
+      const arena = e.arena!
+      const clock = arena.clockNext.bind(arena)
+      let visits = 0
+      let most = 0
+      arena.clockNext = () => (visits++, clock())
+      try {
+        const all: Matcher[] = []
+        for (let i = 0; i < 300; i++) {
+          // Every table kept in use: each pass of the hand finds them all marked.
+          for (const m of all) m.isAllowed('https://h/')
+          visits = 0
+          all.push(parseRobots(siteBody(10_000 + i, 60)).matcher('bot'))
+          most = Math.max(most, visits)
+        }
+        expect(most).toBeGreaterThan(0)
+        expect(most).toBeLessThanOrEqual(EVICT_VISITS)
+        for (const [i, m] of all.entries()) expect(m.isAllowed(`https://h/s${10_000 + i}/r5/${'p'.repeat(20)}.php`)).toBe(false)
+      } finally {
+        arena.clockNext = clock
+      }
+    })
   })
 })
 

@@ -47,6 +47,20 @@ test('a Matcher sharing a table keeps it after the owning Matcher\'s site is dro
   expect(r.liveWithSharer - r.liveAfter).toBeGreaterThan(2000)
 })
 
+test('an evicted table\'s copy lives as long as its Matchers: collected, the copy and its tag word are released', async () => {
+  const out = join(dir, 'evicted-child.mjs')
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'evicted-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'base64' }, logLevel: 'error' })
+  const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', timeout: 60_000 })) as {
+    evictions: number; held: number; heldAfter: number; liveKept: number; liveAfter: number; verdicts: boolean[]
+  }
+  expect(r.evictions).toBeGreaterThanOrEqual(30)
+  expect(r.verdicts).toEqual([false, true])
+  expect(r.held).toBe(r.evictions)
+  expect(r.heldAfter).toBe(0)
+  // Every table but the first site's freed, its block and the evicted ones' tag words.
+  expect(r.liveAfter).toBeLessThan(r.liveKept / 4)
+})
+
 test('edge: compiling a 500 KB body with few rules keeps wasm memory small (work sized by rules, not bytes)', async () => {
   const { parseRobots } = await import('../src/index.js')
   const { getEngine } = await import('../src/engine/wasm.js')

@@ -8,10 +8,15 @@
 // its size in its last word (the footer), so that freeing merges with both neighbours in O(1).
 // Each region ends with a sentinel header (size 0, in use) that stops merging.
 //
+// A clock hand walks the blocks in use, region after region, for the Engine's eviction of least
+// recently used tables (the second-chance approximation of LRU; wasm.ts keeps the reference bits).
+//
 // Invariants: blocks of a region tile it exactly; no two free blocks are adjacent (they merge); a
 // free block is in the list of its size class; a block is split only when the rest can stand as a
-// block; `live` counts the bytes of blocks in use. All state is in wasm memory except the lists'
-// heads and bitmaps: the allocator never allocates on the JS heap after construction.
+// block; `live` counts the bytes of blocks in use; the hand is always a block's start (or 0), moved
+// back to the start of the free block that swallows its block. All state is in wasm memory except
+// the lists' heads and bitmaps, the regions' bounds and the hand: the allocator allocates on the JS
+// heap only when it is given a region.
 
 /** Block sizes and starts are multiples of this. */
 const GRAIN = 4
@@ -56,6 +61,10 @@ export class Arena {
   /** The last region's end and sentinel, so that a region given right after it extends it. */
   #lastEnd = -1
   #lastSentinel = -1
+  /** Each region's first block and sentinel, in pairs, for the clock hand. */
+  readonly #regions: number[] = []
+  /** The block the clock hand is on (its header), 0 before the first turn. */
+  #hand = 0
 
   constructor(mem: Uint32Array) {
     this.mem = mem
@@ -79,8 +88,66 @@ export class Arena {
     this.#setFree(b, sentinel - b, prevFree)
     this.#mergeWithPrev(b)
     this.bytes += end - start
+    if (extend) this.#regions[this.#regions.length - 1] = sentinel
+    else this.#regions.push(b, sentinel)
     this.#lastSentinel = sentinel
     this.#lastEnd = end
+  }
+
+  /**
+   * Moves the clock hand to the next block in use (wrapping from the last region to the first) and
+   * returns its payload, or 0 when no block is in use. Free blocks never touch, so a step passes at
+   * most one free block per block in use, and `n` steps visit every block in use once when there
+   * are `n`.
+   */
+  clockNext(): number {
+    const m = this.mem
+    const regions = this.#regions
+    if (this.live === 0 || regions.length === 0) return 0
+    let b = this.#hand
+    let r = 0
+    if (b === 0) b = regions[0]!
+    else {
+      while (!(b >= regions[r]! && b < regions[r + 1]!)) r += 2
+      b += m[b >>> 2]! & SIZE_MASK
+    }
+    for (;;) {
+      if (b === regions[r + 1]) {
+        r = r + 2 === regions.length ? 0 : r + 2
+        b = regions[r]!
+      }
+      const word = m[b >>> 2]!
+      if ((word & FREE) === 0) {
+        this.#hand = b
+        return b + HEADER
+      }
+      b += word & SIZE_MASK
+    }
+  }
+
+  /**
+   * Shrinks the block of `payload` (in use) to hold `keep` bytes, returning the rest to the free
+   * lists; its start stays in use, so the address cannot be handed out again until it is freed.
+   */
+  shrink(payload: number, keep: number): void {
+    const m = this.mem
+    const b = payload - HEADER
+    const word = m[b >>> 2]!
+    const size = word & SIZE_MASK
+    const need = Math.max(MIN_BLOCK, (keep + HEADER + GRAIN - 1) & SIZE_MASK)
+    if (size - need < MIN_BLOCK) return
+    m[b >>> 2] = need | (word & PREV_FREE)
+    this.live -= size - need
+    let rest = size - need
+    const next = b + size
+    const nextWord = m[next >>> 2]!
+    if (nextWord & FREE) {
+      const nextSize = nextWord & SIZE_MASK
+      this.#unlinkBlock(next, nextSize)
+      if (this.#hand === next) this.#hand = b + need
+      rest += nextSize
+    }
+    this.#setFree(b + need, rest, 0)
   }
 
   /** A payload of at least `size` bytes (4-aligned), or 0 when no free block is large enough. */
@@ -131,6 +198,7 @@ export class Arena {
     if (nextWord & FREE) {
       const nextSize = nextWord & SIZE_MASK
       this.#unlinkBlock(next, nextSize)
+      if (this.#hand === next) this.#hand = b
       size += nextSize
     }
     const prevFree = m[b >>> 2]! & PREV_FREE
@@ -155,6 +223,7 @@ export class Arena {
     const size = word & SIZE_MASK
     const prevSize = m[(b - 4) >>> 2]!
     const p = b - prevSize
+    if (this.#hand === b) this.#hand = p
     this.#unlinkBlock(b, size)
     this.#unlinkBlock(p, prevSize)
     this.#setFree(p, prevSize + size, m[p >>> 2]! & PREV_FREE)

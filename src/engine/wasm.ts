@@ -24,12 +24,17 @@
 // (useTable): no copy, and no JS object but the Matcher to reach. The arena grows at the end of
 // memory ARENA_STEP bytes at a time; when the work area must grow and the arena lies above it, the
 // work area moves to the end of memory and its old span becomes an arena region. wasm memory never
-// shrinks, so the arena is capped at arenaMax() bytes: past it (and on a runtime without
-// FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array and copied into the table
-// slot when used and not already there (an identity check, so repeated use of one Matcher copies
-// nothing). Freed blocks are reused first, so a process holding millions of matchers keeps
-// arenaMax() bytes of them resident and the rest in JS memory, which the garbage collector returns
-// as usual.
+// shrinks, so the arena is capped at arenaMax() bytes. At the cap, a new table evicts the least
+// recently used ones (second chance: a tag word before each table is marked by every check that
+// switches to it and cleared by the arena's clock hand; an unmarked table goes, at most
+// EVICT_VISITS blocks visited per table kept): an evicted table's bytes move to a JS copy, which
+// its Matchers use from their next check on, and its block shrinks to the tag word, which keeps
+// the address from naming another table until the owner is collected and frees both. So a process
+// holding millions of matchers keeps the arenaMax() bytes of those it uses most resident and the
+// rest in JS memory, which the garbage collector returns as usual. Where no block can be had (and
+// on a runtime without FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array;
+// JS-held tables are copied into the table slot when used and not already there (an identity
+// check, so repeated use of one Matcher copies nothing).
 //
 // A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
 // holdString): its one copy is the input area's, made when it was parsed, so a site parsed and then
@@ -41,7 +46,7 @@ import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { Arena } from './arena.js'
 import { TABLE_MAX_PAT } from './layout.js'
-import { tableMaxPattern } from './table.js'
+import { tableLength, tableMaxPattern } from './table.js'
 import { base64Bytes, encoder, u32At } from './bytes.js'
 import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
@@ -83,6 +88,17 @@ const PAGE = 65536
 const HOLD_CHUNK = 16384
 /** The arena grows by this much at a time (the bytes it holds unused are at most this). */
 const ARENA_STEP = PAGE
+/**
+ * Each table's arena block starts with a tag word, the table after it: TAG_USED when a check used
+ * the table since the eviction clock last passed it, TAG_UNUSED when not, TAG_EVICTED when its
+ * copy is in JS memory (the block then holds only the tag). A table's address is its block's + 4.
+ */
+const TAG_BYTES = 4
+const TAG_UNUSED = 0
+const TAG_USED = 1
+const TAG_EVICTED = 0xffffffff
+/** Blocks the eviction clock visits at most for one table: the bound on a compile's eviction work. */
+export const EVICT_VISITS = 256
 /**
  * The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. A
  * Cloudflare Worker's isolate has 128 MB in all, and wasm memory never shrinks, so there the arena
@@ -167,6 +183,15 @@ export class Engine {
   /** The table arena, or null where the runtime cannot tell when a Matcher is collected. */
   readonly arena: Arena | null
   readonly #collected: FinalizationRegistry<number> | null
+  /** Copies of evicted tables by their arena address, until their owning Matcher is collected. */
+  readonly #evicted = new Map<number, Uint8Array>()
+  /** Tables evicted so far (the bench and tests read it). */
+  evictions = 0
+
+  /** Evicted tables whose copies are still held (their owning Matchers not yet collected). */
+  get evictedHeld(): number {
+    return this.#evicted.size
+  }
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
   utf16: Utf16Writer | null = null
   /**
@@ -266,6 +291,14 @@ export class Engine {
   use(table: TableRef): void {
     if (table === this.current) return
     if (typeof table === 'number') {
+      // The tag word before the table, on the line the matcher reads first: marked used, unless
+      // the table was evicted (then its copy stands in).
+      const tag = (table >>> 2) - 1
+      const mark = this.u32[tag]!
+      if (mark !== TAG_USED) {
+        if (mark === TAG_EVICTED) return this.use(this.#evicted.get(table)!)
+        this.u32[tag] = TAG_USED
+      }
       this.w.useTable(table)
       this.current = table
       return
@@ -291,20 +324,55 @@ export class Engine {
     for (let k = 0; k < like.length; k++) if (this.#holds(like[k]!, from, size)) return like[k]!
     const arena = this.arena
     if (arena === null) return this.u8.slice(from, from + size)
-    let at = arena.alloc(size)
-    if (at === 0 && this.#growArena(size)) at = arena.alloc(size)
-    if (at === 0) return this.u8.slice(from, from + size)
+    const block = size + TAG_BYTES
+    let b = arena.alloc(block)
+    if (b === 0 && this.#growArena(block)) b = arena.alloc(block)
+    if (b === 0) b = this.#evictFor(block)
+    if (b === 0) return this.u8.slice(from, from + size)
+    const at = b + TAG_BYTES
+    this.u32[b >>> 2] = TAG_USED
     this.u8.copyWithin(at, from, from + size)
     const maxPat = this.u32[(at + TABLE_MAX_PAT) >>> 2]!
     if (maxPat > this.residentMaxPat) {
       try {
         this.relayout(this.tableCap, this.inputCap, this.workCap, maxPat)
       } catch (err) {
-        arena.free(at)
+        arena.free(b)
         throw err
       }
     }
     return at
+  }
+
+  /**
+   * Evicts least recently used tables until a block of `size` bytes can be had, visiting at most
+   * EVICT_VISITS blocks; the block, or 0. Second chance: a table used since the hand last passed
+   * keeps its place once (its mark is cleared), one not used is evicted: its Matchers find its
+   * copy, in JS memory, from their next check on (use), and its block shrinks to its tag word,
+   * which keeps the address from being handed out again while they may still name it.
+   */
+  #evictFor(size: number): number {
+    const arena = this.arena!
+    const m = this.u32
+    for (let visits = 0; visits < EVICT_VISITS; visits++) {
+      const b = arena.clockNext()
+      if (b === 0) return 0
+      const mark = m[b >>> 2]!
+      if (mark === TAG_EVICTED) continue
+      if (mark === TAG_USED) {
+        m[b >>> 2] = TAG_UNUSED
+        continue
+      }
+      const at = b + TAG_BYTES
+      this.#evicted.set(at, this.u8.slice(at, at + tableLength(this.u8.subarray(at))))
+      this.evictions++
+      if (this.current === at) this.current = null
+      m[b >>> 2] = TAG_EVICTED
+      arena.shrink(b, TAG_BYTES)
+      const got = arena.alloc(size)
+      if (got !== 0) return got
+    }
+    return 0
   }
 
   /**
@@ -314,7 +382,8 @@ export class Engine {
    * a tenth of the field benchmark's time.
    */
   #holds(table: TableRef, from: number, size: number): boolean {
-    if (typeof table === 'number' ? this.arena!.payloadSize(table) < size : table.length !== size) return false
+    if (typeof table === 'number' && this.u32[(table >>> 2) - 1] === TAG_EVICTED) table = this.#evicted.get(table)!
+    if (typeof table === 'number' ? this.arena!.payloadSize(table - TAG_BYTES) - TAG_BYTES < size : table.length !== size) return false
     if (typeof table === 'number' && ((table | from | size) & 3) === 0) {
       const w = this.u32
       for (let i = table >>> 2, j = from >>> 2, end = (from + size) >>> 2; j < end; i++, j++) if (w[i] !== w[j]) return false
@@ -333,14 +402,20 @@ export class Engine {
 
   /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
   tableBytes(table: TableRef): Uint8Array {
-    return typeof table === 'number' ? this.u8.subarray(table) : table
+    if (typeof table !== 'number') return table
+    return this.u32[(table >>> 2) - 1] === TAG_EVICTED ? this.#evicted.get(table)! : this.u8.subarray(table)
   }
 
   /** Frees an arena table (when its owning Matcher is collected, or at once for one no Matcher owns). */
   freeTable(at: number): void {
     // The block may be reused at once: the matcher must not take a new table there for the old one.
     if (this.current === at) this.current = null
-    this.arena!.free(at)
+    const copy = this.#evicted.get(at)
+    if (copy !== undefined && this.u32[(at >>> 2) - 1] === TAG_EVICTED) {
+      this.#evicted.delete(at)
+      if (this.current === copy) this.current = null
+    }
+    this.arena!.free(at - TAG_BYTES)
   }
 
   /** A new arena region of at least `size` bytes at the end of memory, unless the cap or the runtime refuses. */
