@@ -21,6 +21,7 @@ import { coldStart, perSite } from './per-site.mjs'
 import { surveyBenchChild, surveyCeiling } from './survey.mjs'
 import { CEILING_CORES, cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
 import { writeHeadline } from './report.mjs'
+import { evictionBench } from './eviction.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -680,6 +681,8 @@ const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : 
 const coldWorker = await workerdColdPhase()
 const sizeRows = sizes()
 const survey = surveyBenchChild(log)
+const eviction = await evictionBench(log)
+target(`blocks the eviction clock visits for one compile, every table in use (EVICT_VISITS)`, eviction.visits, eviction.bound, eviction.visits <= eviction.bound)
 
 const md = []
 md.push(`Measured ${date} on ${machine}, Node ${process.version}; robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds.`, '')
@@ -695,6 +698,10 @@ for (const r of ruleFree) md.push(`| ${r.what} | ${fmtNs(r.ours)} | ${fmtNs(r.ba
 md.push('', '| CLI `check ROBOTS AGENT --urls FILE > FILE` (synthetic robots.txt and URLs, a fresh process) | time | URLs/s | peak RSS |', '|---|---:|---:|---:|')
 md.push(`| ${cli.urls.toLocaleString('en')} URLs (1,000,000 URLs: peak RSS ${cli.peakMiB1M.toFixed(0)} MiB) | ${(cli.ms / 1000).toFixed(2)} s | ${(cli.perSecond / 1e6).toFixed(2)}M | ${cli.peakMiB.toFixed(0)} MiB |`)
 md.push('', ...cliThreadsTable(cliThreads))
+md.push('', '| the table arena at its cap (bench/eviction.mjs, a process of its own; a site of 40 rules, about 3 KB of table) | CPU per compile | blocks visited |', '|---|---:|---:|')
+md.push(`| room in the arena | ${eviction.room.toFixed(1)} µs | |`)
+md.push(`| at the cap, the least recently used table evicted (${eviction.evictions.toLocaleString('en')} evictions in the run) | ${eviction.cold.toFixed(1)} µs | |`)
+md.push(`| at the cap, every table in use: the clock gives up at its bound and the table stays in JS memory | ${eviction.allUsed.toFixed(1)} µs | ${eviction.visits} (bound ${eviction.bound}) |`)
 const accessorNames = Object.keys(hostile[0].ratios)
 md.push('', `| worst shape (~500 KiB; CPU time, best of 7) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
 for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)
