@@ -16,9 +16,10 @@ const root = join(here, '..')
 // Runs in the child: each compile is of a site of its own, 40 rules (about 3 KB of table).
 const CHILD = `
 import { parseRobots } from '../src/index.js'
-import { arenaMax, EVICT_VISITS, getEngine } from '../src/engine/wasm.js'
+import { getEngine } from '../src/engine/wasm.js'
+import { arenaMax, EVICT_VISITS } from '../src/engine/wasm-tables.js'
 const engine = getEngine()
-const arena = engine.arena
+const arena = engine.tables.arena
 const body = (i) => 'User-agent: *\\n' + Array.from({ length: 40 }, (_, k) => 'Disallow: /s' + i + '/r' + k + '/' + 'p'.repeat(20) + '*.php$').join('\\n') + '\\n'
 const cpu = () => { const u = process.cpuUsage(); return u.user + u.system }
 let site = 0
@@ -41,7 +42,7 @@ compiles(N, () => {})
 const room = compiles(N, () => {})
 arena.bytes = arenaMax()
 // Fill what the arena has free, then every compile must evict.
-while (engine.evictions === 0) compiles(1, () => {})
+while (engine.tables.evictions === 0) compiles(1, () => {})
 const cold = compiles(N, () => {})
 // Every table marked in use before each compile: the clock clears marks until its bound.
 let visits = 0
@@ -54,7 +55,7 @@ const allUsed = compiles(N, () => {
   most = Math.max(most, visits)
   visits = 0
 })
-process.stdout.write(JSON.stringify({ room, cold, allUsed, visits: Math.max(most, visits), bound: EVICT_VISITS, evictions: engine.evictions }) + '\\n')
+process.stdout.write(JSON.stringify({ room, cold, allUsed, visits: Math.max(most, visits), bound: EVICT_VISITS, evictions: engine.tables.evictions }) + '\\n')
 `
 
 export async function evictionBench(log) {

@@ -8,7 +8,8 @@ import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { Matcher } from '../src/engine/matcher.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { arenaCapFor, arenaMax, EVICT_VISITS, getEngine } from '../src/engine/wasm.js'
+import { getEngine } from '../src/engine/wasm.js'
+import { arenaCapFor, arenaMax, EVICT_VISITS } from '../src/engine/wasm-tables.js'
 import { compileAgents } from '../src/engine/wasm-body.js'
 import { parseRobots } from '../src/index.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -87,12 +88,12 @@ describe('arena: a two-level segregated-fit allocator in wasm memory', () => {
 describe('engine: compiled tables live in the arena', () => {
   test('a table freed while current, its block reused by the next table: the matcher reads the new table', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     const old = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot'])
     expect(typeof old).toBe('number')
     Matcher.fromTable(compileAgents(e, utf8('User-agent: *\nAllow: /\n'), ['bot'])).isAllowed('/a')
     e.use(old)
-    e.freeTable(old as number)
+    e.tables.free(old as number)
     // A smaller table of another shape (one rule every path reaches, no keys): the freed block
     // comes back, and the matcher must read this table's header, not keep the old one's.
     const next = compileAgents(e, utf8('User-agent: *\nDisallow: /*.x\n'), ['bot'])
@@ -109,7 +110,7 @@ describe('engine: compiled tables live in the arena', () => {
     const start = e.workStart
     const long = '/private/' + 'y'.repeat(4 * e.inputCap)
     expect(before.isAllowed(long)).toBe(false)
-    if (e.arena !== null) expect(e.workStart).not.toBe(start)
+    if (e.tables.arena !== null) expect(e.workStart).not.toBe(start)
     expect(before.check('/private/ok')).toEqual({ allowed: true, line: 3, rule: { kind: 'allow', pattern: '/private/ok' } })
     many.forEach((m, i) => expect([m.isAllowed(`/p${i}/${'x'.repeat(300)}`), m.isAllowed(`/p${i}/`)]).toEqual([false, true]))
   })
@@ -119,7 +120,7 @@ describe('engine: compiled tables live in the arena', () => {
     const e = getEngine()
     // Compiling it may itself move the work area (and free its old span): then again, the same size.
     for (let tries = 0; ; tries++) {
-      const free = e.arena!.bytes - e.arena!.live
+      const free = e.tables.arena!.bytes - e.tables.arena!.live
       // A rule takes at least 20 + 12 + 36 bytes of table.
       const rules = Array.from({ length: Math.ceil(free / 60) + 100 }, (_, i) => `Disallow: /b${i}/${'w'.repeat(30)}`)
       const m = parseRobots('User-agent: *\n' + rules.join('\n')).matcher('bot')
@@ -132,10 +133,10 @@ describe('engine: compiled tables live in the arena', () => {
 
   test('a JS-held table made current, then the work area moves in the same call: the moved slot holds it', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     const blocker = blockWorkArea()
     // As when the arena is full: no block for the next table.
-    const arena = e.arena
+    const arena = e.tables.arena
     arena.alloc = () => 0
     try {
       const m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').matcher('js-held')
@@ -154,7 +155,7 @@ describe('engine: compiled tables live in the arena', () => {
 
   test('a compile that needs a larger work area while the arena blocks it: the work area moves and the compile reads its input again', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     blockWorkArea()
     const start = e.workStart
     // The compiler's first answer is "too small, I need more than the whole scratch", as on a body
@@ -187,18 +188,18 @@ describe('engine: compiled tables live in the arena', () => {
 
   test('the arena is capped: past arenaMax() a table is held in JS memory and still answers', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     expect(arenaMax()).toBeGreaterThanOrEqual(16 * 2 ** 20)
-    const saved = e.arena.bytes
+    const saved = e.tables.arena.bytes
     // Pretend the cap is reached: no region can be added, so a table that finds no free block stays in JS.
-    e.arena.bytes = arenaMax()
+    e.tables.arena.bytes = arenaMax()
     try {
       const huge = 'User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /q${i}/${'z'.repeat(40)}`).join('\n')
       const m = parseRobots(huge).matcher('bot')
       expect(m.isAllowed(`/q2999/${'z'.repeat(40)}`)).toBe(false)
       expect(m.check('/other')).toEqual({ allowed: true, line: 0 })
     } finally {
-      e.arena.bytes = saved
+      e.tables.arena.bytes = saved
     }
   })
 })
@@ -278,32 +279,32 @@ describe('engine: past the cap, the least recently used tables are evicted', () 
   /** Runs `body` with the arena at its cap, so that a table that finds no free block must evict one. */
   function atCap(body: () => void): void {
     const e = getEngine()
-    const saved = e.arena!.bytes
-    e.arena!.bytes = arenaMax()
+    const saved = e.tables.arena!.bytes
+    e.tables.arena!.bytes = arenaMax()
     try {
       body()
     } finally {
-      e.arena!.bytes = saved
+      e.tables.arena!.bytes = saved
     }
   }
 
   test('every Matcher, evicted or not, sharing or not, answers as a fresh parse does; a table in use stays resident', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     atCap(() => {
-      const before = e.evictions
+      const before = e.tables.evictions
       const hot = parseRobots(siteBody(-1)).matcher('bot')
       const kept: { body: string; m: Matcher; sharer: Matcher }[] = []
       // Enough tables to fill what the arena has free several times over.
-      const count = Math.ceil((4 * (e.arena!.bytes - e.arena!.live)) / 3000) + 50
-      for (let i = 0; i < count && e.evictions - before < 40; i++) {
+      const count = Math.ceil((4 * (e.tables.arena!.bytes - e.tables.arena!.live)) / 3000) + 50
+      for (let i = 0; i < count && e.tables.evictions - before < 40; i++) {
         const r = parseRobots(siteBody(i))
         kept.push({ body: siteBody(i), m: r.matcher('a'), sharer: r.matcher('b') })
         expect(hot.isAllowed(`https://h/s-1/r3/${'p'.repeat(20)}x.php`)).toBe(false)
         // The hot table was just used: it is current and in wasm memory (an evicted one is copied in).
         expect(typeof e.current).toBe('number')
       }
-      expect(e.evictions - before).toBeGreaterThanOrEqual(40)
+      expect(e.tables.evictions - before).toBeGreaterThanOrEqual(40)
       for (const [i, k] of kept.entries()) {
         const fresh = parseRobots(k.body)
         for (const url of [`https://h/s${i}/r3/${'p'.repeat(20)}x.php`, `https://h/s${i}/r1/`, `https://h/s${i}/r2/${'p'.repeat(20)}.php`, 'https://h/']) {
@@ -318,9 +319,9 @@ describe('engine: past the cap, the least recently used tables are evicted', () 
 
   test(`one compile visits at most EVICT_VISITS (${EVICT_VISITS}) blocks, however many tables are in use`, () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     atCap(() => {
-      const arena = e.arena!
+      const arena = e.tables.arena!
       const clock = arena.clockNext.bind(arena)
       let visits = 0
       let most = 0
@@ -347,29 +348,29 @@ describe('engine: past the cap, the least recently used tables are evicted', () 
 describe('engine: one table for a site\'s agents with the same rules', () => {
   test('Robots.matcher: a new Matcher per call, one table per distinct rule set of the site', () => {
     const e = getEngine()
-    if (e.arena === null) return
+    if (e.tables.arena === null) return
     const r = parseRobots('User-agent: *\nDisallow: /private\n\nUser-agent: special\nDisallow: /\n')
-    const before = e.arena.live
+    const before = e.tables.arena.live
     const a = r.matcher('a')
-    const one = e.arena.live
+    const one = e.tables.arena.live
     expect(one).toBeGreaterThan(before)
     const b = r.matcher('b')
     const a2 = r.matcher('a')
     // b falls to the same group as a, and a again is the cached one: no new table.
-    expect(e.arena.live).toBe(one)
+    expect(e.tables.arena.live).toBe(one)
     expect(new Set([a, b, a2]).size).toBe(3)
     const special = r.matcher('special')
-    expect(e.arena.live).toBeGreaterThan(one)
+    expect(e.tables.arena.live).toBeGreaterThan(one)
     expect([a.isAllowed('/private'), b.isAllowed('/x'), a2.isAllowed('/x'), special.isAllowed('/x')]).toEqual([false, true, true, false])
     expect(r.isAllowed('/x', 'special')).toBe(false)
     expect(r.isAllowed('/x', 'c')).toBe(true)
-    expect(e.arena.live).toBeGreaterThan(one)
+    expect(e.tables.arena.live).toBeGreaterThan(one)
   })
 
   test('an agent whose rules compile to a table the site holds takes no arena block, not even for a moment', () => {
     const e = getEngine()
-    if (e.arena === null) return
-    const arena = e.arena
+    if (e.tables.arena === null) return
+    const arena = e.tables.arena
     const r = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: special\nDisallow: /\n')
     r.matcher('a')
     const alloc = arena.alloc
@@ -390,10 +391,10 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
 
   test('one registration per table: a Matcher sharing a table holds its owner, whose collection frees it', () => {
     const e = getEngine()
-    if (e.arena === null) return
-    const track = e.track
+    if (e.tables.arena === null) return
+    const track = e.tables.track
     const tracked: object[] = []
-    e.track = (owner: object, table) => (tracked.push(owner), track.call(e, owner, table))
+    e.tables.track = (owner: object, table) => (tracked.push(owner), track.call(e.tables, owner, table))
     try {
       const r = parseRobots('User-agent: *\nDisallow: /a\n\nUser-agent: special\nDisallow: /\n')
       const a = r.matcher('a')
@@ -406,7 +407,7 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
       expect(r.matcher('special').isAllowed('https://example.com/b')).toBe(false)
       expect(tracked.length).toBe(2)
     } finally {
-      e.track = track
+      e.tables.track = track
     }
   })
 })

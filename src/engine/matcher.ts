@@ -3,7 +3,8 @@
 import { fail, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
-import { getEngine, type TableRef } from './wasm.js'
+import { getEngine } from './wasm.js'
+import type { TableRef } from './wasm-tables.js'
 import { checkBatch, checkUrl, checkVerdictLines, lineVerdicts, type VerdictLines } from './wasm-urls.js'
 
 /**
@@ -59,14 +60,14 @@ export class Matcher {
   /** @internal A matcher over a compiled table (src/engine/table.ts), which it then owns. */
   static fromTable(table: TableRef): Matcher {
     const m = new Matcher(table)
-    getEngine().track(m, table)
+    getEngine().tables.track(m, table)
     return m
   }
 
   /**
    * @internal A matcher over the table `compile(like)` returns, given the tables of `others`: a
    * site's agents often fall to the same groups, and when the compiled table has the same bytes as
-   * one of theirs, `compile` returns that one (Engine.keepTable) and the new Matcher shares it. One
+   * one of theirs, `compile` returns that one (Tables.keep) and the new Matcher shares it. One
    * table for them all keeps fewer bytes for a crawler's caches to hold.
    */
   static fromTableLike(compile: (like: readonly TableRef[]) => TableRef, others: readonly (Matcher | null)[]): Matcher {
@@ -83,7 +84,7 @@ export class Matcher {
   }
 
   /**
-   * A Matcher over a table another Matcher owns (the one registered to free it: Engine.track),
+   * A Matcher over a table another Matcher owns (the one registered to free it: Tables.track),
    * holding that owner so that the table lives as long as any Matcher over it: one registration per
    * table rather than one per Matcher (a registration, and its weak cell for the collector to trace,
    * cost the field benchmark 3-4% of its time: 6.6 agents a site, three in four sharing a table). A
@@ -110,7 +111,7 @@ export class Matcher {
 
   /** @internal Allow and disallow rules with a non-empty pattern in the groups compiled here. */
   ruleCounts(): { allows: number; disallows: number } {
-    return tableRuleCounts(getEngine().tableBytes(this.#table))
+    return tableRuleCounts(getEngine().tables.bytes(this.#table))
   }
 
   /** True when the agent may fetch `url` (a string or a `URL`). */
@@ -210,7 +211,7 @@ export class Matcher {
 
   /** Turns check()'s numbers out[0, n) into signed line numbers in place. */
   #toLines(out: Int32Array, n: number): Int32Array {
-    const table = getEngine().tableBytes(this.#table)
+    const table = getEngine().tables.bytes(this.#table)
     for (let i = 0; i < n; i++) {
       const r = out[i]!
       const line = r >>> 1 === 0 ? 0 : tableRuleLine(table, (r >>> 1) - 1)
@@ -223,7 +224,7 @@ export class Matcher {
     const allowed = (r & 1) === 1
     const idx = (r >>> 1) - 1
     if (idx < 0) return { allowed, line: 0 }
-    const rule = tableRule(getEngine().tableBytes(this.#table), idx)
+    const rule = tableRule(getEngine().tables.bytes(this.#table), idx)
     return { allowed, line: rule.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
   }
 }

@@ -13,7 +13,8 @@ import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_OR
   SCAN_VAL_START } from './layout.js'
 import { encoder } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
-import { align16, codedPlainLength, type Body, type Engine, type HeldBody, type TableRef } from './wasm.js'
+import { align16, codedPlainLength, type Body, type Engine, type HeldBody } from './wasm.js'
+import type { TableRef } from './wasm-tables.js'
 
 const AGENT_TOKEN = /^[a-z_-]+$/
 
@@ -27,7 +28,7 @@ export interface StreamVerdict {
 
 /**
  * Compiles the table of the agents `tokens` (lower-cased product tokens) for `body`, in wasm:
- * group selection and compilation in one pass over the body. Returns the table kept (Engine.keepTable)
+ * group selection and compilation in one pass over the body. Returns the table kept (Tables.keep)
  * for a Matcher to own, or the one of `like` with the same bytes.
  */
 export function compileAgents(e: Engine, body: Body, tokens: readonly string[], like?: readonly TableRef[]): TableRef {
@@ -163,7 +164,7 @@ function writeRefs(e: Engine, parsed: ParsedRobots, ruleIds: readonly number[], 
 
 /**
  * Runs a compiler entry point, `run`, which puts its input in the input area and compiles (the
- * work area read from e.scratch/scratchCap at each call), and keeps its table (Engine.keepTable),
+ * work area read from e.scratch/scratchCap at each call), and keeps its table (Tables.keep),
  * unless one of `like` holds the same.
  * The work area is sized from the actual rules: when the compiler says it is too small, it is
  * grown to what the compiler counted, once, and `run` runs again from its input: growing may move
@@ -176,7 +177,7 @@ function runCompiler(e: Engine, compile: () => number, like?: readonly TableRef[
     size = compile()
     if (size === 0) throw new Error('robotstxt-wasm: internal error: the compiler asked for more work area twice')
   }
-  return e.keepTable(e.w.compiledTable(), size, like)
+  return e.tables.keep(e.w.compiledTable(), size, like)
 }
 
 /**

@@ -4,6 +4,7 @@
 //                  table and the body held in the input area (the Engine)
 //   wasm-body.ts   a robots.txt body in: the scanner, the compiler, the streamed first check
 //   wasm-urls.ts   URLs in: single checks, batches, URL lines, the CLI's verdict lines
+//   wasm-tables.ts compiled tables: kept in the arena, evicted at its cap, freed with their Matchers
 //
 // The Engine owns the one matcher instance of the process and lays out its memory above heapBase();
 // the stages move bytes in and out through its regions and never keep a view across a call that
@@ -17,24 +18,7 @@
 //                               (see the ABI in assembly/index.ts); 64 bytes of slack follow
 //   the table arena (arena.ts): every other byte, in regions: where compiled tables live
 //
-// Memory ownership: a compiled table is copied once, when compiled, into a block of the arena; its
-// Matcher holds the block's address, and a FinalizationRegistry frees the block when the Matcher is
-// collected (one registration per table: a Matcher sharing another's table holds that owner, so the
-// owner outlives every sharer). A check on a Matcher only points the matcher at its table
-// (useTable): no copy, and no JS object but the Matcher to reach. The arena grows at the end of
-// memory ARENA_STEP bytes at a time; when the work area must grow and the arena lies above it, the
-// work area moves to the end of memory and its old span becomes an arena region. wasm memory never
-// shrinks, so the arena is capped at arenaMax() bytes. At the cap, a new table evicts the least
-// recently used ones (second chance: a tag word before each table is marked by every check that
-// switches to it and cleared by the arena's clock hand; an unmarked table goes, at most
-// EVICT_VISITS blocks visited per table kept): an evicted table's bytes move to a JS copy, which
-// its Matchers use from their next check on, and its block shrinks to the tag word, which keeps
-// the address from naming another table until the owner is collected and frees both. So a process
-// holding millions of matchers keeps the arenaMax() bytes of those it uses most resident and the
-// rest in JS memory, which the garbage collector returns as usual. Where no block can be had (and
-// on a runtime without FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array;
-// JS-held tables are copied into the table slot when used and not already there (an identity
-// check, so repeated use of one Matcher copies nothing).
+// Memory ownership of compiled tables: see wasm-tables.ts.
 //
 // A body parsed from bytes, or from a string long enough to be cut, may be held (Engine.hold,
 // holdString): its one copy is the input area's, made when it was parsed, so a site parsed and then
@@ -44,9 +28,8 @@
 
 import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
-import { Arena } from './arena.js'
-import { TABLE_MAX_PAT } from './layout.js'
-import { tableLength, tableMaxPattern } from './table.js'
+import { tableMaxPattern } from './table.js'
+import { Tables, TAG_EVICTED, TAG_USED, WASM_PAGE, type TableRef } from './wasm-tables.js'
 import { base64Bytes, encoder, u32At } from './bytes.js'
 import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
@@ -83,47 +66,8 @@ export interface Utf16Writer {
 }
 export const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf16Writer } }).Buffer
 
-const PAGE = 65536
 /** UTF-16 units Engine.holdString encodes at a time. */
 const HOLD_CHUNK = 16384
-/** The arena grows by this much at a time (the bytes it holds unused are at most this). */
-const ARENA_STEP = PAGE
-/**
- * Each table's arena block starts with a tag word, the table after it: TAG_USED when a check used
- * the table since the eviction clock last passed it, TAG_UNUSED when not, TAG_EVICTED when its
- * copy is in JS memory (the block then holds only the tag). A table's address is its block's + 4.
- */
-const TAG_BYTES = 4
-const TAG_UNUSED = 0
-const TAG_USED = 1
-const TAG_EVICTED = 0xffffffff
-/** Blocks the eviction clock visits at most for one table: the bound on a compile's eviction work. */
-export const EVICT_VISITS = 256
-/**
- * The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. A
- * Cloudflare Worker's isolate has 128 MB in all, and wasm memory never shrinks, so there the arena
- * takes at most 16 MiB (navigator.userAgent is "Cloudflare-Workers" in workerd).
- */
-export function arenaCapFor(userAgent: unknown): number {
-  return userAgent === 'Cloudflare-Workers' ? 16 * 2 ** 20 : 64 * 2 ** 20
-}
-let arenaCap = 0
-/**
- * This runtime's cap (arenaCapFor), read when the arena first grows: Node builds its `navigator`
- * on first access, which at import time cost every process 0.2-0.3 ms of its start.
- */
-export function arenaMax(): number {
-  if (arenaCap === 0) arenaCap = arenaCapFor((globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent)
-  return arenaCap
-}
-
-/**
- * A compiled table: the address of its block in the arena, or the bytes themselves when held in
- * JS memory (arena full, or no FinalizationRegistry).
- */
-export type TableRef = number | Uint8Array
-const NO_TABLES: readonly TableRef[] = []
-
 
 /** The length of the plain compact body a coded one expands to (at most 1 MiB: WASM_SCAN_MAX). */
 export function codedPlainLength(coded: ArrayBuffer): number {
@@ -180,18 +124,8 @@ export class Engine {
   current: TableRef | null = null
   /** Scratch is sized for patterns up to this length: every arena table's, and the slot's. */
   residentMaxPat = 0
-  /** The table arena, or null where the runtime cannot tell when a Matcher is collected. */
-  readonly arena: Arena | null
-  readonly #collected: FinalizationRegistry<number> | null
-  /** Copies of evicted tables by their arena address, until their owning Matcher is collected. */
-  readonly #evicted = new Map<number, Uint8Array>()
-  /** Tables evicted so far (the bench and tests read it). */
-  evictions = 0
-
-  /** Evicted tables whose copies are still held (their owning Matchers not yet collected). */
-  get evictedHeld(): number {
-    return this.#evicted.size
-  }
+  /** The compiled tables: the arena they live in, their eviction and their release (wasm-tables.ts). */
+  readonly tables: Tables
   /** A Buffer over wasm memory where the runtime has one (Node): batches then go in as UTF-16. */
   utf16: Utf16Writer | null = null
   /**
@@ -216,9 +150,7 @@ export class Engine {
     this.inView = this.u8
     this.workStart = this.base
     this.workEnd = w.memory.buffer.byteLength
-    const canCollect = typeof FinalizationRegistry === 'function'
-    this.arena = canCollect ? new Arena(this.u32) : null
-    this.#collected = canCollect ? new FinalizationRegistry((at: number) => this.freeTable(at)) : null
+    this.tables = new Tables(this)
     this.relayout()
   }
 
@@ -239,7 +171,7 @@ export class Engine {
     const needed = start + span(start)
     if (needed > have) {
       try {
-        this.w.memory.grow(Math.ceil((needed - have) / PAGE))
+        this.w.memory.grow(Math.ceil((needed - have) / WASM_PAGE))
       } catch (err) {
         throw new RangeError(`robotstxt-wasm: this call needs ${needed} bytes of WebAssembly memory and the runtime refused to grow past ${have}; the engine is unchanged`, { cause: err })
       }
@@ -252,9 +184,9 @@ export class Engine {
     this.workCap = workCap
     this.residentMaxPat = maxPat
     if (this.heldOwner === null) this.inputBody = null
-    this.#refreshViews()
+    this.refreshViews()
     if (moves) {
-      this.arena!.addRegion(this.workStart, this.workEnd)
+      this.tables.arena!.addRegion(this.workStart, this.workEnd)
       this.workStart = start
       // The slot moved, and the old one is arena now: a JS-held current table is copied to the new
       // one at once, since the caller may have made it current before asking for room.
@@ -272,14 +204,14 @@ export class Engine {
   }
 
   /** Growing detaches the old ArrayBuffer: views are always rebuilt after it, never kept stale. */
-  #refreshViews(): void {
+  refreshViews(): void {
     if (this.u8.buffer === this.w.memory.buffer) return
     this.u8 = new Uint8Array(this.w.memory.buffer)
     this.i32 = new Int32Array(this.w.memory.buffer)
     this.u32 = new Uint32Array(this.w.memory.buffer)
     this.inView = this.u8.subarray(this.input, this.input + this.inputCap)
     this.utf16 = null
-    if (this.arena !== null) this.arena.mem = this.u32
+    if (this.tables.arena !== null) this.tables.arena.mem = this.u32
   }
 
   /** Size of the wasm linear memory (it only grows: to the largest table and input seen). */
@@ -296,7 +228,7 @@ export class Engine {
       const tag = (table >>> 2) - 1
       const mark = this.u32[tag]!
       if (mark !== TAG_USED) {
-        if (mark === TAG_EVICTED) return this.use(this.#evicted.get(table)!)
+        if (mark === TAG_EVICTED) return this.use(this.tables.evictedCopy(table))
         this.u32[tag] = TAG_USED
       }
       this.w.useTable(table)
@@ -311,127 +243,6 @@ export class Engine {
     this.u8.set(table, this.workStart)
     this.w.useTable(this.workStart)
     this.current = table
-  }
-
-  /**
-   * Keeps the table of `size` bytes at `from` (in the work area, just compiled): in an arena block
-   * (for `track` to tie to its Matcher), or as a JS copy when the arena is full. When one of `like`
-   * (the site's tables) holds the same bytes, that one is returned and nothing is kept: compared
-   * here, before a block is taken, a site's agents that fall to the same groups (three compiles in
-   * four on the corpus' labelled checks) cost no alloc, copy and free.
-   */
-  keepTable(from: number, size: number, like: readonly TableRef[] = NO_TABLES): TableRef {
-    for (let k = 0; k < like.length; k++) if (this.#holds(like[k]!, from, size)) return like[k]!
-    const arena = this.arena
-    if (arena === null) return this.u8.slice(from, from + size)
-    const block = size + TAG_BYTES
-    let b = arena.alloc(block)
-    if (b === 0 && this.#growArena(block)) b = arena.alloc(block)
-    if (b === 0) b = this.#evictFor(block)
-    if (b === 0) return this.u8.slice(from, from + size)
-    const at = b + TAG_BYTES
-    this.u32[b >>> 2] = TAG_USED
-    this.u8.copyWithin(at, from, from + size)
-    const maxPat = this.u32[(at + TABLE_MAX_PAT) >>> 2]!
-    if (maxPat > this.residentMaxPat) {
-      try {
-        this.relayout(this.tableCap, this.inputCap, this.workCap, maxPat)
-      } catch (err) {
-        arena.free(b)
-        throw err
-      }
-    }
-    return at
-  }
-
-  /**
-   * Evicts least recently used tables until a block of `size` bytes can be had, visiting at most
-   * EVICT_VISITS blocks; the block, or 0. Second chance: a table used since the hand last passed
-   * keeps its place once (its mark is cleared), one not used is evicted: its Matchers find its
-   * copy, in JS memory, from their next check on (use), and its block shrinks to its tag word,
-   * which keeps the address from being handed out again while they may still name it.
-   */
-  #evictFor(size: number): number {
-    const arena = this.arena!
-    const m = this.u32
-    for (let visits = 0; visits < EVICT_VISITS; visits++) {
-      const b = arena.clockNext()
-      if (b === 0) return 0
-      const mark = m[b >>> 2]!
-      if (mark === TAG_EVICTED) continue
-      if (mark === TAG_USED) {
-        m[b >>> 2] = TAG_UNUSED
-        continue
-      }
-      const at = b + TAG_BYTES
-      this.#evicted.set(at, this.u8.slice(at, at + tableLength(this.u8.subarray(at))))
-      this.evictions++
-      if (this.current === at) this.current = null
-      m[b >>> 2] = TAG_EVICTED
-      arena.shrink(b, TAG_BYTES)
-      const got = arena.alloc(size)
-      if (got !== 0) return got
-    }
-    return 0
-  }
-
-  /**
-   * Does `table` hold the table of `size` bytes at `from`? Its first `size` bytes decide: they hold
-   * the header and every rule's offsets, so equal they give it the same length. Compared a word at
-   * a time (tables and their sizes are 4-aligned): a byte loop over the corpus' duplicate tables was
-   * a tenth of the field benchmark's time.
-   */
-  #holds(table: TableRef, from: number, size: number): boolean {
-    if (typeof table === 'number' && this.u32[(table >>> 2) - 1] === TAG_EVICTED) table = this.#evicted.get(table)!
-    if (typeof table === 'number' ? this.arena!.payloadSize(table - TAG_BYTES) - TAG_BYTES < size : table.length !== size) return false
-    if (typeof table === 'number' && ((table | from | size) & 3) === 0) {
-      const w = this.u32
-      for (let i = table >>> 2, j = from >>> 2, end = (from + size) >>> 2; j < end; i++, j++) if (w[i] !== w[j]) return false
-      return true
-    }
-    const t = this.tableBytes(table)
-    const u8 = this.u8
-    for (let i = 0; i < size; i++) if (t[i] !== u8[from + i]) return false
-    return true
-  }
-
-  /** Frees arena table `table` once `owner` is collected (a JS-held table needs nothing). */
-  track(owner: object, table: TableRef): void {
-    if (typeof table === 'number') this.#collected!.register(owner, table)
-  }
-
-  /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
-  tableBytes(table: TableRef): Uint8Array {
-    if (typeof table !== 'number') return table
-    return this.u32[(table >>> 2) - 1] === TAG_EVICTED ? this.#evicted.get(table)! : this.u8.subarray(table)
-  }
-
-  /** Frees an arena table (when its owning Matcher is collected, or at once for one no Matcher owns). */
-  freeTable(at: number): void {
-    // The block may be reused at once: the matcher must not take a new table there for the old one.
-    if (this.current === at) this.current = null
-    const copy = this.#evicted.get(at)
-    if (copy !== undefined && this.u32[(at >>> 2) - 1] === TAG_EVICTED) {
-      this.#evicted.delete(at)
-      if (this.current === copy) this.current = null
-    }
-    this.arena!.free(at - TAG_BYTES)
-  }
-
-  /** A new arena region of at least `size` bytes at the end of memory, unless the cap or the runtime refuses. */
-  #growArena(size: number): boolean {
-    const arena = this.arena!
-    const grow = Math.ceil(Math.max(size + 128, ARENA_STEP) / PAGE)
-    if (arena.bytes + grow * PAGE > arenaMax()) return false
-    const have = this.w.memory.buffer.byteLength
-    try {
-      this.w.memory.grow(grow)
-    } catch {
-      return false
-    }
-    this.#refreshViews()
-    arena.addRegion(have, this.w.memory.buffer.byteLength)
-    return true
   }
 
   /**

@@ -43,7 +43,7 @@ for (let i = 0; i < MATCHERS; i++) {
 const wasmAfterMatchers = getEngine().memoryBytes
 gc()
 await turn()
-const arenaLiveAfterMatchers = getEngine().arena?.live ?? 0
+const arenaLiveAfterMatchers = getEngine().tables.arena?.live ?? 0
 
 // Many checks on a few live matchers, single and batched.
 const live = agents.map((a, i) => robots[i]!.matcher(a))

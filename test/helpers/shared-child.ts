@@ -12,7 +12,7 @@ async function collect(): Promise<void> {
     await turn()
   }
 }
-const arena = getEngine().arena!
+const arena = getEngine().tables.arena!
 
 function sharerOfDroppedSite(): Matcher {
   const r = parseRobots('User-agent: *\nDisallow: /a\n' + 'Disallow: /long/pattern/so/the/table/is/large/*.html$\n'.repeat(40))
