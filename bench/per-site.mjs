@@ -150,6 +150,12 @@ function memory() {
 
 // ── cold start: a fresh process, over one that imports nothing ──────────────────────────────────
 /**
+ * Fresh processes per library for the cold-start medians: on this 2-core VM an empty node's CPU
+ * time moved by 2 ms between runs minutes apart, and 11 runs gave medians that swung by as much.
+ */
+export const COLD_RUNS = 41
+
+/**
  * Wall time of `node --input-type=module -e SCRIPT` importing each library and answering one check,
  * less the median of the same with an empty script (Node's own start); `runs` interleaved runs of each.
  * A wrong verdict exits 3, so a process that did not do the work cannot pass for a fast one.
@@ -276,7 +282,7 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)}, robots-parser ${fmtNs(checks.theirs)}`)
   const mem = memory()
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
-  cold ??= coldStart(Math.max(11, 2 * rounds + 1))
+  cold ??= coldStart(Math.max(COLD_RUNS, 2 * rounds + 1))
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
   log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)}, robots-parser ${signed(cold.cpu.theirs)}`)
   const field = fieldNode(sites, rounds)

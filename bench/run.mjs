@@ -17,7 +17,7 @@ import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
 import { accessors, hostileShapes } from './shapes.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
-import { coldStart, perSite } from './per-site.mjs'
+import { COLD_RUNS, coldStart, perSite } from './per-site.mjs'
 import { surveyBenchChild, surveyCeiling } from './survey.mjs'
 import { CEILING_CORES, cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
 import { writeHeadline } from './report.mjs'
@@ -128,7 +128,7 @@ function target(what, value, goal, ok) {
 
 // ── init: a fresh process importing the package and answering one check, over an empty one ─────
 function initPhase() {
-  const cold = coldStart(Math.max(11, ROUNDS * 2 + 1))
+  const cold = coldStart(Math.max(COLD_RUNS, ROUNDS * 2 + 1))
   // CPU time, as the per-site cold start row: wall medians of 30 ms processes on a shared machine
   // can fall below the empty script's.
   const row = { phase: `init: import + first check (fresh process, CPU time over one with an empty script: ${fmtNs(cold.cpu.empty)})`, ours: cold.cpu.ours, theirs: cold.cpu.theirs }
