@@ -3,16 +3,9 @@
 // and the blocks' tag words are released. Prints one JSON object.
 import { parseRobots, type Matcher } from '../../src/index.js'
 import { getEngine } from '../../src/engine/wasm.js'
+import { collect } from './collect.js'
 import { arenaMax } from '../../src/engine/wasm-tables.js'
 
-const gc = (globalThis as { gc?: () => void }).gc!
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
-async function collect(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    gc()
-    await turn()
-  }
-}
 const engine = getEngine()
 const arena = engine.tables.arena!
 // One table first, so that the arena has a region; then the cap counts as reached.

@@ -3,15 +3,8 @@
 // in use until both are collected. Prints one JSON object.
 import { parseRobots, type Matcher } from '../../src/index.js'
 import { getEngine } from '../../src/engine/wasm.js'
+import { collect } from './collect.js'
 
-const gc = (globalThis as { gc?: () => void }).gc!
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
-async function collect(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    gc()
-    await turn()
-  }
-}
 const arena = getEngine().tables.arena!
 
 function sharerOfDroppedSite(): Matcher {
