@@ -52,13 +52,22 @@ test('an evicted table\'s copy lives as long as its Matchers: collected, the cop
   await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'evicted-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: out, loader: { '.wasm': 'base64' }, logLevel: 'error' })
   const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', out], { encoding: 'utf8', timeout: 60_000 })) as {
     evictions: number; held: number; heldAfter: number; liveKept: number; liveAfter: number; verdicts: boolean[]
+    loop: { made: number; right: number; evicted: number; heldBytes: number; bound: number }; afterTurn: { heldBytes: number }
   }
   expect(r.evictions).toBeGreaterThanOrEqual(30)
   expect(r.verdicts).toEqual([false, true])
   expect(r.held).toBe(r.evictions)
   expect(r.heldAfter).toBe(0)
   // Every table but the first site's freed, its block and the evicted ones' tag words.
+  expect(r.liveAfter).toBeGreaterThanOrEqual(0)
   expect(r.liveAfter).toBeLessThan(r.liveKept / 4)
+  // A synchronous loop of dying Matchers past the cap: every verdict right, eviction went past
+  // nothing it could not release, and the next turn released it all.
+  expect(r.loop.right).toBe(r.loop.made)
+  expect(r.loop.evicted).toBeGreaterThan(1000)
+  expect(r.loop.heldBytes).toBeGreaterThan(r.loop.bound / 2)
+  expect(r.loop.heldBytes).toBeLessThanOrEqual(r.loop.bound + 8192)
+  expect(r.afterTurn.heldBytes).toBe(0)
 })
 
 test('edge: compiling a 500 KB body with few rules keeps wasm memory small (work sized by rules, not bytes)', async () => {

@@ -125,31 +125,6 @@ export class Arena {
     }
   }
 
-  /**
-   * Shrinks the block of `payload` (in use) to hold `keep` bytes, returning the rest to the free
-   * lists; its start stays in use, so the address cannot be handed out again until it is freed.
-   */
-  shrink(payload: number, keep: number): void {
-    const m = this.mem
-    const b = payload - HEADER
-    const word = m[b >>> 2]!
-    const size = word & SIZE_MASK
-    const need = Math.max(MIN_BLOCK, (keep + HEADER + GRAIN - 1) & SIZE_MASK)
-    if (size - need < MIN_BLOCK) return
-    m[b >>> 2] = need | (word & PREV_FREE)
-    this.live -= size - need
-    let rest = size - need
-    const next = b + size
-    const nextWord = m[next >>> 2]!
-    if (nextWord & FREE) {
-      const nextSize = nextWord & SIZE_MASK
-      this.#unlinkBlock(next, nextSize)
-      if (this.#hand === next) this.#hand = b + need
-      rest += nextSize
-    }
-    this.#setFree(b + need, rest, 0)
-  }
-
   /** A payload of at least `size` bytes (4-aligned), or 0 when no free block is large enough. */
   alloc(size: number): number {
     const need = Math.max(MIN_BLOCK, (size + HEADER + GRAIN - 1) & SIZE_MASK)

@@ -15,19 +15,20 @@
 // recently used ones (second chance: a tag word before each table is marked by every check that
 // switches to it and cleared by the arena's clock hand; an unmarked table goes, at most
 // EVICT_VISITS blocks visited per table kept): an evicted table's bytes move to a JS copy, which
-// its Matchers use from their next check on, and its block shrinks to the tag word, which keeps
-// the address from naming another table until the owner is collected and frees both. So a process
+// its Matchers use from their next check on (use() looks an address up among the evicted ones
+// only once there are some), and its block is freed whole; a new table is never placed at an
+// address an evicted one still goes by (its owner alive), but a word or two later. So a process
 // holding millions of matchers keeps the arenaMax() bytes of those it uses most resident and the
 // rest in JS memory, which the garbage collector returns as usual. Where no block can be had (and
 // on a runtime without FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array;
 // JS-held tables are copied into the table slot when used and not already there (an identity
 // check, so repeated use of one Matcher copies nothing).
 //
-// Invariants: a table's arena address is its block's payload + TAG_BYTES and stays its own until
-// its owner is collected (an evicted table's block keeps its tag word, so the address is never
-// handed out again meanwhile); a tag word is TAG_UNUSED, TAG_USED or TAG_EVICTED, and a table is in
-// `#evicted` exactly while its tag says TAG_EVICTED; `current`, the table the wasm matcher reads,
-// never names a freed or evicted block.
+// Invariants: a table's address is its block's payload + TAG_BYTES (one or two words more when
+// padded) and names that table alone until its owner is collected: an evicted table's address is a
+// key of `#evicted` until then, and no new table is placed at one; the word before every resident
+// table is its tag; `current`, the table the wasm matcher reads, never names a freed or evicted
+// block.
 
 import { Arena } from './arena.js'
 import { TABLE_MAX_PAT } from './layout.js'
@@ -39,15 +40,21 @@ export const WASM_PAGE = 65536
 const ARENA_STEP = WASM_PAGE
 /**
  * Each table's arena block starts with a tag word, the table after it: TAG_USED when a check used
- * the table since the eviction clock last passed it, TAG_UNUSED when not, TAG_EVICTED when its
- * copy is in JS memory (the block then holds only the tag). A table's address is its block's + 4.
+ * the table since the eviction clock last passed it, TAG_UNUSED when not. A table's address is its
+ * block's + TAG_BYTES; when that address still names an evicted table (its owner not collected
+ * yet), the block starts with TAG_PADDING + k instead and the tag and table follow k + 1 words
+ * later (k is 0 or 1).
  */
 export const TAG_BYTES = 4
 export const TAG_UNUSED = 0
 export const TAG_USED = 1
-export const TAG_EVICTED = 0xffffffff
+const TAG_PADDING = 2
+/** The most bytes a table is placed later than its block's TAG_BYTES (two words). */
+const PADDING_MAX = 2 * TAG_BYTES
 /** Blocks the eviction clock visits at most for one table: the bound on a compile's eviction work. */
 export const EVICT_VISITS = 256
+/** Evicted copies one task may make: arenaMax() / this many bytes (Tables.#countTurn). */
+export const EVICT_TURN_SHARE = 4
 /**
  * The most bytes of wasm memory the table arena takes; past them tables stay in JS memory. A
  * Cloudflare Worker's isolate has 128 MB in all, and wasm memory never shrinks, so there the arena
@@ -98,8 +105,15 @@ export class Tables {
   readonly #collected: FinalizationRegistry<number> | null
   /** Copies of evicted tables by their arena address, until their owning Matcher is collected. */
   readonly #evicted = new Map<number, Uint8Array>()
+  /** How many there are: the Engine's use() looks a table up only when this is not 0. */
+  evictedCount = 0
+  /** Blocks of tables placed a word later (TAG_PADDING), by table address: rare, see keep(). */
+  readonly #padded = new Map<number, number>()
   /** Tables evicted so far (the bench and tests read it). */
   evictions = 0
+  /** Bytes of copies evicted since the event loop last turned, and whether a turn is awaited. */
+  #turnBytes = 0
+  #turnAwaited = false
 
   constructor(e: TableHost) {
     this.#e = e
@@ -110,12 +124,19 @@ export class Tables {
 
   /** Evicted tables whose copies are still held (their owning Matchers not yet collected). */
   get evictedHeld(): number {
-    return this.#evicted.size
+    return this.evictedCount
   }
 
-  /** The JS copy of evicted table `at` (its tag says TAG_EVICTED). */
-  evictedCopy(at: number): Uint8Array {
-    return this.#evicted.get(at)!
+  /** The bytes of those copies (a sum: for tests and the bench). */
+  get evictedHeldBytes(): number {
+    let n = 0
+    for (const copy of this.#evicted.values()) n += copy.length
+    return n
+  }
+
+  /** The JS copy of table `at` if it was evicted. */
+  evictedCopy(at: number): Uint8Array | undefined {
+    return this.#evicted.get(at)
   }
 
   /**
@@ -130,20 +151,37 @@ export class Tables {
     for (let k = 0; k < like.length; k++) if (this.#holds(like[k]!, from, size)) return like[k]!
     const arena = this.arena
     if (arena === null) return e.u8.slice(from, from + size)
-    const block = size + TAG_BYTES
-    let b = arena.alloc(block)
-    if (b === 0 && this.#grow(block)) b = arena.alloc(block)
-    if (b === 0) b = this.#evictFor(block)
+    // Once tables have been evicted, a new block may start where an evicted table's did, whose
+    // address still names it: each block then has room to place its table up to two words later.
+    let padding = this.evictedCount !== 0 ? PADDING_MAX : 0
+    let b = arena.alloc(size + TAG_BYTES + padding)
+    if (b === 0 && this.#grow(size + TAG_BYTES + padding)) b = arena.alloc(size + TAG_BYTES + padding)
+    if (b === 0) {
+      // The block an eviction frees is the likeliest to come back: where the evicted table was.
+      padding = PADDING_MAX
+      b = this.#evictFor(size + TAG_BYTES + padding)
+    }
     if (b === 0) return e.u8.slice(from, from + size)
-    const at = b + TAG_BYTES
-    e.u32[b >>> 2] = TAG_USED
+    let at = b + TAG_BYTES
+    if (padding !== 0) {
+      while (at <= b + padding && this.#evicted.has(at)) at += TAG_BYTES
+      if (at > b + padding) {
+        arena.free(b)
+        return e.u8.slice(from, from + size)
+      }
+      if (at !== b + TAG_BYTES) {
+        e.u32[b >>> 2] = TAG_PADDING + (at - b) / TAG_BYTES - 2
+        this.#padded.set(at, b)
+      }
+    }
+    e.u32[(at >>> 2) - 1] = TAG_USED
     e.u8.copyWithin(at, from, from + size)
     const maxPat = e.u32[(at + TABLE_MAX_PAT) >>> 2]!
     if (maxPat > e.residentMaxPat) {
       try {
         e.relayout(e.tableCap, e.inputCap, e.workCap, maxPat)
       } catch (err) {
-        arena.free(b)
+        this.free(at)
         throw err
       }
     }
@@ -154,32 +192,54 @@ export class Tables {
    * Evicts least recently used tables until a block of `size` bytes can be had, visiting at most
    * EVICT_VISITS blocks; the block, or 0. Second chance: a table used since the hand last passed
    * keeps its place once (its mark is cleared), one not used is evicted: its Matchers find its
-   * copy, in JS memory, from their next check on (use), and its block shrinks to its tag word,
-   * which keeps the address from being handed out again while they may still name it.
+   * copy, in JS memory, from their next check on (use), and its block is freed whole, so evicted
+   * neighbours merge into room for tables of any size.
    */
   #evictFor(size: number): number {
     const e = this.#e
     const arena = this.arena!
     const m = e.u32
+    if (this.#turnBytes >= arenaMax() / EVICT_TURN_SHARE) return 0
     for (let visits = 0; visits < EVICT_VISITS; visits++) {
       const b = arena.clockNext()
       if (b === 0) return 0
-      const mark = m[b >>> 2]!
-      if (mark === TAG_EVICTED) continue
-      if (mark === TAG_USED) {
-        m[b >>> 2] = TAG_UNUSED
+      const first = m[b >>> 2]!
+      const tag = first >= TAG_PADDING ? b + (first - TAG_PADDING + 1) * TAG_BYTES : b
+      if (m[tag >>> 2] === TAG_USED) {
+        m[tag >>> 2] = TAG_UNUSED
         continue
       }
-      const at = b + TAG_BYTES
-      this.#evicted.set(at, e.u8.slice(at, at + tableLength(e.u8.subarray(at))))
+      const at = tag + TAG_BYTES
+      const copy = e.u8.slice(at, at + tableLength(e.u8.subarray(at)))
+      this.#evicted.set(at, copy)
+      this.evictedCount++
       this.evictions++
+      this.#countTurn(copy.length)
       if (e.current === at) e.current = null
-      m[b >>> 2] = TAG_EVICTED
-      arena.shrink(b, TAG_BYTES)
+      this.#padded.delete(at)
+      arena.free(b)
       const got = arena.alloc(size)
       if (got !== 0) return got
     }
     return 0
+  }
+
+  /**
+   * Counts `bytes` of evicted copies against this turn of the event loop. A FinalizationRegistry
+   * only calls back between tasks, so within one task the copies of tables whose Matchers are
+   * already dead cannot be released: a synchronous loop compiling past the cap would keep every
+   * one. So eviction stops for the rest of a task once arenaMax() / EVICT_TURN_SHARE bytes went,
+   * and new tables stay in JS memory (collectable as soon as they are dead) until the next turn.
+   */
+  #countTurn(bytes: number): void {
+    this.#turnBytes += bytes
+    if (this.#turnAwaited) return
+    this.#turnAwaited = true
+    const timer = setTimeout(() => {
+      this.#turnBytes = 0
+      this.#turnAwaited = false
+    }, 0) as { unref?: () => void }
+    timer.unref?.()
   }
 
   /**
@@ -190,8 +250,8 @@ export class Tables {
    */
   #holds(table: TableRef, from: number, size: number): boolean {
     const e = this.#e
-    if (typeof table === 'number' && e.u32[(table >>> 2) - 1] === TAG_EVICTED) table = this.#evicted.get(table)!
-    if (typeof table === 'number' ? this.arena!.payloadSize(table - TAG_BYTES) - TAG_BYTES < size : table.length !== size) return false
+    if (typeof table === 'number') table = this.#evicted.get(table) ?? table
+    if (typeof table === 'number' ? this.#room(table) < size : table.length !== size) return false
     if (typeof table === 'number' && ((table | from | size) & 3) === 0) {
       const w = e.u32
       for (let i = table >>> 2, j = from >>> 2, end = (from + size) >>> 2; j < end; i++, j++) if (w[i] !== w[j]) return false
@@ -203,6 +263,12 @@ export class Tables {
     return true
   }
 
+  /** The bytes the block of arena table `at` holds from `at` on. */
+  #room(at: number): number {
+    const b = this.#padded.get(at) ?? at - TAG_BYTES
+    return this.arena!.payloadSize(b) - (at - b)
+  }
+
   /** Frees arena table `table` once `owner` is collected (a JS-held table needs nothing). */
   track(owner: object, table: TableRef): void {
     if (typeof table === 'number') this.#collected!.register(owner, table)
@@ -210,9 +276,8 @@ export class Tables {
 
   /** A view of an arena table (up to the end of memory: a table's reads stay within its own offsets). */
   bytes(table: TableRef): Uint8Array {
-    const e = this.#e
     if (typeof table !== 'number') return table
-    return e.u32[(table >>> 2) - 1] === TAG_EVICTED ? this.#evicted.get(table)! : e.u8.subarray(table)
+    return this.#evicted.get(table) ?? this.#e.u8.subarray(table)
   }
 
   /** Frees an arena table (when its owning Matcher is collected, or at once for one no Matcher owns). */
@@ -221,11 +286,16 @@ export class Tables {
     // The block may be reused at once: the matcher must not take a new table there for the old one.
     if (e.current === at) e.current = null
     const copy = this.#evicted.get(at)
-    if (copy !== undefined && e.u32[(at >>> 2) - 1] === TAG_EVICTED) {
+    if (copy !== undefined) {
+      // Evicted: its block went then; only the copy is left.
       this.#evicted.delete(at)
+      this.evictedCount--
       if (e.current === copy) e.current = null
+      return
     }
-    this.arena!.free(at - TAG_BYTES)
+    const b = this.#padded.get(at)
+    if (b !== undefined) this.#padded.delete(at)
+    this.arena!.free(b ?? at - TAG_BYTES)
   }
 
   /** A new arena region of at least `size` bytes at the end of memory, unless the cap or the runtime refuses. */

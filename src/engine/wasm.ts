@@ -29,7 +29,7 @@
 import embedded from '../../build/robots.wasm'
 import type { WasmExports } from './abi.js'
 import { tableMaxPattern } from './table.js'
-import { Tables, TAG_EVICTED, TAG_USED, WASM_PAGE, type TableRef } from './wasm-tables.js'
+import { Tables, TAG_USED, WASM_PAGE, type TableRef } from './wasm-tables.js'
 import { base64Bytes, encoder, u32At } from './bytes.js'
 import { CODED_PLAIN_LENGTH, CODED_TRAILER } from './layout.js'
 
@@ -223,14 +223,14 @@ export class Engine {
   use(table: TableRef): void {
     if (table === this.current) return
     if (typeof table === 'number') {
-      // The tag word before the table, on the line the matcher reads first: marked used, unless
-      // the table was evicted (then its copy stands in).
-      const tag = (table >>> 2) - 1
-      const mark = this.u32[tag]!
-      if (mark !== TAG_USED) {
-        if (mark === TAG_EVICTED) return this.use(this.tables.evictedCopy(table))
-        this.u32[tag] = TAG_USED
+      // An evicted table's copy stands in for it (looked up only once a table was evicted).
+      if (this.tables.evictedCount !== 0) {
+        const copy = this.tables.evictedCopy(table)
+        if (copy !== undefined) return this.use(copy)
       }
+      // The tag word before the table, on the line the matcher reads first: marked used.
+      const tag = (table >>> 2) - 1
+      if (this.u32[tag] !== TAG_USED) this.u32[tag] = TAG_USED
       this.w.useTable(table)
       this.current = table
       return

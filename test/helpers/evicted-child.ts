@@ -4,7 +4,7 @@
 import { parseRobots, type Matcher } from '../../src/index.js'
 import { getEngine } from '../../src/engine/wasm.js'
 import { collect } from './collect.js'
-import { arenaMax } from '../../src/engine/wasm-tables.js'
+import { arenaMax, EVICT_TURN_SHARE } from '../../src/engine/wasm-tables.js'
 
 const engine = getEngine()
 const arena = engine.tables.arena!
@@ -20,4 +20,25 @@ const held = engine.tables.evictedHeld
 const liveKept = arena.live
 kept = null
 await collect()
-process.stdout.write(JSON.stringify({ evictions: engine.tables.evictions, held, heldAfter: engine.tables.evictedHeld, liveKept, liveAfter: arena.live, verdicts }) + '\n')
+const heldAfter = engine.tables.evictedHeld
+const liveAfter = arena.live
+// A synchronous loop past the cap whose Matchers die at once: their copies cannot be released
+// before the task ends, so eviction stops at its share of the cap and the rest stay in JS memory.
+// The arena first grows to ~24 MiB (tables kept, then collected), so that the share is reached.
+arena.bytes = 0
+let grown: Matcher[] | null = Array.from({ length: 8000 }, (_, i) => parseRobots(body(50_000 + i)).matcher('bot'))
+grown = null
+await collect()
+arena.bytes = arenaMax()
+const before = engine.tables.evictions
+let made = 0
+let right = 0
+for (let i = 0; i < 20_000; i++) {
+  const m = parseRobots(body(100_000 + i)).matcher('bot')
+  made++
+  if (!m.isAllowed('https://h/s' + (100_000 + i) + '/r1/' + 'p'.repeat(20) + '.php')) right++
+}
+const loop = { made, right, evicted: engine.tables.evictions - before, heldBytes: engine.tables.evictedHeldBytes, bound: arenaMax() / EVICT_TURN_SHARE }
+await collect()
+const afterTurn = { heldBytes: engine.tables.evictedHeldBytes }
+process.stdout.write(JSON.stringify({ evictions: before, held, heldAfter, liveKept, liveAfter, verdicts, loop, afterTurn }) + '\n')
