@@ -9,7 +9,7 @@
 // Each region ends with a sentinel header (size 0, in use) that stops merging.
 //
 // A clock hand walks the blocks in use, region after region, for the Engine's eviction of least
-// recently used tables (the second-chance approximation of LRU; wasm.ts keeps the reference bits).
+// recently used tables (the second-chance approximation of LRU; wasm-tables.ts keeps the reference bits).
 //
 // Invariants: blocks of a region tile it exactly; no two free blocks are adjacent (they merge); a
 // free block is in the list of its size class; a block is split only when the rest can stand as a

@@ -17,18 +17,17 @@
 // EVICT_VISITS blocks visited per table kept): an evicted table's bytes move to a JS copy, which
 // its Matchers use from their next check on (use() looks an address up among the evicted ones
 // only once there are some), and its block is freed whole; a new table is never placed at an
-// address an evicted one still goes by (its owner alive), but a word or two later. So a process
+// address an evicted one still goes by (its owner alive), but a word later. So a process
 // holding millions of matchers keeps the arenaMax() bytes of those it uses most resident and the
 // rest in JS memory, which the garbage collector returns as usual. Where no block can be had (and
 // on a runtime without FinalizationRegistry) a table is held by its Matcher in a JS Uint8Array;
 // JS-held tables are copied into the table slot when used and not already there (an identity
 // check, so repeated use of one Matcher copies nothing).
 //
-// Invariants: a table's address is its block's payload + TAG_BYTES (one or two words more when
-// padded) and names that table alone until its owner is collected: an evicted table's address is a
-// key of `#evicted` until then, and no new table is placed at one; the word before every resident
-// table is its tag; `current`, the table the wasm matcher reads, never names a freed or evicted
-// block.
+// Invariants: a table's address is its block's payload + TAG_BYTES (a word more when padded) and
+// names that table alone until its owner is collected: an evicted table's address is a key of
+// `#evicted` until then, and no new table is placed at one; the word before every resident table
+// is its tag; `current`, the table the wasm matcher reads, never names a freed or evicted block.
 
 import { Arena } from './arena.js'
 import { TABLE_MAX_PAT } from './layout.js'
@@ -42,15 +41,12 @@ const ARENA_STEP = WASM_PAGE
  * Each table's arena block starts with a tag word, the table after it: TAG_USED when a check used
  * the table since the eviction clock last passed it, TAG_UNUSED when not. A table's address is its
  * block's + TAG_BYTES; when that address still names an evicted table (its owner not collected
- * yet), the block starts with TAG_PADDING + k instead and the tag and table follow k + 1 words
- * later (k is 0 or 1).
+ * yet), the block starts with TAG_PADDING instead and the tag and table follow one word later.
  */
-export const TAG_BYTES = 4
-export const TAG_UNUSED = 0
+const TAG_BYTES = 4
+const TAG_UNUSED = 0
 export const TAG_USED = 1
 const TAG_PADDING = 2
-/** The most bytes a table is placed later than its block's TAG_BYTES (two words). */
-const PADDING_MAX = 2 * TAG_BYTES
 /** Blocks the eviction clock visits at most for one table: the bound on a compile's eviction work. */
 export const EVICT_VISITS = 256
 /** Evicted copies one task may make: arenaMax() / this many bytes (Tables.#countTurn). */
@@ -80,7 +76,6 @@ export function arenaMax(): number {
 export type TableRef = number | Uint8Array
 const NO_TABLES: readonly TableRef[] = []
 
-
 /**
  * What the store needs of the Engine that owns it (wasm.ts): its current views of wasm memory, the
  * table the matcher reads, and the layout it may have to widen for a table's longest pattern.
@@ -105,7 +100,10 @@ export class Tables {
   readonly #collected: FinalizationRegistry<number> | null
   /** Copies of evicted tables by their arena address, until their owning Matcher is collected. */
   readonly #evicted = new Map<number, Uint8Array>()
-  /** How many there are: the Engine's use() looks a table up only when this is not 0. */
+  /**
+   * How many copies are held (their owning Matchers not yet collected): the Engine's use() looks a
+   * table up only when this is not 0.
+   */
   evictedCount = 0
   /** Blocks of tables placed a word later (TAG_PADDING), by table address: rare, see keep(). */
   readonly #padded = new Map<number, number>()
@@ -120,11 +118,6 @@ export class Tables {
     const canCollect = typeof FinalizationRegistry === 'function'
     this.arena = canCollect ? new Arena(e.u32) : null
     this.#collected = canCollect ? new FinalizationRegistry((at: number) => this.free(at)) : null
-  }
-
-  /** Evicted tables whose copies are still held (their owning Matchers not yet collected). */
-  get evictedHeld(): number {
-    return this.evictedCount
   }
 
   /** The bytes of those copies (a sum: for tests and the bench). */
@@ -152,27 +145,25 @@ export class Tables {
     const arena = this.arena
     if (arena === null) return e.u8.slice(from, from + size)
     // Once tables have been evicted, a new block may start where an evicted table's did, whose
-    // address still names it: each block then has room to place its table up to two words later.
-    let padding = this.evictedCount !== 0 ? PADDING_MAX : 0
+    // address still names it: each block then has room to place its table a word later.
+    let padding = this.evictedCount !== 0 ? TAG_BYTES : 0
     let b = arena.alloc(size + TAG_BYTES + padding)
     if (b === 0 && this.#grow(size + TAG_BYTES + padding)) b = arena.alloc(size + TAG_BYTES + padding)
     if (b === 0) {
       // The block an eviction frees is the likeliest to come back: where the evicted table was.
-      padding = PADDING_MAX
+      padding = TAG_BYTES
       b = this.#evictFor(size + TAG_BYTES + padding)
     }
     if (b === 0) return e.u8.slice(from, from + size)
     let at = b + TAG_BYTES
-    if (padding !== 0) {
-      while (at <= b + padding && this.#evicted.has(at)) at += TAG_BYTES
-      if (at > b + padding) {
+    if (padding !== 0 && this.#evicted.has(at)) {
+      at += TAG_BYTES
+      if (this.#evicted.has(at)) {
         arena.free(b)
         return e.u8.slice(from, from + size)
       }
-      if (at !== b + TAG_BYTES) {
-        e.u32[b >>> 2] = TAG_PADDING + (at - b) / TAG_BYTES - 2
-        this.#padded.set(at, b)
-      }
+      e.u32[b >>> 2] = TAG_PADDING
+      this.#padded.set(at, b)
     }
     e.u32[(at >>> 2) - 1] = TAG_USED
     e.u8.copyWithin(at, from, from + size)
@@ -203,8 +194,7 @@ export class Tables {
     for (let visits = 0; visits < EVICT_VISITS; visits++) {
       const b = arena.clockNext()
       if (b === 0) return 0
-      const first = m[b >>> 2]!
-      const tag = first >= TAG_PADDING ? b + (first - TAG_PADDING + 1) * TAG_BYTES : b
+      const tag = m[b >>> 2] === TAG_PADDING ? b + TAG_BYTES : b
       if (m[tag >>> 2] === TAG_USED) {
         m[tag >>> 2] = TAG_UNUSED
         continue

@@ -16,11 +16,11 @@ const body = (i: number) => 'User-agent: *\n' + Array.from({ length: 40 }, (_, k
 let kept: Matcher[] | null = []
 for (let i = 0; engine.tables.evictions < 30 && i < 100_000; i++) kept.push(parseRobots(body(i)).matcher('bot'))
 const verdicts = [kept[0]!.isAllowed('https://h/s0/r1/' + 'p'.repeat(20) + '.php'), kept[0]!.isAllowed('https://h/s0/')]
-const held = engine.tables.evictedHeld
+const held = engine.tables.evictedCount
 const liveKept = arena.live
 kept = null
 await collect()
-const heldAfter = engine.tables.evictedHeld
+const heldAfter = engine.tables.evictedCount
 const liveAfter = arena.live
 // A synchronous loop past the cap whose Matchers die at once: their copies cannot be released
 // before the task ends, so eviction stops at its share of the cap and the rest stay in JS memory.
