@@ -30,6 +30,8 @@ describe('api.md: bad arguments throw TypeError', () => {
     [['a', 5], /agent\[1\]: expected a user-agent string, got number 5/],
     [['a', ''], /agent\[1\]: expected a user-agent with a non-empty product token/],
     [undefined, /agent: expected a user-agent string or an array of them, got undefined/],
+    // A Robots not yet checked once held null as its last agent, so null took the recent-agent path.
+    [null, /agent: expected a user-agent string or an array of them, got null/],
     [{}, /agent: expected a user-agent string or an array of them, got an object/],
   ])('agent %j', (agent, message) => {
     for (const call of [() => robots.isAllowed('http://x/', agent as never), () => robots.check('http://x/', agent as never), () => robots.matcher(agent as never), () => robots.crawlDelay(agent as never)]) {

@@ -94,7 +94,7 @@ describe('a site streams its first check, then compiles', () => {
     expect(r.matcherKeys).toEqual(['["b"]', '["a"]'])
   })
 
-  test('the last-agent shortcut never answers for another agent, nor after its matcher is evicted', () => {
+  test('the recent agents never answer for another agent, nor after their matchers are evicted from the slots', () => {
     const body = Array.from({ length: 20 }, (_, i) => `User-agent: bot${String.fromCharCode(97 + i)}\nDisallow: /${i}\n`).join('')
     const r = parseRobots(body)
     const agents = Array.from({ length: 20 }, (_, i) => `bot${String.fromCharCode(97 + i)}`)
@@ -107,6 +107,28 @@ describe('a site streams its first check, then compiles', () => {
       }
     }
     expect(r.matcherKeys.length).toBe(16)
+  })
+
+  test(`property: the recent agents a Robots holds answer as each agent's own matcher does, whatever the order (${fuzzOptions(300).numRuns} runs)`, () => {
+    // Eight agents, each with its own group, so an answer from another agent's matcher shows.
+    const agents = Array.from({ length: 8 }, (_, i) => `bot${String.fromCharCode(97 + i)}`)
+    const body = agents.map((a, i) => `User-agent: ${a}\nDisallow: /${i}\nAllow: /${i}/ok\n`).join('') + 'User-agent: *\nDisallow: /\n'
+    const matchers = agents.map((a) => parseRobots(body).matcher(a))
+    const call = fc.record({ agent: fc.integer({ min: 0, max: 8 }), path: fc.integer({ min: 0, max: 8 }), ok: fc.boolean(), form: fc.constantFrom('same', 'copy', 'array', 'version') })
+    fc.assert(fc.property(fc.array(call, { maxLength: 120 }), (calls) => {
+      const r = parseRobots(body)
+      for (const c of calls) {
+        const url = `http://h/${c.path}${c.ok ? '/ok' : ''}`
+        // Agent 8 has no group of its own: the global group answers, as for any unnamed agent.
+        const name = c.agent < 8 ? agents[c.agent]! : 'other'
+        // The same string object, an equal string that is another object, a list, a full user-agent.
+        const agent = c.form === 'copy' ? [...name].join('') : c.form === 'array' ? [name] : c.form === 'version' ? `${name}/2.1` : name
+        const want = c.agent < 8 ? matchers[c.agent]!.isAllowed(url) : false
+        if (r.isAllowed(url, agent) !== want) return false
+        if (r.check(url, agent).allowed !== want) return false
+      }
+      return true
+    }), fuzzOptions(300))
   })
 
   test('a body over the wasm scan limit (maxBytes raised) streams through the TypeScript parser', () => {

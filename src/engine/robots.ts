@@ -55,6 +55,9 @@ export interface ParseOptions {
  * robots.sitemaps // → [ 'https://example.com/sitemap.xml' ]
  * ```
  */
+/** An empty entry of a Robots' recent agents: equal to no argument (only string agents are held). */
+const NO_AGENT: unique symbol = Symbol('no agent')
+
 export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
@@ -72,13 +75,21 @@ export class Robots {
   /** Compiled matchers by agent (agent-cache.ts; created at the first check or matcher()). */
   #agents: SiteAgents | null = null
   /**
-   * The string agent of the last call that got a matcher (the agent memo's copy, equal to it), and
-   * that matcher: a crawler checks many URLs for one agent, and this answers them from the Robots
-   * itself, with no lookup and no other object to reach (host-switching crawlers pay a cache miss
-   * per object). Still right after the AgentSlots evict its entry: a matcher never goes stale.
+   * The string agents of the last four calls that got a matcher from the slots (each the agent
+   * memo's copy, equal to it), newest first, with those matchers. A crawler checks many URLs for one
+   * agent or a few, and these answer them from the Robots itself: no memo, no slots, no other object
+   * to reach (a crawler that switches hosts on every check pays a cache miss per object reached, and
+   * the slots are two). Four, not the slots' sixteen, because every cached site carries these
+   * fields. Still right after the AgentSlots evict an entry: a matcher never goes stale.
    */
-  #lastAgent: string | null = null
-  #lastMatcher: Matcher | null = null
+  #agent0: string | typeof NO_AGENT = NO_AGENT
+  #matcher0: Matcher | null = null
+  #agent1: string | typeof NO_AGENT = NO_AGENT
+  #matcher1: Matcher | null = null
+  #agent2: string | typeof NO_AGENT = NO_AGENT
+  #matcher2: Matcher | null = null
+  #agent3: string | typeof NO_AGENT = NO_AGENT
+  #matcher3: Matcher | null = null
 
   // Private: a Robots comes from `parseRobots`, which applies the size cut.
   private constructor(source: string | Uint8Array) {
@@ -152,16 +163,13 @@ export class Robots {
    * is scanned at most once more than the agents it is checked for.
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
-    // The agent of the last call again (the usual crawler): no token parsing, no key, no lookup.
-    if (agent === this.#lastAgent) return this.#lastMatcher!.isAllowed(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
     return m !== null ? m.isAllowed(url) : this.#stream(url).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
-    if (agent === this.#lastAgent) return this.#lastMatcher!.check(url)
-    const m = this.#cachedMatcher(agent)
+    const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
     if (m !== null) return m.check(url)
     const v = this.#stream(url)
     if (v.line === 0) return { allowed: v.allowed, line: v.line }
@@ -372,10 +380,28 @@ export class Robots {
     const m = slotMatcher(slots, a, Robots.#compileShared, this)
     if (key !== null) {
       // The memo's copy: comparing the next call's agent with it reads no other caller's string.
-      this.#lastAgent = key
-      this.#lastMatcher = m
+      this.#agent3 = this.#agent2
+      this.#matcher3 = this.#matcher2
+      this.#agent2 = this.#agent1
+      this.#matcher2 = this.#matcher1
+      this.#agent1 = this.#agent0
+      this.#matcher1 = this.#matcher0
+      this.#agent0 = key
+      this.#matcher0 = m
     }
     return m
+  }
+
+  /**
+   * The matcher of a string agent among the last four that got one (no token parsing, no memo, no
+   * lookup), or null, and then #cachedMatcher validates the agent.
+   */
+  #recent(agent: string | readonly string[]): Matcher | null {
+    if (agent === this.#agent0) return this.#matcher0
+    if (agent === this.#agent1) return this.#matcher1
+    if (agent === this.#agent2) return this.#matcher2
+    if (agent === this.#agent3) return this.#matcher3
+    return null
   }
 }
 
