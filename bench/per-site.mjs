@@ -27,6 +27,7 @@ const CORPUS = join(root, '..', 'shared', 'corpus')
 const AGENT = 'Googlebot'
 const MEMORY_COUNT = 20_000
 const SEED = 33
+const CRAWLER_ROUNDS = 11
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** Nearest rank, as bench/per-site.py takes it. */
@@ -93,7 +94,7 @@ function shuffle(xs, seed) {
   return xs
 }
 
-export function crawlerChecks(sites, rounds) {
+function crawlerChecks(sites, rounds) {
   // A crawler holds one string per agent it crawls as, so its calls pass the same string object
   // every time. cases.jsonl gives each check its own copy (JSON.parse internalizes only values up
   // to 10 characters); those copies are kept for the fresh-strings pass, which shows what reading
@@ -154,7 +155,7 @@ export function crawlerChecks(sites, rounds) {
   const paired = median(t.robots.ns.map((ns, r) => ns / t.matcher.ns[r]))
   const pairedFresh = median(t.fresh.ns.map((ns, r) => ns / t.matcher.ns[r]))
   return {
-    checks: items.length, switched: switches / (items.length - 1), paired, pairedFresh,
+    checks: items.length, switched: switches / (items.length - 1), paired, pairedFresh, rounds,
     matcher: per('matcher'), robots: per('robots'), fresh: per('fresh'), theirs: per('theirs'),
     agree: { matcher: t.matcher.results[0], robots: t.robots.results[0], fresh: t.fresh.results[0], theirs: t.theirs.results[0] },
   }
@@ -299,7 +300,9 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
 
   const first = firstContact(sites, rounds)
   log(`per site, first contact: string ${fmtNs(first.string)}, bytes ${fmtNs(first.bytes)}, robots-parser ${fmtNs(first.theirs)}`)
-  const checks = crawlerChecks(sites, rounds)
+  // A round of the four passes takes about a quarter of a second: more rounds cost little and steady
+  // the medians of a measurement that is mostly cache misses, which a busy neighbour moves most.
+  const checks = crawlerChecks(sites, Math.max(rounds, CRAWLER_ROUNDS))
   log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)} (fresh agent strings ${fmtNs(checks.fresh)}), robots-parser ${fmtNs(checks.theirs)}`)
   const mem = memory()
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
@@ -316,7 +319,7 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   goal('first contact, byte body: robots-parser / ours', first.theirs / first.bytes, '>= 8', first.theirs / first.bytes >= 8)
   goal('crawler-shaped checks, Matcher.isAllowed: robots-parser / ours', checks.theirs / checks.matcher, '>= 20', checks.theirs / checks.matcher >= 20)
   goal('crawler-shaped checks, Robots.isAllowed: robots-parser / ours', checks.theirs / checks.robots, '>= 15', checks.theirs / checks.robots >= 15)
-  goal('crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed', checks.robots / checks.matcher, '<= 1.3', checks.robots / checks.matcher <= 1.3)
+  goal('crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed (median of the rounds\' ratios)', checks.paired, '<= 1.3', checks.paired <= 1.3)
   goal('memory per cached site: a Robots / a robots-parser instance', mem.string / mem.theirs, '<= 0.5', mem.string / mem.theirs <= 0.5)
   goal('memory per compiled Matcher / a robots-parser instance', mem.matcher / mem.theirs, '<= 0.25', mem.matcher / mem.theirs <= 0.25)
   // CPU time decides: on a shared 2-core machine a median of wall times once put robots-parser's
@@ -326,13 +329,13 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   const agreeCell = (agree, all) => `${((100 * agree) / all).toFixed(2)}% (${count(agree)} of ${count(all)})`
   const md = []
   md.push('## Per site', '')
-  md.push(`Measured ${date} on ${machine}, ${node}; robots-parser 3.0.1 in the same process, interleaved, median of ${rounds} rounds; the ${count(sites.length)} real files of ../shared/corpus/robots (${mb.toFixed(1)} MB).`, '')
+  md.push(`Measured ${date} on ${machine}, ${node}; robots-parser 3.0.1 in the same process, interleaved, median of ${rounds} rounds (${checks.rounds} for the crawler-shaped checks); the ${count(sites.length)} real files of ../shared/corpus/robots (${mb.toFixed(1)} MB).`, '')
   md.push('| what crawlers do | robots-parser | robotstxt-wasm | robotstxt-wasm is | goal |', '|---|---:|---:|---:|---:|')
   md.push(`| first contact: \`parseRobots(body).isAllowed(url, 'Googlebot')\`, per file, body as a string | ${fmtNs(first.theirs)} | ${fmtNs(first.string)} | **${faster(first.theirs, first.string)}** | >= 6x |`)
   md.push(`| the same, body as bytes (a Uint8Array) | | ${fmtNs(first.bytes)} | **${faster(first.theirs, first.bytes)}** | >= 8x |`)
   md.push(`| crawler-shaped checks: ${count(checks.checks)} labelled checks shuffled (seed ${SEED}; the host changes on ${(100 * checks.switched).toFixed(1)}% of them), \`Matcher.isAllowed\`, a Matcher kept per site and agent | ${fmtNs(checks.theirs)} | ${fmtNs(checks.matcher)} | **${faster(checks.theirs, checks.matcher)}** | >= 20x |`)
-  md.push(`| the same through \`Robots.isAllowed(url, agent)\`, a Robots kept per site (warmed once per agent), the agent one string per crawler as a crawler holds it | | ${fmtNs(checks.robots)} | **${faster(checks.theirs, checks.robots)}**; ${(checks.robots / checks.matcher).toFixed(2)}x Matcher's time | >= 15x, <= 1.3x Matcher's |`)
-  md.push(`| the same with each check's own copy of the agent string, as cases.jsonl parses it (a string out of cache on every call) | | ${fmtNs(checks.fresh)} | ${faster(checks.theirs, checks.fresh)}; ${(checks.fresh / checks.matcher).toFixed(2)}x Matcher's time | |`)
+  md.push(`| the same through \`Robots.isAllowed(url, agent)\`, a Robots kept per site (warmed once per agent), the agent one string per crawler as a crawler holds it | | ${fmtNs(checks.robots)} | **${faster(checks.theirs, checks.robots)}**; ${checks.paired.toFixed(2)}x Matcher's time | >= 15x, <= 1.3x Matcher's |`)
+  md.push(`| the same with each check's own copy of the agent string, as cases.jsonl parses it (a string out of cache on every call) | | ${fmtNs(checks.fresh)} | ${faster(checks.theirs, checks.fresh)}; ${checks.pairedFresh.toFixed(2)}x Matcher's time | |`)
   md.push(`| memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled) | ${fmtB(mem.theirs)} | ${fmtB(mem.string)} | **${(mem.string / mem.theirs).toFixed(2)}x the bytes** | <= 0.5x |`)
   md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
   md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
