@@ -42,6 +42,9 @@ export interface ParseOptions {
   maxBytes?: number
 }
 
+/** An empty entry of a Robots' recent agents: equal to no argument (only string agents are held). */
+const NO_AGENT: unique symbol = Symbol('no agent')
+
 /**
  * A parsed robots.txt. Create it with `parseRobots`.
  *
@@ -55,9 +58,6 @@ export interface ParseOptions {
  * robots.sitemaps // → [ 'https://example.com/sitemap.xml' ]
  * ```
  */
-/** An empty entry of a Robots' recent agents: equal to no argument (only string agents are held). */
-const NO_AGENT: unique symbol = Symbol('no agent')
-
 export class Robots {
   /**
    * The body after the size cut. A string body too short to need a cut is kept as it is (strings
