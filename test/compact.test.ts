@@ -4,11 +4,11 @@
 // lines and rules, on every labelled body and on random ones; and the compact body must be
 // smaller, stable, and compact no further.
 import fc from 'fast-check'
-import { beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { parseRobots, type Robots } from '../src/index.js'
 import { CODED_TRAILER, MAX_LINE_BYTES } from '../src/engine/layout.js'
 import { expandBody, streamCheck } from '../src/engine/wasm-body.js'
-import { CodedText, getEngine } from '../src/engine/wasm.js'
+import { getEngine } from '../src/engine/wasm.js'
 import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
 import { corpusAvailable, loadCorpus, loadFixture, type LabelledBody } from './helpers/cases.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -48,24 +48,7 @@ function compareBody(b: LabelledBody, bad: string[]): void {
   if (body.length > b.body.length) bad.push(`${b.id}: compact ${body.length} B > original ${b.body.length} B`)
 }
 
-// A site keeps its coded compact body as a one-byte string where Buffer exists (CodedText), else as
-// an ArrayBuffer; utf16Bodies decides, so every table below runs with each.
-for (const kept of ['CodedText', 'ArrayBuffer'] as const) describe(`compact body kept as ${kept}: every view equals the original body's`, () => {
-  beforeEach(() => {
-    const e = getEngine()
-    const saved = e.utf16Bodies
-    e.utf16Bodies = kept === 'CodedText'
-    return () => { e.utf16Bodies = saved }
-  })
-  test('the first check leaves the Robots its coded body in that form', () => {
-    const e = getEngine()
-    const coded = streamCheck(e, 'User-agent: *\nDisallow: /a\n', ['x'], 'http://h/a', true).compact!
-    expect(coded instanceof CodedText ? 'CodedText' : coded instanceof ArrayBuffer ? 'ArrayBuffer' : typeof coded).toBe(kept)
-    // Bytes >= 0x80 survive the round trip through the one-byte string.
-    const body = 'User-agent: *\nDisallow: /\u00e9\u00ff\u0100\u20ac\ud83d\ude00\nAllow: /\u00e9$\n'
-    const again = streamCheck(e, body, ['x'], 'http://h/', true).compact!
-    expect(new TextDecoder().decode(expandBody(e, again))).toBe('User-agent:*\nDisallow:/\u00e9\u00ff\u0100\u20ac\ud83d\ude00\nAllow:/\u00e9$\n')
-  })
+describe('compact body: every view equals the original body\'s', () => {
   for (const name of ['google-spec-cases.jsonl', 'edge-cases.jsonl', 'fuzz-cases.jsonl']) {
     test(name, () => {
       const bad: string[] = []
@@ -144,7 +127,7 @@ describe('compact body: coded keys', () => {
     // Other spellings, and a key without its colon, are written out.
     const plain = 'User-agent:*\nDisallow:/a\nAllow:/b\nSitemap:https://h/s.xml\ndisallow:/c\nUser-Agent:x\nDisallow /d\n'
     expect(new TextDecoder().decode(expandBody(e, coded))).toBe(plain)
-    expect(coded instanceof CodedText ? coded.text.length : coded.byteLength).toBe(plain.length - ('User-agent'.length + 'Disallow'.length + 'Allow'.length + 'Sitemap'.length) + CODED_TRAILER)
+    expect(coded.byteLength).toBe(plain.length - ('User-agent'.length + 'Disallow'.length + 'Allow'.length + 'Sitemap'.length) + CODED_TRAILER)
   })
 
   test('a line kept whole (too long) that starts with a code byte still scans as it did', () => {

@@ -6,7 +6,7 @@ import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
-import { getEngine, isCoded, type Body, type Coded } from './wasm.js'
+import { getEngine, type Body } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
@@ -65,8 +65,8 @@ export class Robots {
    * made into wasm memory and held there (Engine.hold: #source is then the engine's key for them;
    * a longer string's cut UTF-8 too, where wasm encodes strings) until the engine needs the room,
    * when it hands this Robots a copy of its own. The site's first check (the one streamed check)
-   * replaces it with the coded compact body (assembly/compact.ts; a CodedText or an ArrayBuffer,
-   * see wasm.ts Coded), which expands to a body that scans to the same lines, when nothing has been derived
+   * replaces it with the coded compact body (assembly/compact.ts; an ArrayBuffer, see wasm.ts
+   * Body), which expands to a body that scans to the same lines, when nothing has been derived
    * from it yet. Everything else is derived on demand.
    */
   #source: Body
@@ -145,8 +145,8 @@ export class Robots {
     const d = this.#views
     if (d.bytes === null) {
       if (isHeld(this.#source)) getEngine().evict()
-      const src = this.#source as string | Uint8Array | Coded
-      d.bytes = typeof src === 'string' ? encoder.encode(src) : isCoded(src) ? expandBody(getEngine(), src) : src
+      const src = this.#source as string | Uint8Array | ArrayBuffer
+      d.bytes = typeof src === 'string' ? encoder.encode(src) : src instanceof ArrayBuffer ? expandBody(getEngine(), src) : src
     }
     return d.bytes
   }
@@ -160,7 +160,7 @@ export class Robots {
   get #inWasm(): boolean {
     const src = this.#source
     // A coded compact body comes only from a body that was in wasm.
-    return isCoded(src) || (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
+    return src instanceof ArrayBuffer || (typeof src === 'string' ? src.length * 3 : src.length) <= WASM_SCAN_MAX
   }
 
   /**
@@ -192,7 +192,7 @@ export class Robots {
   #stream(url: string | URL): StreamVerdict {
     const s = typeof url === 'string' ? url : urlString(url)
     const src = this.#source
-    if (isCoded(src)) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
+    if (src instanceof ArrayBuffer) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
     const compact = this.#derived === null
     const engine = getEngine()
@@ -479,7 +479,7 @@ const EMPTY = new Uint8Array(0)
 
 /** Whether a Robots' source is the engine's key for its held body. */
 function isHeld(src: Body): boolean {
-  return typeof src !== 'string' && !(src instanceof Uint8Array) && !isCoded(src)
+  return typeof src !== 'string' && !(src instanceof Uint8Array) && !(src instanceof ArrayBuffer)
 }
 
 /**

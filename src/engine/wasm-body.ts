@@ -13,7 +13,7 @@ import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_OR
   SCAN_VAL_START } from './layout.js'
 import { encoder } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
-import { align16, codedPlainLength, isCoded, type Body, type Coded, type Engine, type HeldBody } from './wasm.js'
+import { align16, codedPlainLength, type Body, type Engine, type HeldBody } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
 
 const AGENT_TOKEN = /^[a-z_-]+$/
@@ -23,7 +23,7 @@ export interface StreamVerdict {
   allowed: boolean
   line: number
   /** The coded compact body (wasm.ts Body), when asked for: a copy. */
-  compact: Coded | null
+  compact: ArrayBuffer | null
 }
 
 /**
@@ -57,7 +57,8 @@ export function streamCheck(e: Engine, body: string | Uint8Array | HeldBody, tok
   const urlLen = encoder.encodeInto(url, e.u8.subarray(free, free + url.length * 3)).written
   const out = compact ? free + urlRoom + workRoom : 0
   const r = e.w.streamCheck(e.input, len, agents, agentsLen, free, urlLen, free + urlRoom, out)
-  return { allowed: (r & 1) === 1, line: r >>> 1, compact: compact ? e.codedAt(out, out + e.w.compactFinish()) : null }
+  // The view's slice, not ArrayBuffer's: faster (Node 24), and the view is left behind at once.
+  return { allowed: (r & 1) === 1, line: r >>> 1, compact: compact ? e.u8.slice(out, out + e.w.compactFinish()).buffer : null }
 }
 
 /**
@@ -82,7 +83,7 @@ export function crawlDelayOf(e: Engine, body: Body, tokens: readonly string[]): 
 }
 
 /** The plain compact body of a coded one (a copy). */
-export function expandBody(e: Engine, body: Coded): Uint8Array {
+export function expandBody(e: Engine, body: ArrayBuffer): Uint8Array {
   e.reserveInput(codedPlainLength(body) + 64)
   const len = e.loadBody(body)
   return e.u8.slice(e.input, e.input + len)
@@ -99,7 +100,7 @@ function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], ext
   let room = 0
   for (let k = 0; k < tokens.length; k++) room += tokens[k]!.length + 1
   // A string is encoded straight into memory: at most 3 bytes per UTF-16 unit.
-  const cap = typeof body === 'string' ? body.length * 3 : isCoded(body) ? codedPlainLength(body) : body.length
+  const cap = typeof body === 'string' ? body.length * 3 : body instanceof ArrayBuffer ? codedPlainLength(body) : body.length
   e.reserveInput(align16(cap + 64) + align16(room + 64) + extra)
   const len = e.loadBody(body)
   const agents = e.input + align16(cap + 64)

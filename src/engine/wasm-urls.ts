@@ -303,9 +303,10 @@ function many16(e: Engine, urls: readonly string[], from: number, to: number, re
     const stageOff = align16(unitsOff + 2 * chars + 64)
     e.reserveInput(stageOff + 3 * longest)
     e.clearInput()
+    if (e.utf16 === null) e.utf16 = NodeBuffer!.from(e.w.memory.buffer)
     const ends = e.input
     const out = ends + count * 4
-    e.nodeBuffer().write(joined, e.input + unitsOff, 2 * chars, 'utf16le')
+    e.utf16.write(joined, e.input + unitsOff, 2 * chars, 'utf16le')
     const endsView = e.i32
     let at = 0
     for (let k = 0; k < count; k++) {

@@ -62,44 +62,16 @@ export function getEngine(): Engine {
 // the wasm transcodes each URL to UTF-8 while checking. TextEncoder takes a slow path on one-byte
 // strings that are not ASCII ("straße"), which a batch of real URLs nearly always holds somewhere.
 export interface Utf16Writer {
-  write(s: string, offset: number, length: number, encoding: 'utf16le' | 'latin1'): number
-  toString(encoding: 'latin1', start: number, end: number): string
+  write(s: string, offset: number, length: number, encoding: 'utf16le'): number
 }
 export const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer): Utf16Writer } }).Buffer
 
 /** UTF-16 units Engine.holdString encodes at a time. */
 const HOLD_CHUNK = 16384
 
-/**
- * A coded compact body kept as a one-byte string, a character per byte (Node's Buffer reads it out
- * of wasm memory and writes it back in one call each). An ArrayBuffer of the same bytes also costs a
- * backing store and its tracking: a cached Robots weighs 2,851 B this way against 2,895 B (the
- * corpus, 20,000 kept; Node 24, 2026-11-28). First contact took the same time either way (one
- * process, paired rounds: 1.01x); what compacting costs it is the wasm pass that writes the body.
- * The wrapper tells it from a body's own text.
- */
-export class CodedText {
-  constructor(readonly text: string) {}
-}
-
-/** A coded compact body: a CodedText where Buffer exists, else an ArrayBuffer (no view object). */
-export type Coded = CodedText | ArrayBuffer
-
-export function isCoded(body: unknown): body is Coded {
-  return body instanceof CodedText || body instanceof ArrayBuffer
-}
-
-/** The bytes of a coded body without its trailer. */
-function codedLength(coded: Coded): number {
-  return (coded instanceof CodedText ? coded.text.length : coded.byteLength) - CODED_TRAILER
-}
-
 /** The length of the plain compact body a coded one expands to (at most 1 MiB: WASM_SCAN_MAX). */
-export function codedPlainLength(coded: Coded): number {
-  const at = codedLength(coded) + CODED_PLAIN_LENGTH
-  if (!(coded instanceof CodedText)) return u32At(new Uint8Array(coded), at)
-  const t = coded.text
-  return (t.charCodeAt(at) | (t.charCodeAt(at + 1) << 8) | (t.charCodeAt(at + 2) << 16) | (t.charCodeAt(at + 3) << 24)) >>> 0
+export function codedPlainLength(coded: ArrayBuffer): number {
+  return u32At(new Uint8Array(coded), coded.byteLength - CODED_TRAILER + CODED_PLAIN_LENGTH)
 }
 
 /** Rounds up to a multiple of 16; arithmetic, not bitwise, so sizes past 2^31 stay positive. */
@@ -122,7 +94,7 @@ export interface HeldBody {
  * body (assembly/compact.ts, with its trailer: layout.ts CODED_*). An ArrayBuffer is only ever the
  * last: a site keeps it with no view object.
  */
-export type Body = string | Uint8Array | HeldBody | Coded
+export type Body = string | Uint8Array | HeldBody | ArrayBuffer
 
 export class Engine {
   readonly w: WasmExports
@@ -282,10 +254,9 @@ export class Engine {
     if (this.inputBody !== body) {
       this.clearInput()
       if (typeof body === 'string') this.inputBodyLen = this.encodeBody(body)
-      else if (isCoded(body)) {
-        const coded = codedLength(body)
-        if (body instanceof CodedText) this.nodeBuffer().write(body.text, this.scratch, coded, 'latin1')
-        else this.u8.set(new Uint8Array(body, 0, coded), this.scratch)
+      else if (body instanceof ArrayBuffer) {
+        const coded = body.byteLength - CODED_TRAILER
+        this.u8.set(new Uint8Array(body, 0, coded), this.scratch)
         this.inputBodyLen = this.w.expandCompact(this.scratch, coded, this.input)
       } else {
         // A held body is in the input area until evicted, and then has its copy.
@@ -306,19 +277,9 @@ export class Engine {
    */
   encodeBody(body: string): number {
     if (!this.utf16Bodies) return encoder.encodeInto(body, this.inView).written
-    this.nodeBuffer().write(body, this.scratch, 2 * body.length, 'utf16le')
-    return this.w.utf16ToUtf8(this.scratch, 0, body.length, this.input)
-  }
-
-  /** A Buffer over wasm memory (only where Buffer exists: utf16Batches or a CodedText says so). */
-  nodeBuffer(): Utf16Writer {
     if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
-    return this.utf16
-  }
-
-  /** The coded compact body at [from, to) of wasm memory, as a site keeps it (CodedText). */
-  codedAt(from: number, to: number): Coded {
-    return this.utf16Bodies ? new CodedText(this.nodeBuffer().toString('latin1', from, to)) : this.u8.slice(from, to).buffer
+    this.utf16.write(body, this.scratch, 2 * body.length, 'utf16le')
+    return this.w.utf16ToUtf8(this.scratch, 0, body.length, this.input)
   }
 
   /**
@@ -348,7 +309,8 @@ export class Engine {
     // byte of input area, takes the 2 bytes per unit staged.
     this.reserveInput(align16(maxBytes + 3 * HOLD_CHUNK + 64))
     this.clearInput()
-    this.nodeBuffer().write(s, this.scratch, 2 * units, 'utf16le')
+    if (this.utf16 === null) this.utf16 = NodeBuffer!.from(this.w.memory.buffer)
+    this.utf16.write(s, this.scratch, 2 * units, 'utf16le')
     let written = 0
     for (let i = 0; i < units && written < maxBytes;) {
       let end = Math.min(units, i + HOLD_CHUNK)
