@@ -100,11 +100,6 @@ export class Tables {
   readonly #collected: FinalizationRegistry<number> | null
   /** Copies of evicted tables by their arena address, until their owning Matcher is collected. */
   readonly #evicted = new Map<number, Uint8Array>()
-  /**
-   * How many copies are held (their owning Matchers not yet collected): the Engine's use() looks a
-   * table up only when this is not 0.
-   */
-  evictedCount = 0
   /** Blocks of tables placed a word later (TAG_PADDING), by table address: rare, see keep(). */
   readonly #padded = new Map<number, number>()
   /** Tables evicted so far (the bench and tests read it). */
@@ -118,6 +113,14 @@ export class Tables {
     const canCollect = typeof FinalizationRegistry === 'function'
     this.arena = canCollect ? new Arena(e.u32) : null
     this.#collected = canCollect ? new FinalizationRegistry((at: number) => this.free(at)) : null
+  }
+
+  /**
+   * How many copies are held (their owning Matchers not yet collected): the Engine's use() looks a
+   * table up only when this is not 0.
+   */
+  get evictedCount(): number {
+    return this.#evicted.size
   }
 
   /** The bytes of those copies (a sum: for tests and the bench). */
@@ -202,7 +205,6 @@ export class Tables {
       const at = tag + TAG_BYTES
       const copy = e.u8.slice(at, at + tableLength(e.u8.subarray(at)))
       this.#evicted.set(at, copy)
-      this.evictedCount++
       this.evictions++
       this.#countTurn(copy.length)
       if (e.current === at) e.current = null
@@ -279,7 +281,6 @@ export class Tables {
     if (copy !== undefined) {
       // Evicted: its block went then; only the copy is left.
       this.#evicted.delete(at)
-      this.evictedCount--
       if (e.current === copy) e.current = null
       return
     }
