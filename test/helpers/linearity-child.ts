@@ -38,14 +38,16 @@ function sample(fn: () => unknown): number {
 }
 
 /**
- * Each accessor's time over the matcher's, best of five of each with their samples alternating: a
- * slow spell of the machine then slows both. Timed one after the other, a fresh-clone CI run on a
+ * The costs of the matcher, every accessor, lint and explain on `text`, and each accessor's time
+ * over the matcher's. An accessor's samples alternate with the matcher's, best of five of each, so
+ * a slow spell of the machine slows both: timed one after the other, a fresh-clone CI run on a
  * loaded VM read `directives` at 9.2x the matcher on the crawl-delay shape, where the bench puts it
  * at 3.9x and runs here gave 5.3-7.3x.
  */
-function ratios(text: string): Record<string, number> {
+function costs(text: string): { times: Record<string, number>; ratios: Record<string, number> } {
   const matcher = (): unknown => parseRobots(text).matcher('x')
-  const out: Record<string, number> = {}
+  const times: Record<string, number> = { matcher: best(matcher) }
+  const ratios: Record<string, number> = {}
   for (const [name, fn] of Object.entries(accessors(parseRobots))) {
     let mine = Infinity
     let base = Infinity
@@ -53,27 +55,22 @@ function ratios(text: string): Record<string, number> {
       mine = Math.min(mine, sample(() => fn(text)))
       base = Math.min(base, sample(matcher))
     }
-    out[name] = mine / base
+    times[name] = mine
+    ratios[name] = mine / base
   }
-  return out
-}
-
-function costs(text: string): Record<string, number> {
-  const out: Record<string, number> = { matcher: best(() => parseRobots(text).matcher('x')) }
-  for (const [name, fn] of Object.entries(accessors(parseRobots))) out[name] = best(() => fn(text))
   const bytes = new TextEncoder().encode(text)
-  out.lint = best(() => lint({ robots: parseRobots(bytes), body: bytes, size: bytes.length, truncated: false }))
-  out.explain = best(() => explain(parseRobots(bytes), 'x', '/d1/a.x'))
-  return out
+  times.lint = best(() => lint({ robots: parseRobots(bytes), body: bytes, size: bytes.length, truncated: false }))
+  times.explain = best(() => explain(parseRobots(bytes), 'x', '/d1/a.x'))
+  return { times, ratios }
 }
 
 const small = hostileShapes(64_000)
 const result: Record<string, Record<string, [number, number]>> = {}
 const ratioResult: Record<string, Record<string, number>> = {}
 for (const [shape, body] of Object.entries(hostileShapes())) {
-  const a = costs(small[shape]!)
+  const a = costs(small[shape]!).times
   const b = costs(body)
-  result[shape] = Object.fromEntries(Object.keys(b).map((k) => [k, [a[k]!, b[k]!]]))
-  ratioResult[shape] = ratios(body)
+  result[shape] = Object.fromEntries(Object.keys(b.times).map((k) => [k, [a[k]!, b.times[k]!]]))
+  ratioResult[shape] = b.ratios
 }
 process.stdout.write(JSON.stringify({ costs: result, ratios: ratioResult }))
