@@ -1,4 +1,4 @@
-// The arena's eviction at its cap (src/engine/wasm.ts), for `npm run bench`: what a compile costs
+// The arena's eviction at its cap (src/engine/wasm-tables.ts), for `npm run bench`: what a compile costs
 // with room in the arena, at the cap with every table cold (one eviction), and at the cap with
 // every table in use (the clock's worst case: EVICT_VISITS blocks visited, most of them marks
 // cleared). Engine internals are not in the bundle, so the source is bundled for a child process.
