@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(HELP.main!)
       return 0
     }
-    if (!(topic in COMMANDS)) throw new UsageError(`no help for unknown command "${topic}"; commands: ${Object.keys(COMMANDS).join(', ')}`)
+    if (!Object.hasOwn(COMMANDS, topic)) throw new UsageError(`no help for unknown command "${topic}"; commands: ${Object.keys(COMMANDS).join(', ')}`)
     process.stdout.write(HELP[topic]!)
     return 0
   }

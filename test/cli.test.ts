@@ -581,6 +581,26 @@ describe('cli: lint', () => {
   })
 })
 
+describe('cli: keys and topics named like Object.prototype members', () => {
+  test('lint: "constructor", "__proto__" and the like are unknown keys, not Object.prototype values', () => {
+    const body = new TextEncoder().encode('User-agent: *\nDisallow: /a\nconstructor: x\n__proto__: y\nCon-structor: z\ntoString: w\n')
+    const result = lint({ robots: parseRobots(body), body, size: body.length, truncated: false })
+    const byLine = new Map(result.findings.map((f) => [f.line, f]))
+    for (const [line, key] of [[3, 'constructor'], [4, '__proto__'], [5, 'Con-structor'], [6, 'toString']] as const) {
+      expect(byLine.get(line)).toEqual({ line, severity: 'warning', code: 'unknown-key', message: `unknown key "${key}": ignored` })
+    }
+  })
+
+  test('help constructor / help __proto__ is a usage error, not a crash', async () => {
+    for (const topic of ['constructor', '__proto__', 'toString']) {
+      const r = await run(['help', topic])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain(`no help for unknown command "${topic}"`)
+      expect(r.stderr).not.toContain('unexpected error')
+    }
+  })
+})
+
 describe('cli: hostile text (issue 34 item 5)', () => {
   // Control characters a terminal acts on: C0 (ESC, BEL, CR, ...), DEL, C1 (U+009B is a CSI on
   // its own) and the bidi overrides and isolates. Tab and newline are the output's own separators.

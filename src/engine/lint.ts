@@ -48,8 +48,10 @@ export function lintCounts(result: Pick<LintResult, 'errors' | 'warnings' | 'inf
   return `${count(result.errors, 'error')}, ${count(result.warnings, 'warning')}, ${count(result.infos, 'info')}`
 }
 
+// Keyed by a file's own keys, so Maps: an object literal would answer "constructor" or
+// "__proto__" from Object.prototype.
 // Keys with a known meaning outside Google's parser: said once, as info, not as unknown keys.
-const KNOWN_OTHER: Record<string, string> = {
+const KNOWN_OTHER = new Map(Object.entries({
   'crawl-delay': 'Crawl-delay is ignored by Google; Bing, Yandex and many other crawlers honour it',
   'host': 'Host is a Yandex extension (no longer used by Yandex either); other crawlers ignore it',
   'clean-param': 'Clean-param is a Yandex extension; other crawlers ignore it',
@@ -57,16 +59,16 @@ const KNOWN_OTHER: Record<string, string> = {
   'visit-time': 'Visit-time is not standard; Google and most crawlers ignore it',
   'content-signal': 'Content-Signal is Cloudflare\'s AI usage preference (Content Signals Policy); Google ignores it for crawling',
   'content-usage': 'Content-Usage is the IETF AIPREF usage preference (draft-ietf-aipref-attach); Google ignores it for crawling',
-}
-const UNSUPPORTED: Record<string, string> = {
+}))
+const UNSUPPORTED = new Map(Object.entries({
   noindex: 'Noindex is not supported in robots.txt (Google stopped reading it in 2019); use a robots meta tag or an X-Robots-Tag header',
   nofollow: 'Nofollow is not a robots.txt directive; use a robots meta tag or an X-Robots-Tag header',
   noarchive: 'Noarchive is not a robots.txt directive; use a robots meta tag or an X-Robots-Tag header',
-}
+}))
 // Keys that differ from a real one only by case, punctuation or spacing, for "did you mean".
-const CANONICAL: Record<string, string> = {
+const CANONICAL = new Map(Object.entries({
   useragent: 'User-agent', allow: 'Allow', disallow: 'Disallow', sitemap: 'Sitemap', crawldelay: 'Crawl-delay',
-}
+}))
 const TYPO_OF: Record<LineReport['type'], string> = {
   'user-agent': 'User-agent', 'allow': 'Allow', 'disallow': 'Disallow', 'sitemap': 'Sitemap',
   'empty': '', 'comment': '', 'invalid': '', 'other': '',
@@ -216,7 +218,7 @@ function lintOther(r: LineReport, key: string, value: string, add: Add): void {
     add(r.line, 'error', 'bom-in-key', 'a byte order mark (U+FEFF) before the key makes it unrecognised: the line is ignored')
     return
   }
-  const known = KNOWN_OTHER[lower]
+  const known = KNOWN_OTHER.get(lower)
   if (known !== undefined) {
     add(r.line, 'info', 'extension', known)
     if (lower === 'crawl-delay' && !CRAWL_DELAY.test(value)) add(r.line, 'warning', 'crawl-delay-value', `crawl-delay "${value}" is not a number of seconds (digits, optionally with a decimal point)`)
@@ -227,12 +229,12 @@ function lintOther(r: LineReport, key: string, value: string, add: Add): void {
     }
     return
   }
-  const unsupported = UNSUPPORTED[lower]
+  const unsupported = UNSUPPORTED.get(lower)
   if (unsupported !== undefined) {
     add(r.line, 'warning', 'unsupported', unsupported)
     return
   }
-  const canonical = CANONICAL[lower.replace(/[^a-z]/g, '')]
+  const canonical = CANONICAL.get(lower.replace(/[^a-z]/g, ''))
   const hint = canonical !== undefined ? `; did you mean "${canonical}"?` : ''
   add(r.line, 'warning', 'unknown-key', `unknown key "${key}": ignored${hint}`)
 }
