@@ -28,6 +28,9 @@ function productToken(agent: string): string {
   return asciiLower(agent.slice(s, e))
 }
 
+/** Tokens deduplicated by scanning before agentTokens switches to a Set. */
+const DEDUPE_SCAN = 16
+
 /** The caller's agent(s) as lower-cased product tokens; throws a TypeError for bad input. */
 export function agentTokens(agent: unknown, param = 'agent'): string[] {
   if (typeof agent === 'string') {
@@ -38,12 +41,22 @@ export function agentTokens(agent: unknown, param = 'agent'): string[] {
   if (Array.isArray(agent)) {
     if (agent.length === 0) fail(param, 'a user-agent string or a non-empty array of them', agent)
     const tokens: string[] = []
+    // Duplicates found by a scan of the few tokens a call names, by a Set past DEDUPE_SCAN: a
+    // scan per element of a caller's 100,000-agent array took seconds.
+    let seen: Set<string> | null = null
     for (let i = 0; i < agent.length; i++) {
       const a: unknown = agent[i]
       if (typeof a !== 'string') fail(`${param}[${i}]`, 'a user-agent string', a)
       const token = productToken(a)
       if (token === '') fail(`${param}[${i}]`, 'a user-agent with a non-empty product token', a)
-      if (!tokens.includes(token)) tokens.push(token)
+      if (seen === null) {
+        if (tokens.includes(token)) continue
+        tokens.push(token)
+        if (tokens.length > DEDUPE_SCAN) seen = new Set(tokens)
+      } else if (!seen.has(token)) {
+        seen.add(token)
+        tokens.push(token)
+      }
     }
     return tokens
   }
