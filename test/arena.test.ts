@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { Arena } from '../src/engine/arena.js'
 import { utf8 } from '../src/engine/bytes.js'
-import { Matcher } from '../src/engine/matcher.js'
+import { Matcher, matcherOver } from '../src/engine/matcher.js'
 import type { WasmExports } from '../src/engine/abi.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { arenaCapFor, arenaMax, EVICT_VISITS } from '../src/engine/wasm-tables.js'
@@ -91,14 +91,14 @@ describe('engine: compiled tables live in the arena', () => {
     if (e.tables.arena === null) return
     const old = compileAgents(e, utf8('User-agent: *\nDisallow: /a\n'), ['bot'])
     expect(typeof old).toBe('number')
-    Matcher.fromTable(compileAgents(e, utf8('User-agent: *\nAllow: /\n'), ['bot'])).isAllowed('/a')
+    matcherOver(compileAgents(e, utf8('User-agent: *\nAllow: /\n'), ['bot'])).isAllowed('/a')
     e.use(old)
     e.tables.free(old as number)
     // A smaller table of another shape (one rule every path reaches, no keys): the freed block
     // comes back, and the matcher must read this table's header, not keep the old one's.
     const next = compileAgents(e, utf8('User-agent: *\nDisallow: /*.x\n'), ['bot'])
     expect(next).toBe(old)
-    expect(Matcher.fromTable(next).check('/a.x')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/*.x' } })
+    expect(matcherOver(next).check('/a.x')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/*.x' } })
   })
 
   test('the work area moves past the arena when it must grow, and every matcher still answers', () => {

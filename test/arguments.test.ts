@@ -1,7 +1,7 @@
 // Bad arguments throw a TypeError that names the parameter and says what was expected (API.md);
 // any string URL gets an answer.
 import { describe, expect, test } from 'vitest'
-import { parseRobots } from '../src/index.js'
+import { diffRobots, Matcher, parseRobots, Robots, surveyRobots } from '../src/index.js'
 
 const robots = parseRobots('User-agent: *\nDisallow: /private')
 
@@ -82,5 +82,76 @@ describe('edge: any URL string gets an answer, never an exception', () => {
     expect(m.isAllowedMany(['http://x/private', new URL('http://x/ok'), 'http://x/é'], out)).toBe(out)
     expect([...out]).toEqual([0, 1, 1, 7])
     expect(m.isAllowedMany([])).toEqual(new Uint8Array(0))
+  })
+})
+
+describe('review 2026-11-29: arguments that reached internals', () => {
+  test('Matcher and Robots have no public constructor: new Matcher(n) cannot write into other tables', () => {
+    const m = parseRobots('User-agent: *\nDisallow: /private\n').matcher('bot')
+    const shared = parseRobots('User-agent: *\nDisallow: /private\n').matcher('bot').sharing()
+    const calls = [
+      () => new (Matcher as unknown as new (...a: unknown[]) => Matcher)(1140).isAllowed('/'),
+      () => new (Matcher as unknown as new (...a: unknown[]) => Matcher)().isAllowed('/'),
+      // A shared Matcher's class is reachable as its constructor.
+      () => new (shared.constructor as new (...a: unknown[]) => Matcher)(1140, m).isAllowed('/'),
+      () => new (Robots as unknown as new (...a: unknown[]) => Robots)().isAllowed('/', 'a'),
+      () => new (Robots as unknown as new (...a: unknown[]) => Robots)('User-agent: *\nDisallow: /').isAllowed('/', 'a'),
+    ]
+    for (const call of calls) {
+      expect(call).toThrow(TypeError)
+      expect(call).toThrow(/^new (Matcher|Robots)\(\): expected no direct call/)
+    }
+    expect(m.check('http://x/private/x')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' } })
+    expect(Object.keys(Matcher)).toEqual([])
+    expect(Object.keys(Robots)).toEqual([])
+  })
+
+  test('diffRobots: a hole in options.agents or options.urls is a bad element, named as such', () => {
+    const a = 'User-agent: *\nDisallow: /a\n'
+    const b = 'User-agent: *\nDisallow: /b\n'
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => diffRobots(a, b, { agents: ['x', , 'y'] as string[] })).toThrow(/^options\.agents\[1\]: expected a user-agent string or an array of them, got undefined/)
+    for (const after of [a, b]) {
+      // eslint-disable-next-line no-sparse-arrays
+      expect(() => diffRobots(a, after, { urls: ['/a', , '/b'] as string[] })).toThrow(/^options\.urls\[1\]: expected a string or a URL, got undefined/)
+    }
+  })
+
+  test('surveyRobots: holes in its lists and in options.shard are bad elements', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surveyRobots('x', { crawlers: ['a', , 'b'] as string[] })).toThrow(/^options\.crawlers\[1\]: expected a non-empty string/)
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surveyRobots('x', { paths: ['/a', , '/b'] as string[] })).toThrow(/^options\.paths\[1\]: expected a non-empty string/)
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surveyRobots(['x', , 'y'] as string[])).toThrow(/^input\[1\]: expected a non-empty string/)
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surveyRobots('x', { shard: [, 1] as unknown as [number, number] })).toThrow(/^options\.shard: expected \[index, count\]/)
+  })
+
+  test('a URL whose href getter checks the same fresh Robots: both calls answer', () => {
+    for (const how of ['isAllowed', 'check'] as const) {
+      const r = parseRobots('User-agent: a\nDisallow: /a\n')
+      let inner: unknown
+      class CallingBack extends URL {
+        override get href(): string {
+          inner = r.isAllowed('http://h/x', 'b')
+          return super.href
+        }
+      }
+      const outer = how === 'isAllowed' ? r.isAllowed(new CallingBack('http://h/a'), 'a') : r.check(new CallingBack('http://h/a'), 'a')
+      expect(outer).toEqual(how === 'isAllowed' ? false : { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/a' } })
+      expect(inner).toBe(true)
+    }
+  })
+
+  test('agent arrays: duplicates dropped past the first few tokens too, in order', () => {
+    const names = Array.from({ length: 60 }, (_, i) => `Bot${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`)
+    const body = 'User-agent: botaa\nDisallow: /a\n\nUser-agent: botzb\nDisallow: /z\n'
+    const r = parseRobots(body)
+    const withDuplicates = [...names, ...names.map((n) => n.toUpperCase() + '/2.0'), ...names]
+    for (const url of ['http://h/a', 'http://h/z', 'http://h/q']) {
+      expect(r.check(url, withDuplicates)).toEqual(parseRobots(body).check(url, names))
+    }
+    expect(r.matcherKeys).toEqual([JSON.stringify(names.map((n) => n.toLowerCase()))])
   })
 })

@@ -25,7 +25,7 @@ const BUDGETS: Record<string, number> = {
   'workerd.js': 75 * KiB, // 71,500 minified
   'compat.js': 76 * KiB, // 72,688 minified
   'compat.cjs': 76 * KiB, // 73,202 minified
-  'compat-workerd.js': 40 * KiB, // 38,372 minified
+  'compat-workerd.js': 42 * KiB, // 41,162 minified: the constructor checks of Robots and Matcher (38,372 when the budget was 40 KiB)
   'survey.js': 186 * KiB, // 179,501 minified
   'cli.js': 173 * KiB, // 166,807 minified
 }

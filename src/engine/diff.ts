@@ -46,7 +46,7 @@ import { agentTokens, fail, urlString } from './args.js'
 import { decodeUtf8, utf8 } from './bytes.js'
 import { namedGroups, R_ALLOW, RULE_STRIDE, rulePattern, selectRules, valueAgentToken, type ParsedRobots } from './parse.js'
 import { indexHtmlPattern } from './reference.js'
-import { Matcher } from './matcher.js'
+import { matcherOver, type Matcher } from './matcher.js'
 import { parseRobots, type Robots } from './robots.js'
 import { getEngine } from './wasm.js'
 import { compileRules } from './wasm-body.js'
@@ -186,7 +186,8 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
     checkedOn = (key) => made.of.get(key) ?? []
   } else {
     if (!Array.isArray(options.urls)) fail('options.urls', 'an array of strings or URLs', options.urls)
-    urls = options.urls.map((u, i) => urlString(u, `options.urls[${i}]`))
+    // Array.from, not map: a hole is an element too, and map would skip it unchecked.
+    urls = Array.from(options.urls as unknown[], (u, i) => urlString(u, `options.urls[${i}]`))
     const all = urls.map((_, i) => i)
     checkedOn = () => all
   }
@@ -230,7 +231,8 @@ function verdict(r: number): { allowed: boolean; line: number } {
 
 function agentList(agents: unknown): (string | readonly string[])[] {
   if (!Array.isArray(agents) || agents.length === 0) fail('options.agents', 'a non-empty array of user-agent strings', agents)
-  return agents.map((a: unknown, i) => {
+  // Array.from, not map: a hole is an element too, and map would skip it unchecked.
+  return Array.from(agents as unknown[], (a, i) => {
     if (typeof a === 'string' && a !== '') return a
     if (!Array.isArray(a)) return fail(`options.agents[${i}]`, 'a user-agent string or an array of them', a)
     agentTokens(a, `options.agents[${i}]`)
@@ -293,7 +295,7 @@ interface Selection {
  * A diff of many agents, each in its own group, then costs each one its own rules.
  */
 function matcherOf(parsed: ParsedRobots, tokens: readonly string[]): Matcher {
-  return Matcher.fromTable(compileRules(getEngine(), parsed, selectRules(parsed, tokens).rules))
+  return matcherOver(compileRules(getEngine(), parsed, selectRules(parsed, tokens).rules))
 }
 
 /** A rule's pattern, and for an allow the index.html rule's pattern when it has one. */

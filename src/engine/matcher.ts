@@ -32,6 +32,19 @@ export interface Verdict {
   }
 }
 
+/** What this module's own code passes the Matcher constructor: no other caller has it. */
+const CONSTRUCT: unique symbol = Symbol('Matcher')
+
+/** @internal A Matcher over a compiled table (src/engine/table.ts), which it then owns. */
+export let matcherOver!: (table: TableRef) => Matcher
+/**
+ * @internal A Matcher over the table `compile(like)` returns, given the tables of `others`: a
+ * site's agents often fall to the same groups, and when the compiled table has the same bytes as
+ * one of theirs, `compile` returns that one (Tables.keep) and the new Matcher shares it. One
+ * table for them all keeps fewer bytes for a crawler's caches to hold.
+ */
+export let matcherLike!: (compile: (like: readonly TableRef[]) => TableRef, others: readonly (Matcher | null)[]) => Matcher
+
 /**
  * The rules that apply to one agent of one robots.txt, compiled for the WebAssembly matcher.
  * Create it once per (site, agent) with `robots.matcher(agent)` and check any number of URLs.
@@ -52,35 +65,35 @@ export class Matcher {
   /** Its table in the engine's arena (freed when its owner is collected), or held in JS memory. */
   readonly #table: TableRef
 
-  // Private: matchers come from `Robots.matcher(agent)`.
-  private constructor(table: TableRef) {
+  // Private: matchers come from `Robots.matcher(agent)`. TypeScript's `private` is gone at run
+  // time, and a table reference is a wasm address every check writes through, so a caller's
+  // `new Matcher(n)` is refused here rather than let it write into other matchers' tables.
+  private constructor(key: typeof CONSTRUCT, table: TableRef) {
+    if (key !== CONSTRUCT) fail('new Matcher()', 'no direct call: a Matcher comes from robots.matcher(agent)', key)
     this.#table = table
   }
 
-  /** @internal A matcher over a compiled table (src/engine/table.ts), which it then owns. */
-  static fromTable(table: TableRef): Matcher {
-    const m = new Matcher(table)
-    getEngine().tables.track(m, table)
-    return m
-  }
-
-  /**
-   * @internal A matcher over the table `compile(like)` returns, given the tables of `others`: a
-   * site's agents often fall to the same groups, and when the compiled table has the same bytes as
-   * one of theirs, `compile` returns that one (Tables.keep) and the new Matcher shares it. One
-   * table for them all keeps fewer bytes for a crawler's caches to hold.
-   */
-  static fromTableLike(compile: (like: readonly TableRef[]) => TableRef, others: readonly (Matcher | null)[]): Matcher {
-    const like: TableRef[] = []
-    for (const o of others) if (o !== null) like.push(o.#table)
-    const table = compile(like)
-    for (const o of others) if (o !== null && o.#table === table) return o.sharing()
-    return Matcher.fromTable(table)
+  // The module's factories (matcherOver, matcherLike): assigned here, where the constructor and
+  // #table are in reach, and not statics, which any caller of the public class could reach with a
+  // table of its own making.
+  static {
+    matcherOver = (table) => {
+      const m = new Matcher(CONSTRUCT, table)
+      getEngine().tables.track(m, table)
+      return m
+    }
+    matcherLike = (compile, others) => {
+      const like: TableRef[] = []
+      for (const o of others) if (o !== null) like.push(o.#table)
+      const table = compile(like)
+      for (const o of others) if (o !== null && o.#table === table) return o.sharing()
+      return matcherOver(table)
+    }
   }
 
   /** @internal A new Matcher over this one's table, which is freed when both are collected. */
   sharing(): Matcher {
-    return new Matcher.#Shared(this.#table, Matcher.#Shared.ownerOf(this))
+    return new Matcher.#Shared(CONSTRUCT, this.#table, Matcher.#Shared.ownerOf(this))
   }
 
   /**
@@ -98,8 +111,9 @@ export class Matcher {
 
     readonly #owner: Matcher
 
-    constructor(table: TableRef, owner: Matcher) {
-      super(table)
+    // The key too: a shared Matcher's constructor is reachable as its `constructor`.
+    constructor(key: typeof CONSTRUCT, table: TableRef, owner: Matcher) {
+      super(key, table)
       this.#owner = owner
     }
 

@@ -4,7 +4,7 @@ import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, 
 import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
-import { Matcher, type Verdict } from './matcher.js'
+import { Matcher, matcherLike, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
 import { getEngine, type Body } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
@@ -44,6 +44,22 @@ export interface ParseOptions {
 
 /** An empty entry of a Robots' recent agents: equal to no argument (only string agents are held). */
 const NO_AGENT: unique symbol = Symbol('no agent')
+
+/** What this module's own code passes the Robots constructor: no other caller has it. */
+const CONSTRUCT: unique symbol = Symbol('Robots')
+
+/** @internal A Robots over a body already cut to size (the survey's, which cuts it itself). */
+export let robotsOver!: (source: string | Uint8Array) => Robots
+/**
+ * A Robots over the first `n` bytes of `bytes`, copied into wasm memory and held there
+ * (Engine.hold); a RangeError when wasm memory cannot grow to hold them.
+ */
+let robotsHeld!: (bytes: Uint8Array, n: number) => Robots
+/**
+ * A Robots over the UTF-8 of `s` cut at `maxBytes` bytes, encoded into wasm memory and held there
+ * (Engine.holdString); null where strings are not encoded by wasm.
+ */
+let robotsHeldString!: (s: string, maxBytes: number) => Robots | null
 
 /**
  * A parsed robots.txt. Create it with `parseRobots`.
@@ -98,36 +114,30 @@ export class Robots {
   #agent5: string | typeof NO_AGENT = NO_AGENT
   #matcher5: Matcher | null = null
 
-  // Private: a Robots comes from `parseRobots`, which applies the size cut.
-  private constructor(source: string | Uint8Array) {
+  // Private: a Robots comes from `parseRobots`, which applies the size cut. TypeScript's `private`
+  // is gone at run time, so a caller's `new Robots(...)` is refused here: its body would skip the
+  // cut, and a non-body would fail later with an internal error.
+  private constructor(key: typeof CONSTRUCT, source: string | Uint8Array) {
+    if (key !== CONSTRUCT) fail('new Robots()', 'no direct call: a Robots comes from parseRobots(body)', key)
     this.#source = source
   }
 
-  /** @internal A Robots over a body already cut to size. */
-  static fromBody(source: string | Uint8Array): Robots {
-    return new Robots(source)
-  }
-
-  /**
-   * @internal A Robots over the first `n` bytes of `bytes`, copied into wasm memory and held there
-   * (Engine.hold); a RangeError when wasm memory cannot grow to hold them.
-   */
-  static held(bytes: Uint8Array, n: number): Robots {
-    const r = new Robots(EMPTY)
-    r.#source = getEngine().hold(bytes, n, r, Robots.#evicted)
-    return r
-  }
-
-  /**
-   * @internal A Robots over the UTF-8 of `s` cut at `maxBytes` bytes, encoded into wasm memory and
-   * held there (Engine.holdString); null where strings are not encoded by wasm.
-   */
-  static heldString(s: string, maxBytes: number): Robots | null {
-    const r = new Robots(EMPTY)
-    const key = getEngine().holdString(s, maxBytes, r, Robots.#evicted)
-    if (key === null) return null
-    r.#source = key
-    return r
+  // The module's factories (see robotsOver): assigned here, where the constructor and #source are
+  // in reach, and not statics, which any caller of the public class could reach.
+  static {
+    robotsOver = (source) => new Robots(CONSTRUCT, source)
+    robotsHeld = (bytes, n) => {
+      const r = new Robots(CONSTRUCT, EMPTY)
+      r.#source = getEngine().hold(bytes, n, r, Robots.#evicted)
+      return r
+    }
+    robotsHeldString = (s, maxBytes) => {
+      const r = new Robots(CONSTRUCT, EMPTY)
+      const key = getEngine().holdString(s, maxBytes, r, Robots.#evicted)
+      if (key === null) return null
+      r.#source = key
+      return r
+    }
   }
 
   /** The engine needs the room of this Robots' held body: `copy` is the body's own copy from now on. */
@@ -170,15 +180,19 @@ export class Robots {
    * is scanned at most once more than the agents it is checked for.
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
+    // The URL's text first: a URL object's href getter may call back into this Robots, and must
+    // not do so between #cachedMatcher choosing the streamed first check and the stream itself.
+    const s = typeof url === 'string' ? url : urlString(url)
     const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
-    return m !== null ? m.isAllowed(url) : this.#stream(url).allowed
+    return m !== null ? m.isAllowed(s) : this.#stream(s).allowed
   }
 
   /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
+    const s = typeof url === 'string' ? url : urlString(url)
     const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
-    if (m !== null) return m.check(url)
-    const v = this.#stream(url)
+    if (m !== null) return m.check(s)
+    const v = this.#stream(s)
     if (v.line === 0) return { allowed: v.allowed, line: v.line }
     const rule = streamRule(getEngine())
     return { allowed: v.allowed, line: v.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
@@ -189,8 +203,7 @@ export class Robots {
    * also compacts the body. Runs once per Robots, right after #cachedMatcher answered null (its
    * first slots hold the agent's tokens, validated).
    */
-  #stream(url: string | URL): StreamVerdict {
-    const s = typeof url === 'string' ? url : urlString(url)
+  #stream(s: string): StreamVerdict {
     const src = this.#source
     if (src instanceof ArrayBuffer) throw new Error('robotstxt-wasm: internal error: a Robots streams only its first check')
     // Offsets into the body (the parsed form, its UTF-8 copy) must keep meaning what they meant.
@@ -223,7 +236,7 @@ export class Robots {
 
   /** A matcher for `tokens`, over the table of one of the site's matchers when the rules are the same. */
   static #compileShared(site: Robots, tokens: readonly string[]): Matcher {
-    return Matcher.fromTableLike((like) => site.#compile(tokens, like), siteMatchers(site.#agents as AgentSlots))
+    return matcherLike((like) => site.#compile(tokens, like), siteMatchers(site.#agents as AgentSlots))
   }
 
   /** The compiled table of validated product tokens, or the one of `like` with the same bytes. */
@@ -448,10 +461,10 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
   let bytes: Uint8Array
   if (typeof body === 'string') {
     // Short enough that no cut can apply: keep the string, encode it when compiling.
-    if (body.length * 3 <= maxBytes) return Robots.fromBody(body)
+    if (body.length * 3 <= maxBytes) return robotsOver(body)
     if (maxBytes <= WASM_SCAN_MAX) {
       try {
-        const held = Robots.heldString(body, maxBytes)
+        const held = robotsHeldString(body, maxBytes)
         if (held !== null) return held
       } catch (err) {
         if (!(err instanceof RangeError)) throw err
@@ -463,7 +476,7 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
     const n = Math.min(body.length, maxBytes)
     if (n <= WASM_SCAN_MAX) {
       try {
-        return Robots.held(body, n)
+        return robotsHeld(body, n)
       } catch (err) {
         // Content never throws: when wasm memory cannot hold the body, the Robots keeps it in JS.
         if (!(err instanceof RangeError)) throw err
@@ -472,7 +485,7 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
     bytes = copyPrefix(body, maxBytes)
   }
   else return fail('body', 'a string or a Uint8Array', body)
-  return Robots.fromBody(bytes)
+  return robotsOver(bytes)
 }
 
 const EMPTY = new Uint8Array(0)

@@ -32,7 +32,8 @@ const MAX_PATHS = 64
 function stringList(value: unknown, param: string, what: string): readonly string[] {
   if (value === undefined) return []
   if (!Array.isArray(value)) fail(param, `an array of ${what}`, value)
-  return value.map((v: unknown, i) => (typeof v === 'string' && v !== '' ? v : fail(`${param}[${i}]`, `a non-empty string (${what})`, v)))
+  // Array.from, not map: a hole is an element too, and map would skip it unchecked.
+  return Array.from(value as unknown[], (v, i) => (typeof v === 'string' && v !== '' ? v : fail(`${param}[${i}]`, `a non-empty string (${what})`, v)))
 }
 
 function integerOption(value: unknown, param: string, min: number, max: number, fallback: number): number {
@@ -74,7 +75,7 @@ export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
   let shard: [number, number] = [0, 1]
   if (o.shard !== undefined) {
     const s: unknown = o.shard
-    if (!Array.isArray(s) || s.length !== 2 || !s.every((x) => Number.isInteger(x)) || s[1] < 1 || s[0] < 0 || s[0] >= s[1]) {
+    if (!Array.isArray(s) || s.length !== 2 || !Number.isInteger(s[0]) || !Number.isInteger(s[1]) || s[1] < 1 || s[0] < 0 || s[0] >= s[1]) {
       fail('options.shard', '[index, count] with integers 0 <= index < count', s)
     }
     shard = [s[0] as number, s[1] as number]
@@ -97,7 +98,7 @@ export function sourcesOf(input: SurveyInput): SurveySources {
   const list = (v: unknown, param: string): readonly string[] => {
     if (v === undefined) return []
     if (!Array.isArray(v)) fail(param, 'an array of strings', v)
-    return v.map((s: unknown, i) => (typeof s === 'string' && s !== '' ? s : fail(`${param}[${i}]`, 'a non-empty string', s)))
+    return Array.from(v as unknown[], (s, i) => (typeof s === 'string' && s !== '' ? s : fail(`${param}[${i}]`, 'a non-empty string', s)))
   }
   if (typeof input === 'string' && input !== '') return { paths: [input], origins: [] }
   if (Array.isArray(input)) return { paths: list(input, 'input'), origins: [] }

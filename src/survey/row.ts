@@ -6,7 +6,7 @@
 
 import { agentSetVerdicts } from '../engine/agents.js'
 import { lint } from '../engine/lint.js'
-import { DEFAULT_MAX_BYTES, Robots } from '../engine/robots.js'
+import { DEFAULT_MAX_BYTES, robotsOver } from '../engine/robots.js'
 import { statusOutcome } from '../http/fetch.js'
 import type { SurveyPlan } from './plan.js'
 import type { SurveyCrawler, SurveyOutcome, SurveyPathVerdict, SurveyRow } from './types.js'
@@ -69,7 +69,7 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   const body = rec.body ?? new Uint8Array(0)
   // Not parseRobots, which copies the bytes: a record's body is the row's own while the row is
   // computed (the Robots does not outlive it), and the readers cut it to size already.
-  const robots = Robots.fromBody(body.length > DEFAULT_MAX_BYTES ? body.subarray(0, DEFAULT_MAX_BYTES) : body)
+  const robots = robotsOver(body.length > DEFAULT_MAX_BYTES ? body.subarray(0, DEFAULT_MAX_BYTES) : body)
   // Lint first: its scan of every line also parses the body for what follows.
   const findings = lint({ robots, body, size: rec.bytes, truncated: rec.bytes > body.length || body.length > DEFAULT_MAX_BYTES }).findings
   const codes = new Set<string>()
