@@ -1,12 +1,13 @@
 // diffRobots and `robotstxt diff`: verdict changes between two versions of a robots.txt, found
 // without a URL list (probes made from the rules), with the deciding line on each side.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { crawlerTokens, diffRobots, parseRobots } from '../src/index.js'
 import { MAX_CHANGES } from '../src/engine/diff.js'
+import { MAX_DIFF_URLS } from '../src/cli/cmd-diff.js'
 import { DIST, ensureDist } from './helpers/dist.js'
 
 describe('diff: changes found from the rules alone', () => {
@@ -139,5 +140,40 @@ describe('cli: robotstxt diff', () => {
     const refused = await cli(['check', b, 'x', '//a'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('got "//a", which starts with "//" and so names a host')
+  })
+
+  test('--urls is read as a stream and refused past MAX_DIFF_URLS; an endless stdin stops there (found by review: read whole, it grew past 4 GB)', async () => {
+    const a = file('bound-a.txt', 'User-agent: *\nDisallow: /a\n')
+    const b = file('bound-b.txt', 'User-agent: *\nDisallow: /b\n')
+    // At the bound (empty lines are not URLs): accepted; /c changes on neither side, so no output.
+    const at = file('at-bound.txt', '/c\n\n'.repeat(MAX_DIFF_URLS - 1) + '/a\n')
+    expect(await run([a, b, '--agents', 'x', '--urls', at])).toEqual({ code: 1, stdout: 'x\t/a\tdisallowed\t2\tallowed\t0\n', stderr: '' })
+    const over = await run([a, b, '--urls', file('over.txt', '/a\n'.repeat(MAX_DIFF_URLS + 1))])
+    expect(over).toEqual({ code: 2, stdout: '', stderr: `robotstxt: --urls: more than ${MAX_DIFF_URLS.toLocaleString('en-US')} URLs; split the list\n` })
+    // An endless stdin, as `yes /a | robotstxt diff ... --urls -`.
+    const child = spawn(process.execPath, [join(DIST, 'cli.js'), 'diff', a, b, '--urls', '-'], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.stdin.on('error', () => {})
+    const line = Buffer.from('/a\n'.repeat(4096))
+    const feed = (): void => { while (child.stdin.writable && child.stdin.write(line)); }
+    child.stdin.on('drain', feed)
+    feed()
+    const code = await new Promise((resolve) => child.on('exit', resolve))
+    expect(code).toBe(2)
+    expect(stderr).toContain('--urls: more than')
+  }, 60_000)
+
+  test('a line past the longest URL line is an input error, not a string of its size', async () => {
+    const a = file('long-a.txt', 'User-agent: *\nDisallow: /a\n')
+    const r = await run([a, a, '--urls', file('long.txt', '/' + 'x'.repeat(4 * 1024 * 1024) + '\n')])
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'robotstxt: --urls line 1: too long\n' })
+  })
+
+  test('an agent with no product token is a usage error, without a stack', async () => {
+    const a = file('agent-a.txt', 'User-agent: *\nDisallow: /a\n')
+    const r = await run([a, a, '--agents', '/1'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe('robotstxt diff: --agents: expected a user-agent with a non-empty product token (e.g. "Googlebot"), got the string "/1"\nTry \'robotstxt help diff\'.\n')
   })
 })

@@ -2,13 +2,13 @@
 // between two versions of a robots.txt, for which agents, with the deciding line on each side.
 // Exit status 1 when something changed, 0 when nothing did, 2 on usage errors: a CI guard.
 
-import { readFile } from 'node:fs/promises'
 import { diffRobots, MAX_CHANGES, MAX_PROBES, type RobotsDiff } from '../engine/diff.js'
 import { reportFetch } from './cmd-check.js'
-import { describeFsError, InputError, UsageError } from './errors.js'
+import { InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
-import { loadRobots, type LoadedRobots } from './source.js'
+import { loadRobots, openList, type LoadedRobots } from './source.js'
+import { fileReader, streamReader, textLines } from './stream.js'
 import { escapeControls } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
@@ -42,17 +42,15 @@ export async function runDiff(argv: string[]): Promise<number> {
   reportFetch(before)
   const after = await loadRobots(newArg, load, 'diff')
   reportFetch(after)
-  let urls: string[] | undefined
-  if (urlsFile !== undefined) {
-    let text: string
-    try {
-      text = urlsFile === '-' ? await readStdin() : await readFile(urlsFile, 'utf8')
-    } catch (err) {
-      throw new InputError(`cannot read ${urlsFile}: ${describeFsError(err)}`)
-    }
-    urls = text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l !== '')
+  const urls = urlsFile === undefined ? undefined : await readUrls(urlsFile)
+  let diff: RobotsDiff
+  try {
+    diff = diffRobots(effectiveBody(before), effectiveBody(after), { agents, urls })
+  } catch (err) {
+    // An agent diffRobots refuses (no product token: "/1.0") is the command line's.
+    if (err instanceof TypeError && err.message.startsWith('options.agents')) throw new UsageError(`--agents: ${err.message.slice(err.message.indexOf(':') + 2)}`, 'diff')
+    throw err
   }
-  const diff = diffRobots(effectiveBody(before), effectiveBody(after), { agents, urls })
   if (values.json === true) process.stdout.write(JSON.stringify({ old: before.label, new: after.label, ...diff }, null, 2) + '\n')
   else process.stdout.write(render(diff))
   if (diff.truncated) process.stderr.write(`robotstxt: diff: cut short at ${diff.probes.toLocaleString('en-US')} probe URLs and ${diff.changes.length.toLocaleString('en-US')} changes (at most ${MAX_PROBES.toLocaleString('en-US')} and ${MAX_CHANGES.toLocaleString('en-US')}); the rest were not compared (give --urls or --agents to choose)\n`)
@@ -71,8 +69,24 @@ function render(diff: RobotsDiff): string {
   return out
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const c of process.stdin) chunks.push(c as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * The most URLs --urls may list: every one is held, with its verdicts on both sides, so the list is
+ * bounded as the probes made from the rules are (MAX_PROBES).
+ */
+export const MAX_DIFF_URLS = MAX_PROBES
+
+/** The non-empty lines of `path` ("-": stdin), read as a stream and refused past MAX_DIFF_URLS. */
+async function readUrls(path: string): Promise<string[]> {
+  const list = path === '-' ? null : await openList(path)
+  const urls: string[] = []
+  try {
+    for await (const line of textLines(list === null ? streamReader(process.stdin) : fileReader(list), (n) => { throw new InputError(`--urls line ${n}: too long`) })) {
+      if (line === '') continue
+      if (urls.length >= MAX_DIFF_URLS) throw new InputError(`--urls: more than ${MAX_DIFF_URLS.toLocaleString('en-US')} URLs; split the list`)
+      urls.push(line)
+    }
+  } finally {
+    await list?.close()
+  }
+  return urls
 }
