@@ -676,15 +676,33 @@ describe('cli: hostile text (issue 34 item 5)', () => {
     }
   })
 
-  test('JSON output keeps the strings exact', async () => {
+  test('JSON output keeps the strings exact, with DEL, C1 and bidi controls as JSON escapes', async () => {
+    // JSON.stringify escapes C0 only: DEL, C1 (U+009B is a CSI) and bidi were printed raw (review).
+    const json = async (args: string[], stdin?: string) => {
+      const r = await run(args, stdin)
+      clean(r, args.join(' '))
+      return JSON.parse(r.stdout) as unknown
+    }
     const robots = file('hostile-json.txt', hostile)
-    const lint = JSON.parse((await run(['lint', robots, '--json'])).stdout) as { findings: { message: string }[] }
+    const lint = await json(['lint', robots, '--json']) as { findings: { message: string }[] }
     expect(lint.findings.some((f) => f.message.includes(`"Evil${ESC}[31m"`))).toBe(true)
-    const explained = JSON.parse((await run(['explain', robots, 'x', urls[1]!, '--json'])).stdout) as { url: string }
+    const explained = await json(['explain', robots, 'x', urls[1]!, '--json']) as { url: string }
     expect(explained.url).toBe(urls[1])
     const listed = file('hostile-json-urls.txt', urls.join('\n') + '\n')
-    const diff = JSON.parse((await run(['diff', file('plain-json.txt', 'User-agent: *\nDisallow: /\n'), robots, '--urls', listed, '--json'])).stdout) as { changes: { url: string }[] }
+    const diff = await json(['diff', file('plain-json.txt', 'User-agent: *\nDisallow: /\n'), robots, '--urls', listed, '--json']) as { changes: { url: string }[] }
     expect(diff.changes.some((c) => c.url === `/ok${ESC}[0m`)).toBe(true)
+    const server = createServer((_req, res) => res.writeHead(200).end('User-agent: *\nDisallow: /p\n'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const r = await run(['filter', 'x', '--json'], `${origin}/q${CSI}31m${RLO}txt.exe\n${origin}/p\x7f\n`)
+      clean(r, 'filter --json')
+      expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { url: string; allowed: boolean })).map((v) => [v.url, v.allowed])).toEqual([
+        [`${origin}/q${CSI}31m${RLO}txt.exe`, true], [`${origin}/p\x7f`, false],
+      ])
+    } finally {
+      server.close()
+    }
   })
 
   test('lint --json of 512,000 empty lines stays small: only lines with findings are reported', async () => {

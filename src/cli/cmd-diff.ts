@@ -9,7 +9,7 @@ import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { loadRobots, openList, type LoadedRobots } from './source.js'
 import { fileReader, streamReader, textLines } from './stream.js'
-import { escapeControls } from './style.js'
+import { escapeControls, printableJson } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
 
@@ -51,7 +51,7 @@ export async function runDiff(argv: string[]): Promise<number> {
     if (err instanceof TypeError && err.message.startsWith('options.agents')) throw new UsageError(`--agents: ${err.message.slice(err.message.indexOf(':') + 2)}`, 'diff')
     throw err
   }
-  if (values.json === true) process.stdout.write(JSON.stringify({ old: before.label, new: after.label, ...diff }, null, 2) + '\n')
+  if (values.json === true) process.stdout.write(printableJson({ old: before.label, new: after.label, ...diff }) + '\n')
   else process.stdout.write(render(diff))
   if (diff.truncated) process.stderr.write(`robotstxt: diff: cut short at ${diff.probes.toLocaleString('en-US')} probe URLs and ${diff.changes.length.toLocaleString('en-US')} changes (at most ${MAX_PROBES.toLocaleString('en-US')} and ${MAX_CHANGES.toLocaleString('en-US')}); the rest were not compared (give --urls or --agents to choose)\n`)
   return diff.changes.length > 0 ? 1 : 0

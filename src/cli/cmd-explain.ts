@@ -6,7 +6,7 @@ import { explain, type Explanation, type RuleMatch } from './explain.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
-import { escapeControls as esc, styleFor, type Style } from './style.js'
+import { escapeControls as esc, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
 
@@ -56,7 +56,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       fetch: fetched === null ? null : { origin: fetched.origin, status: fetched.status, outcome: fetched.outcome },
       ...e,
     }
-    process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+    process.stdout.write(printableJson(json) + '\n')
   } else {
     process.stdout.write(render(loaded, e, styleFor(process.stdout)))
   }

@@ -23,7 +23,7 @@ import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption, tim
 import { ProgressLine } from './progress.js'
 import { openList } from './source.js'
 import { blockLines, drained, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
-import { escapeControls } from './style.js'
+import { escapeControls, printableJson } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker, FILTER_YOUNG_MB } from './workers.js'
 
 const OPTIONS = {
@@ -207,7 +207,7 @@ export async function runFilter(argv: string[]): Promise<number> {
 }
 
 function render(v: UrlVerdict, mode: Mode): string {
-  if (mode === 'json') return JSON.stringify(v) + '\n'
+  if (mode === 'json') return printableJson(v, 0) + '\n'
   if (mode === 'allowed') return v.allowed ? escapeControls(v.url) + '\n' : ''
   const verdict = v.error !== undefined ? 'error' : v.allowed ? 'allowed' : 'disallowed'
   return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${escapeControls(v.url)}\n`

@@ -6,7 +6,7 @@ import { HELP } from './help.js'
 import { lint, lintCounts, type Finding, type LintResult } from '../engine/lint.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
 import { loadRobots, type LoadedRobots } from './source.js'
-import { escapeControls, styleFor, type Style } from './style.js'
+import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' }, 'all-lines': { type: 'boolean' } } as const
 
@@ -50,7 +50,7 @@ export async function runLint(argv: string[]): Promise<number> {
       // bytes a line, 100 MB for a 500 KiB file of empty lines.
       lines: values['all-lines'] === true ? loaded.robots.lines : reportedLines(loaded, result),
     }
-    process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+    process.stdout.write(printableJson(json) + '\n')
   } else {
     process.stdout.write(render(loaded, result, styleFor(process.stdout)))
   }

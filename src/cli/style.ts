@@ -51,10 +51,10 @@ function escapeOne(c: string): string {
 }
 
 /**
- * `value` as indented JSON in which the controls JSON.stringify leaves raw (DEL, C1, bidi) are
+ * `value` as JSON (indented by `indent`; 0: one line) in which the controls JSON.stringify leaves raw (DEL, C1, bidi) are
  * `\uHHHH` escapes too: the same value when parsed, and inert on a terminal. The only raw C0
  * control in that text is the indentation's line feed.
  */
-export function printableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(CONTROLS, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+export function printableJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(CONTROLS, (c) => (c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
 }
