@@ -102,6 +102,8 @@ describe('cli: help, version, usage errors', () => {
     [['check', EXAMPLE], /robotstxt check: missing AGENT/],
     [['check', EXAMPLE, 'Googlebot'], /robotstxt check: missing URL \(or --urls FILE for a list\)/],
     [['check', EXAMPLE, 'Googlebot', '--urls'], /robotstxt check: Option '--urls <value>' argument missing/],
+    // parseArgs' hint lines were dropped, and with them how to pass a value starting with '-'.
+    [['check', EXAMPLE, 'Googlebot', '/a', '--timeout', '-1'], /robotstxt check: Option '--timeout' argument is ambiguous\. Did you forget .* use '--timeout=-XYZ'\n/],
     [['check', EXAMPLE, 'Googlebot', '/a', '--urls', '-'], /give either URL arguments or --urls FILE, not both/],
     [['check', '-', 'Googlebot', '--urls', '-'], /ROBOTS and --urls cannot both be stdin/],
     [['check', EXAMPLE, '', '/a'], /AGENT: expected a user-agent with a product token \(the text before any "\/", e.g. "Googlebot"\), got ""/],

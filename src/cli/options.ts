@@ -23,7 +23,8 @@ export function parse<T extends OptionSpec>(argv: string[], options: T, command:
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
     return { values: values as Record<string, string | boolean | undefined>, positionals }
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message.split('\n')[0]!.replace(/\.$/, '') : String(err), command)
+    // All of it, on one line: past the first line come the hints ("use '--threads=-XYZ'").
+    throw new UsageError(err instanceof Error ? err.message.split('\n').join(' ').replace(/\.$/, '') : String(err), command)
   }
 }
 
