@@ -232,6 +232,75 @@ describe('edge: checkUrls bounds', () => {
     for await (const v of checkUrls(input(), { agent: 'x' })) if (v.url.endsWith('/5')) break
     expect(closed).toBe(true)
   })
+
+  // Found by review, 2026-11-29: the four below failed before their fixes.
+  test('breaking out while the input waits for its next item returns at once', async () => {
+    reset()
+    let settle: () => void = () => {}
+    const never = new Promise<void>((r) => (settle = r))
+    async function* waiting() {
+      yield `${origin(74)}/a`
+      await never
+      yield `${origin(74)}/b`
+    }
+    const started = performance.now()
+    for await (const v of checkUrls(waiting(), { agent: 'x' })) if (v.url.endsWith('/a')) break
+    // It waited for the input's pending next() to settle (forever, here) before returning.
+    expect(performance.now() - started).toBeLessThan(2000)
+    settle()
+  })
+
+  test('breaking out stops the lookups not yet started', async () => {
+    reset()
+    delayMs = 100
+    const urls = Array.from({ length: 20 }, (_, i) => `${origin(80 + i)}/x`)
+    for await (const v of checkUrls(urls, { agent: 'x', concurrency: 2 })) if (v.url === urls[0]) break
+    await new Promise((r) => setTimeout(r, 800))
+    delayMs = 0
+    // Those running at the break (at most concurrency + the one that settled) finish; no more start.
+    expect(fetched.size).toBeLessThanOrEqual(3)
+  })
+
+  test('an input whose next() throws is not asked to return(), and the error reaches the caller', async () => {
+    reset()
+    let returned = 0
+    const input: Iterable<string> = {
+      [Symbol.iterator]: () => {
+        let i = 0
+        return {
+          next: () => {
+            if (i === 3) throw new Error('source failed')
+            return { done: false, value: `${origin(75)}/${i++}` }
+          },
+          return: () => {
+            returned++
+            return { done: true, value: undefined }
+          },
+        }
+      },
+    }
+    await expect(collect(checkUrls(input, { agent: 'x' }))).rejects.toThrow('source failed')
+    expect(returned).toBe(0)
+  })
+
+  test("freshness is judged by the cache's clock (options.now), as the cache's own lookups are", async () => {
+    reset()
+    // Ahead of the wall clock, as a test's or a replay's clock may be: by Date.now() the first
+    // lookup never expires.
+    let now = Date.now() + 10 * 86_400_000
+    const cache = new RobotsCache({ now: () => now, ttlMs: 1000 })
+    const url = `${origin(76)}/private`
+    async function* twice() {
+      yield url
+      await new Promise((r) => setTimeout(r, 50))
+      now += 5000
+      yield url
+    }
+    const got = await collect(checkUrls(twice(), { agent: 'x', cache }))
+    expect(got.map((v) => v.allowed)).toEqual([false, false])
+    // The second check came after expiresAt by the cache's clock: a refetch, as cache.get makes.
+    expect(fetched.get(new URL(url).host)).toBe(2)
+  })
 })
 
 describe('corpus-scale: checkUrls over 1,000,000 URLs and 1,000 local origins', () => {

@@ -160,6 +160,10 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   let read = 0
   let handedOut = 0
   let inputDone = false
+  // The input's next() threw: the iteration is over, and its return() is not called.
+  let inputFailed = false
+  // The consumer left (or the stream ended): no lookup starts after this.
+  let closed = false
 
   // One wait at a time, each on a fresh promise that `signal` (a lookup settled or failed, or the
   // event loop turned while a slab waits) resolves. Never Promise.race on a promise that outlives
@@ -178,8 +182,20 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   const stepOrSignal = (next: Promise<IteratorResult<unknown>>): Promise<IteratorResult<unknown> | undefined> =>
     new Promise((resolve, reject) => {
       wake = () => resolve(undefined)
-      next.then(resolve, reject)
+      next.then(resolve, (err: unknown) => {
+        inputFailed = true
+        reject(err)
+      })
     })
+  /** The input's next(); one that throws ends the iteration, and is not asked to return(). */
+  const pull = (): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
+    try {
+      return input.next()
+    } catch (err) {
+      inputFailed = true
+      throw err
+    }
+  }
   // An async input that has to wait on I/O lets the event loop reach setImmediate: the slab read
   // so far is matched then, instead of waiting for a full slab. One setImmediate at a time, however
   // many slabs start before the loop turns.
@@ -247,7 +263,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   }
 
   const startLookups = (): void => {
-    while (running < c.concurrency && queue.length > 0) {
+    while (!closed && running < c.concurrency && queue.length > 0) {
       const state = queue.shift()!
       running++
       c.cache.get(state.origin + '/').then((result) => {
@@ -276,7 +292,8 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   /** Classifies a slab of inputs: verdicts now for settled origins (one batch each), else a wait. */
   const classify = (urls: string[], firstSeq: number): void => {
     const touched: OriginState[] = []
-    const now = Date.now()
+    // The cache's clock, which set expiresAt: with options.now injected, Date.now() is another time.
+    const now = c.cache.now()
     for (let k = 0; k < urls.length; k++) {
       const url = urls[k]!
       if (url === SKIP) continue
@@ -326,7 +343,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
       let step: IteratorResult<unknown>
       if (isAsync) {
         if (turned && slab.length > 0) break
-        const next = (input as AsyncIterator<unknown>).next()
+        const next = pull() as Promise<IteratorResult<unknown>>
         slabWaiting = slab.length > 0
         const first = await stepOrSignal(next)
         slabWaiting = false
@@ -339,7 +356,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
         }
         step = first as IteratorResult<unknown>
       } else {
-        step = (input as Iterator<unknown>).next()
+        step = pull() as IteratorResult<unknown>
       }
       if (step.done === true) {
         inputDone = true
@@ -405,7 +422,15 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
       await woken()
     }
   } finally {
-    if (!inputDone) await (input as AsyncIterator<unknown>).return?.()
+    closed = true
+    queue.length = 0
+    if (!inputDone && !inputFailed) {
+      const it = input as AsyncIterator<unknown>
+      // With a next() still pending, an async generator's return() waits for it to settle, which an
+      // input waiting on something that never comes never does: the return is then not awaited.
+      if (pendingNext === null) await it.return?.()
+      else void Promise.resolve(it.return?.()).catch(() => {})
+    }
   }
 }
 
