@@ -59,6 +59,19 @@ describe('sharing and time stamps (http.md "Caching")', () => {
     expect(r).toMatchObject({ origin: s.origin, status: 200, outcome: 'ok', fetchedAt: T0, expiresAt: T0 + DAY, unreachableSince: null })
   })
 
+  it('the result every caller of an origin shares is frozen: one caller cannot change another\'s answers', async () => {
+    // Found by review, 2026-11-29: a caller's `site.outcome = 'allow-all'` made the cache allow
+    // everything on that origin for every later caller.
+    const s = await serve(reply(200, 'User-agent: *\nDisallow: /private\n'))
+    const cache = new RobotsCache()
+    const site = await cache.get(s.origin)
+    expect(Object.isFrozen(site)).toBe(true)
+    expect(() => Object.assign(site, { outcome: 'allow-all' })).toThrow(TypeError)
+    expect(() => Object.assign(site, { isAllowed: () => true })).toThrow(TypeError)
+    expect(await cache.isAllowed(`${s.origin}/private/x`, 'bot')).toBe(false)
+    expect(await cache.get(s.origin)).toBe(site)
+  })
+
   it('http.md: a bad agent is a TypeError before any request', async () => {
     const s = await serve(reply(200, RULES))
     const cache = new RobotsCache()

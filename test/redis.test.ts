@@ -38,6 +38,7 @@ let web: TestServer
 let port = 0
 const fetches = new Map<string, number>()
 const hang = new Set<string>()
+const noStore = new Set<string>()
 let delayMs = 0
 
 function origin(i: number): string {
@@ -52,7 +53,8 @@ beforeAll(async () => {
     const host = req.headers.host ?? ''
     fetches.set(host, (fetches.get(host) ?? 0) + 1)
     if (hang.has(host)) return // never answered: a fetch that a killed process leaves behind
-    setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(ROBOTS), delayMs)
+    const headers = { 'content-type': 'text/plain', ...(noStore.has(host) ? { 'cache-control': 'no-store' } : {}) }
+    setTimeout(() => res.writeHead(200, headers).end(ROBOTS), delayMs)
   }, '0.0.0.0')
   port = web.port
   tmp = mkdtempSync(join(tmpdir(), 'robotstxt-redis-'))
@@ -127,6 +129,29 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
       expect(stored.fetchedAt).toBeGreaterThan(stale.fetchedAt)
     } finally {
       delayMs = 0
+      await a.quit()
+      await b.quit()
+    }
+  })
+
+  test('a result the cache does not keep (no-store) releases the fleet lock: the next lookup does not wait lockMs', async () => {
+    // Found by review, 2026-11-29: the lock was released only by put, which a no-store result
+    // never reaches, so every later lookup of the origin, in any process, waited the lock out.
+    const o = origin(920)
+    noStore.add(o.slice(7))
+    const [a, b] = [await CLIENTS[1]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const storage = redisStorage(a, { prefix: 'nostore:', lockMs: 5_000 })
+      const cache = new RobotsCache({ storage })
+      expect((await cache.get(o + '/')).outcome).toBe('ok')
+      expect(await a.get(`nostore:lock:${o}`)).toBeNull()
+      const other = new RobotsCache({ storage: redisStorage(b, { prefix: 'nostore:', lockMs: 5_000 }) })
+      const started = performance.now()
+      await Promise.all([cache.get(o + '/'), other.get(o + '/')])
+      expect(performance.now() - started).toBeLessThan(2_500)
+      expect(await a.get(`nostore:${o}`)).toBeNull()
+    } finally {
+      noStore.delete(o.slice(7))
       await a.quit()
       await b.quit()
     }

@@ -86,6 +86,13 @@ export interface RobotsCacheStorage {
   get(origin: string): Promise<StoredRobots | undefined>
   /** Keeps `record` for `origin`, replacing any earlier one. */
   put(origin: string, record: StoredRobots): Promise<void>
+  /**
+   * Optional: called instead of `put` when a lookup that asked `get` and then fetched keeps
+   * nothing (the response said `no-store` or `max-age=0`, the body is over `maxBytes`, or every
+   * waiter left): a storage that holds something for the origin while a fetch is under way (the
+   * fleet lock of `redisStorage`) frees it there, rather than make others wait for it to expire.
+   */
+  release?(origin: string): Promise<void>
 }
 
 /**
@@ -281,6 +288,11 @@ export class RobotsCache {
     })
   }
 
+  /** @internal The cache's clock (options.now): checkUrls judges its settled lookups by it. */
+  now(): number {
+    return this.#now()
+  }
+
   #now(): number {
     const t: unknown = this.#clock()
     if (typeof t !== 'number' || !Number.isFinite(t)) fail('options.now', 'a function returning a finite number of ms', t)
@@ -336,6 +348,17 @@ export class RobotsCache {
         base = adopted
       }
     }
+    // A storage that took something for this fetch (a fleet lock) gets it back through put, or
+    // through release when nothing is put.
+    let put = false
+    try {
+      return await this.#fetchFresh(origin, robotsUrl, signal, base, () => (put = true))
+    } finally {
+      if (!put && typeof this.#storage?.release === 'function') await this.#storageRelease(origin)
+    }
+  }
+
+  async #fetchFresh(origin: string, robotsUrl: string, signal: AbortSignal, base: Entry | undefined, putting: () => void): Promise<FetchResult> {
     const raw = await fetchRaw(robotsUrl, this.#config, signal)
     const t = this.#now()
     let entry: Entry
@@ -368,7 +391,10 @@ export class RobotsCache {
       }
     }
     this.#store(origin, entry)
-    if (this.#storage !== undefined) await this.#storagePut(origin, entry.record, signal)
+    if (this.#storage !== undefined) {
+      putting()
+      await this.#storagePut(origin, entry.record, signal)
+    }
     return entry.result
   }
 
@@ -421,6 +447,15 @@ export class RobotsCache {
     }
   }
 
+  async #storageRelease(origin: string): Promise<void> {
+    try {
+      // Not on the lookup's signal: a lookup abandoned by every waiter still frees what it held.
+      await settleWithin(() => this.#storage!.release!(origin), this.#storageMs(), UNABORTED)
+    } catch {
+      // Whatever it held expires on its own.
+    }
+  }
+
   #storageMs(): number {
     return Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
   }
@@ -434,6 +469,9 @@ const STORAGE_MAX_MS = 10_000
  * when time ran out first. A synchronous throw or a rejection rejects. The timer is cleared as soon
  * as either side settles, so a storage that never settles leaves nothing behind but its promise.
  */
+/** A signal never aborted, for storage calls that outlive the lookup's own. */
+const UNABORTED = new AbortController().signal
+
 function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve, reject) => {
     const done = (): void => {

@@ -395,7 +395,11 @@ export class FetchResult implements RobotsFetch {
     readonly fetchedAt: number,
     readonly expiresAt: number,
     readonly unreachableSince: number | null,
-  ) {}
+  ) {
+    // Frozen: RobotsCache hands one result to every caller of an origin, so a caller's write
+    // (outcome = 'allow-all', an isAllowed of its own) would change every other caller's answers.
+    Object.freeze(this)
+  }
 
   /** See `RobotsFetch.isAllowed`. */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {

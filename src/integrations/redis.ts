@@ -8,9 +8,10 @@
 //
 // Fleet-wide single flight: a `get` that finds no fresh record takes the lock (SET NX PX) and
 // answers a miss, so its cache fetches and then `put`s, which writes the record and releases the
-// lock in one script (only if the lock is still its own). A `get` that finds the lock taken polls
-// for the record until it appears, or the lock frees (its holder died: at most lockMs), or lockMs
-// has passed; then it takes the lock itself or answers what it has.
+// lock in one script (only if the lock is still its own), or, when it keeps nothing, `release`s
+// it. A `get` that finds the lock taken polls for the record until it appears, or the lock frees
+// (its holder died: at most lockMs), or lockMs has passed; then it takes the lock itself or
+// answers what it has.
 //
 // Best effort (see RobotsCacheStorage): every command is bounded by COMMAND_MS; a failed or slow
 // command opens a circuit for OUTAGE_MS during which calls fail at once, so a Redis outage costs
@@ -150,7 +151,7 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
     return true
   }
 
-  const release = async (origin: string): Promise<void> => {
+  const unlock = async (origin: string): Promise<void> => {
     const mine = held.get(origin)
     held.delete(origin)
     if (mine !== undefined) await run(['EVAL', RELEASE_SCRIPT, '1', lockKey(origin), mine.token])
@@ -168,7 +169,7 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
           // and our lock: read again, so that it is not fetched twice.
           const again = await read(origin)
           if (again === undefined || Date.now() >= again.expiresAt) return again ?? record
-          await release(origin)
+          await unlock(origin)
           return again
         }
         if (Date.now() >= deadline) return record
@@ -180,6 +181,12 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
       const mine = held.get(origin)
       held.delete(origin)
       await run(['EVAL', PUT_SCRIPT, '2', recordKey(origin), lockKey(origin), encode(record), String(ttlMs), mine?.token ?? ''])
+    },
+
+    // The cache kept nothing (no-store, max-age=0, a body over maxBytes, a fetch every waiter
+    // left): the lock is freed now, not left for the fleet to wait out (lockMs).
+    async release(origin: string): Promise<void> {
+      await unlock(origin)
     },
   }
 }
