@@ -4,7 +4,7 @@
 
 import type http from 'node:http'
 import net from 'node:net'
-import { createGzip, deflateSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
 import { closeAll, reply, serve, type Handler } from './helpers/server.js'
@@ -267,6 +267,23 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(r).toMatchObject({ status: 200, outcome: 'ok' })
     expect(parsedLength(r)).toBe(LIMIT)
     expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+  })
+
+  it('http.md: a complete brotli bomb is not decoded past the limit once the fetch has returned', async () => {
+    // Found by review, 2026-11-29: the strict-decoding check decoded the whole stream to see it
+    // end, after the fetch had read its 512,000 bytes and returned: an 8 GiB bomb, 29 s of CPU.
+    // 256 MiB of spaces, 203 bytes of brotli: about 0.8 s of CPU to decode whole.
+    const bomb = brotliCompressSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 24 } })
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br', 'content-length': bomb.length })
+      res.end(bomb)
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok' })
+    const before = process.cpuUsage()
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const after = process.cpuUsage(before)
+    expect((after.user + after.system) / 1000).toBeLessThan(300)
   })
 
   it('http.md: an endless gzip stream is cut at the limit and the connection released', async () => {

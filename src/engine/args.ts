@@ -70,6 +70,21 @@ export function urlString(url: unknown, param = 'url'): string {
   return fail(param, 'a string or a URL', url)
 }
 
+/**
+ * Google's documented limit: only the first 500 KiB of a robots.txt are read.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_BYTES, parseRobots } from 'robotstxt-wasm'
+ *
+ * // A rule past the first 500 KiB is not read, as Google does not read it.
+ * const body = `User-agent: *\n${'#'.repeat(DEFAULT_MAX_BYTES)}\nDisallow: /late\n`
+ * parseRobots(body).isAllowed('https://example.com/late', 'MyBot') // → true
+ * parseRobots(body, { maxBytes: Infinity }).isAllowed('https://example.com/late', 'MyBot') // → false
+ * ```
+ */
+export const DEFAULT_MAX_BYTES = 512_000
+
 /** `maxBytes` option (our input rules, docs/semantics.md "Our three input rules"): a number >= 1, rounded down, or Infinity. */
 export function maxBytesOption(value: unknown, fallback: number): number {
   if (value === undefined) return fallback

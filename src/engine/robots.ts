@@ -1,7 +1,10 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
 import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
-import { agentTokens, fail, maxBytesOption, urlString } from './args.js'
+import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, urlString } from './args.js'
+
+// Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
+export { DEFAULT_MAX_BYTES }
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, matcherLike, type Verdict } from './matcher.js'
@@ -11,20 +14,6 @@ import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
-/**
- * Google's documented limit: only the first 500 KiB of a robots.txt are read.
- *
- * @example
- * ```ts
- * import { DEFAULT_MAX_BYTES, parseRobots } from 'robotstxt-wasm'
- *
- * // A rule past the first 500 KiB is not read, as Google does not read it.
- * const body = `User-agent: *\n${'#'.repeat(DEFAULT_MAX_BYTES)}\nDisallow: /late\n`
- * parseRobots(body).isAllowed('https://example.com/late', 'MyBot') // → true
- * parseRobots(body, { maxBytes: Infinity }).isAllowed('https://example.com/late', 'MyBot') // → false
- * ```
- */
-export const DEFAULT_MAX_BYTES = 512_000
 
 /**
  * Options of `parseRobots`.
