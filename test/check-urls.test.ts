@@ -5,7 +5,7 @@ import type http from 'node:http'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { checkUrls, parseRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
+import { checkUrls, parseRobots, RobotsCache, robotsOrigin, type UrlVerdict } from '../src/index.js'
 import { closeAll, serve, type TestServer } from './helpers/server.js'
 
 // A full GC on demand, so the memory samples measure what is held, not when the GC last ran.
@@ -281,6 +281,17 @@ describe('edge: checkUrls bounds', () => {
     }
     await expect(collect(checkUrls(input, { agent: 'x' }))).rejects.toThrow('source failed')
     expect(returned).toBe(0)
+  })
+
+  test('a URL whose host follows extra slashes or a backslash gets the origin robotsOrigin gives it', async () => {
+    reset()
+    const host = new URL(origin(77)).host
+    const urls = [`http:///${host}/private`, `http://\\${host}/private`, `http://${host}/private`]
+    expect(urls.map((u) => robotsOrigin(u))).toEqual(Array(3).fill(`http://${host}`))
+    const got = await collect(checkUrls(urls, { agent: 'x' }))
+    // The verdict is the matcher's for the URL as written (its path is read after the authority it sees).
+    const robots = parseRobots(ROBOTS)
+    expect(got.map((v) => [v.origin, v.allowed, v.error])).toEqual(urls.map((u) => [`http://${host}`, robots.isAllowed(u, 'x'), undefined]))
   })
 
   test("freshness is judged by the cache's clock (options.now), as the cache's own lookups are", async () => {

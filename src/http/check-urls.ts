@@ -228,6 +228,9 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
       const c = url.charCodeAt(e)
       if (c === 0x2f || c === 0x3f || c === 0x23 || c === 0x5c) break
     }
+    // No authority before the first '/', '\', '?' or '#' ("http:///host/x", "http://\host/x"): the
+    // URL parser finds the host further on, so the whole URL is parsed.
+    if (e === s + 3) return robotsOrigin(url)
     const prefix = url.slice(0, e)
     let o = prefixes.get(prefix)
     if (o === undefined) {
