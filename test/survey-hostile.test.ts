@@ -171,3 +171,28 @@ test('a chunked response body is de-chunked as warcio de-chunks it, whether the 
     ])
   }
 })
+
+// Cut in the separator, in the body, in the HTTP head, in the WARC header block.
+for (const short of [5, 30, 100, 200]) {
+  test(`WARC: a record ${short} bytes short inside the file (its Content-Length runs into the next record) is an error row at its offset; the next records are read`, async () => {
+    const p = await parts(4, false)
+    const cut = p[1]!.subarray(0, p[1]!.length - short)
+    const file = join(dir, `cut-mid-${short}.warc`)
+    writeFileSync(file, concat([p[0]!, cut, p[2]!, p[3]!]))
+    const rows = await survey(file)
+    const at = p[0]!.length
+    expect(summary(rows)).toEqual([
+      ['https://s0.example', 'ok', 0], ['', 'error', at],
+      ['https://s2.example', 'ok', at + cut.length], ['https://s3.example', 'ok', at + cut.length + p[2]!.length],
+    ])
+    expect(rows[1]!.error).toMatch(/truncated/)
+  })
+}
+
+test('WARC: after a header-only record (no Content-Length, no separator), the next row has its own record\'s offset', async () => {
+  const p = await parts(2, false)
+  const meta = new TextEncoder().encode('WARC/1.1\r\nWARC-Type: metadata\r\n\r\n')
+  const file = join(dir, 'no-cl.warc')
+  writeFileSync(file, concat([p[0]!, meta, p[1]!]))
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length + meta.length]])
+})

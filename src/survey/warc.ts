@@ -13,7 +13,7 @@
 // read by warcio's own gzip reader instead, and then the native reader takes over again.
 
 import { createReadStream } from 'node:fs'
-import { open, stat } from 'node:fs/promises'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
@@ -23,6 +23,7 @@ import type { SurveyRecord } from './row.js'
 
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
 const WARC_LINE = new TextEncoder().encode('WARC/1.')
+const WARC_START = [...new TextEncoder().encode('WARC/')]
 const SCAN_CHUNK = 1 << 16
 
 /** The records of one WARC or WARC.gz file, with error records for what could not be read. */
@@ -32,74 +33,109 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
-  while (start < size) {
-    const members = native ? new GzipMembers(path, start, size) : null
-    const chunks = members?.chunks()
-    const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
-    const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
-    // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
-    const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
-    let end = start
-    let stopped: string | null = null
-    let resume: number | null = null
-    const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
-    try {
-      for await (const record of parser) {
-        const offset = at(parser.offset)
-        // Past the large member warcio was reading for the native reader: back to that reader.
-        if (!native && gz && nativeGzip && offset > start) {
-          resume = offset
-          break
-        }
-        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
-          stopped = 'not a WARC record (no WARC/ version line)'
-          end = offset
-          break
-        }
-        const { rec, complete } = await readRecord(record, path, offset)
-        if (!complete) {
-          stopped = 'truncated WARC record'
-          end = offset
-          break
-        }
-        end = members !== null ? offset : start + parser.offset + parser.recordLength
-        if (rec !== null) yield rec
-      }
-      if (stopped === null && resume === null) {
-        if (members !== null) {
-          const stop = members.stop
-          if (stop !== null && stop.reason === null) {
-            native = false
-            start = stop.at
-            continue
+  // The file, read at each plain record's declared end and to find where reading resumes.
+  let peek: FileHandle | null = null
+  try {
+    while (start < size) {
+      const members = native ? new GzipMembers(path, start, size) : null
+      const chunks = members?.chunks()
+      const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
+      const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
+      // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
+      const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
+      let end = start
+      let stopped: string | null = null
+      let resume: number | null = null
+      const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
+      // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
+      // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
+      let nextAt: number | null = null
+      try {
+        for await (const record of parser) {
+          const offset = nextAt ?? at(parser.offset)
+          // Past the large member warcio was reading for the native reader: back to that reader.
+          if (!native && gz && nativeGzip && offset > start) {
+            resume = offset
+            break
           }
-          if (stop !== null) {
-            stopped = stop.reason
-            end = stop.at
+          if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+            stopped = 'not a WARC record (no WARC/ version line)'
+            end = offset
+            break
           }
-        } else {
-          end = Math.max(end, start + parser.offset)
-          if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+          const { rec, complete } = await readRecord(record, path, offset)
+          if (!complete) {
+            stopped = 'truncated WARC record'
+            end = offset
+            break
+          }
+          end = members !== null ? offset : start + parser.offset + parser.recordLength
+          if (!gz) {
+            // warcio reads a record as long as it says, whatever follows: a record cut short takes the
+            // next record's first bytes as its own and the next record is lost (warcio only warns).
+            // So a record counts only when its declared end is followed by CR/LF bytes and then the
+            // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
+            // its header block only, when its end is sound: a body may hold a WARC). A record cut short
+            // in its header block takes the next record's header lines as its own, so its Content-Length
+            // and block too, and may end soundly.
+            peek ??= await open(path, 'r')
+            const headEnd = start + parser._warcHeadersLength
+            const after = await separatorEnd(peek, end, size)
+            const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
+            if (inner !== null) {
+              stopped = 'truncated WARC record (it runs into the next record)'
+              end = offset
+              break
+            }
+            if (!after.followed) {
+              if (rec !== null) yield rec
+              stopped = 'not a WARC record (no WARC/ version line)'
+              end = after.at
+              break
+            }
+            nextAt = after.at
+          }
+          if (rec !== null) yield rec
         }
+        if (stopped === null && resume === null) {
+          if (members !== null) {
+            const stop = members.stop
+            if (stop !== null && stop.reason === null) {
+              native = false
+              start = stop.at
+              continue
+            }
+            if (stop !== null) {
+              stopped = stop.reason
+              end = stop.at
+            }
+          } else {
+            end = Math.max(end, start + parser.offset)
+            if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+          }
+        }
+      } catch (e) {
+        stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+        end = Math.max(end, at(parser.offset))
+      } finally {
+        // The reader left early (a stop, a hand-over) still holds the file open.
+        await chunks?.return(undefined)
+        file?.destroy()
       }
-    } catch (e) {
-      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
-      end = Math.max(end, at(parser.offset))
-    } finally {
-      // The reader left early (a stop, a hand-over) still holds the file open.
-      await chunks?.return(undefined)
-      file?.destroy()
+      native = gz && nativeGzip
+      if (resume !== null) {
+        start = resume
+        continue
+      }
+      if (stopped === null) return
+      peek ??= await open(path, 'r')
+      const next = await nextRecordStart(peek, end + 1, gz)
+      yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+      if (next === null) return
+      start = next
     }
-    native = gz && nativeGzip
-    if (resume !== null) {
-      start = resume
-      continue
-    }
-    if (stopped === null) return
-    const next = await nextRecordStart(path, end + 1, gz)
-    yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
-    if (next === null) return
-    start = next
+  } finally {
+    await peek?.close()
   }
 }
 
@@ -170,26 +206,66 @@ async function startsWith(path: string, magic: readonly number[]): Promise<boole
   }
 }
 
-/** The offset of the next gzip member (or `WARC/1.` at a line start) at or after `from`; null if none. */
-async function nextRecordStart(path: string, from: number, gz: boolean): Promise<number | null> {
-  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
-  const fh = await open(path, 'r')
-  try {
-    const buf = new Uint8Array(SCAN_CHUNK + needle.length)
-    let pos = from
+/**
+ * Where the CR/LF bytes from `end` stop, and whether the end of the file or a `WARC/` line comes
+ * there (a record's declared end is sound only then).
+ */
+async function separatorEnd(fh: FileHandle, end: number, size: number): Promise<{ at: number; followed: boolean }> {
+  const buf = new Uint8Array(256)
+    let pos = end
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-      if (bytesRead < needle.length) return null
-      for (let i = 0; i + needle.length <= bytesRead; i++) {
-        if (buf[i] !== needle[0]) continue
-        let j = 1
-        while (j < needle.length && buf[i + j] === needle[j]) j++
-        if (j < needle.length) continue
-        if (gz || pos + i === 0 || (i > 0 ? buf[i - 1] : -1) === 0x0a) return pos + i
+      let i = 0
+      while (i < bytesRead && (buf[i] === 0x0d || buf[i] === 0x0a)) i++
+      pos += i
+      if (i === bytesRead) {
+        if (pos >= size || bytesRead === 0) return { at: pos, followed: true }
+        continue
       }
-      pos += bytesRead - needle.length + 1
+      if (bytesRead - i < WARC_START.length) {
+        // Too few bytes held to tell: read again from the first one that is not CR/LF.
+        if (pos + WARC_START.length <= size && i > 0) continue
+        return { at: pos, followed: false }
+      }
+      return { at: pos, followed: WARC_START.every((b, k) => buf[i + k] === b) }
     }
-  } finally {
-    await fh.close()
+}
+
+/** Bytes kept between scanned chunks, so that a record start split across two is still seen. */
+const OVERLAP = 16
+
+/**
+ * The offset of the next gzip member, or of the next `WARC/1.` at a line start or followed by a
+ * digit and CRLF (a record cut short ends anywhere, so the next one need not start a line), at or
+ * after `from` and before `until`; null if none.
+ */
+async function nextRecordStart(fh: FileHandle, from: number, gz: boolean, until = Infinity): Promise<number | null> {
+  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
+  const buf = new Uint8Array(Math.min(SCAN_CHUNK, Math.max(until - from, 0)) + OVERLAP)
+  let pos = from
+  let before = -1
+  if (from > 0) {
+    const one = new Uint8Array(1)
+    if ((await fh.read(one, 0, 1, from - 1)).bytesRead === 1) before = one[0]!
+  }
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+    const last = bytesRead < buf.length
+    // Candidates start before `limit`; the bytes after it are seen again in the next chunk.
+    const limit = last ? bytesRead : bytesRead - OVERLAP
+    for (let i = buf.indexOf(needle[0]!); i >= 0 && i < limit; i = buf.indexOf(needle[0]!, i + 1)) {
+      if (i + needle.length > bytesRead || pos + i >= until) return null
+      let j = 1
+      while (j < needle.length && buf[i + j] === needle[j]) j++
+      if (j < needle.length) continue
+      if (gz) return pos + i
+      const prev = i > 0 ? buf[i - 1] : before
+      if (pos + i === 0 || prev === 0x0a) return pos + i
+      const d = buf[i + needle.length]
+      if (d !== undefined && d >= 0x30 && d <= 0x39 && buf[i + needle.length + 1] === 0x0d && buf[i + needle.length + 2] === 0x0a && i + needle.length + 2 < bytesRead) return pos + i
+    }
+    if (last || pos + limit >= until) return null
+    before = buf[limit - 1]!
+    pos += limit
   }
 }
