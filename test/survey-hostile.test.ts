@@ -196,3 +196,21 @@ test('WARC: after a header-only record (no Content-Length, no separator), the ne
   writeFileSync(file, concat([p[0]!, meta, p[1]!]))
   expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length + meta.length]])
 })
+
+test('WARC.gz whose first member is damaged (first byte flipped): an error row at 0, then the rows of the intact members', async () => {
+  const p = await parts(3, true)
+  const bad = p[0]!.slice()
+  bad[0]! ^= 0xff
+  const file = join(dir, 'bad-first.warc.gz')
+  writeFileSync(file, concat([bad, p[1]!, p[2]!]))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['', 'error', 0], ['https://s1.example', 'ok', bad.length], ['https://s2.example', 'ok', bad.length + p[1]!.length]])
+  expect(rows[0]!.error).toMatch(/gzip/)
+})
+
+test('a plain WARC named .warc.gz is still read as plain WARC', async () => {
+  const p = await parts(2, false)
+  const file = join(dir, 'plain-named.warc.gz')
+  writeFileSync(file, concat(p))
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length]])
+})

@@ -29,7 +29,9 @@ const SCAN_CHUNK = 1 << 16
 /** The records of one WARC or WARC.gz file, with error records for what could not be read. */
 export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
   const size = (await stat(path)).size
-  const gz = await startsWith(path, GZIP_MAGIC)
+  // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
+  // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
+  const gz = (await startsWith(path, GZIP_MAGIC)) || (/\.gz$/i.test(path) && !(await startsWith(path, WARC_START)))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
