@@ -26,12 +26,16 @@ const WARC_LINE = new TextEncoder().encode('WARC/1.')
 const WARC_START = [...new TextEncoder().encode('WARC/')]
 const SCAN_CHUNK = 1 << 16
 
-/** The records of one WARC or WARC.gz file, with error records for what could not be read. */
-export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
+/**
+ * The records of one WARC or WARC.gz file, with error records for what could not be read; `name`
+ * names the file in the records (and by its name, says gzip). Throws only when the file itself
+ * cannot be read (the caller reports that).
+ */
+export async function* warcRecords(path: string, name = path): AsyncGenerator<SurveyRecord> {
   const size = (await stat(path)).size
   // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
   // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
-  const gz = (await startsWith(path, GZIP_MAGIC)) || (/\.gz$/i.test(path) && !(await startsWith(path, WARC_START)))
+  const gz = (await startsWith(path, GZIP_MAGIC)) || (/\.gz$/i.test(name) && !(await startsWith(path, WARC_START)))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
@@ -65,7 +69,7 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
             end = offset
             break
           }
-          const { rec, complete } = await readRecord(record, path, offset)
+          const { rec, complete } = await readRecord(record, name, offset)
           if (!complete) {
             stopped = 'truncated WARC record'
             end = offset
@@ -132,7 +136,7 @@ export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
       if (stopped === null) return
       peek ??= await open(path, 'r')
       const next = await nextRecordStart(peek, end + 1, gz)
-      yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+      yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
       if (next === null) return
       start = next
     }
