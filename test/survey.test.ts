@@ -2,7 +2,7 @@
 // read back by DuckDB with no options, thread counts and shards that change nothing but speed, and
 // hostile inputs that give error rows with offsets while every good record is still read.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -256,4 +256,23 @@ describe.skipIf(!corpusAvailable())('scale', () => {
     const q = (from: string) => sql(`SELECT origin, gptbot_class, googlebot_p1_line FROM ${from} ORDER BY origin`)
     expect(await q(`read_csv('${join(dir, 'shard-*.csv')}')`)).toEqual(await q(`'${join(dir, 'whole.csv')}'`))
   }, 300_000)
+})
+
+test('a folder\'s symbolic links: a link to a file is read as the file; a link to a folder is not followed; a link that loops or points nowhere is an error row, and nothing hangs', async () => {
+  const root = join(dir, 'links')
+  mkdirSync(join(root, 'sub'), { recursive: true })
+  const outside = join(dir, 'links-target.txt')
+  writeFileSync(outside, 'User-agent: *\nDisallow: /linked\n')
+  writeFileSync(join(root, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n')
+  symlinkSync(outside, join(root, 'b.example.txt'))
+  symlinkSync(join(root, 'sub'), join(root, 'sub', 'up'))
+  symlinkSync(root, join(root, 'loop'))
+  symlinkSync(join(root, 'self.txt'), join(root, 'self.txt'))
+  symlinkSync(join(dir, 'nowhere.txt'), join(root, 'dangling.txt'))
+  const got = await rows(root, { crawlers: ['GPTBot'], paths: ['/linked'] })
+  expect(got.map((r) => [r.origin, r.outcome, r.crawlers[0]?.paths[1]?.allowed])).toEqual([
+    ['a.example', 'ok', true], ['b.example', 'ok', false], ['dangling', 'error', undefined], ['self', 'error', undefined],
+  ])
+  expect(got[2]!.error).toMatch(/ENOENT/)
+  expect(got[3]!.error).toMatch(/ELOOP/)
 })

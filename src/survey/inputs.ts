@@ -49,7 +49,11 @@ export async function inputUnits(paths: readonly string[], shard: readonly [numb
   return units.filter((_, i) => i % count === index)
 }
 
-/** The files under `root`, at any depth; symbolic links are not followed (a link may loop). */
+/**
+ * The files under `root`, at any depth. A symbolic link to a file is read as that file; a link to a
+ * folder is not followed, so a link loop cannot make the walk endless; a link that resolves to
+ * nothing (dangling, looping) stays a unit and becomes an error record when read.
+ */
 async function folderUnits(root: string): Promise<InputUnit[]> {
   const units: InputUnit[] = []
   const folders = [root]
@@ -65,6 +69,15 @@ async function folderUnits(root: string): Promise<InputUnit[]> {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) folders.push(path)
       else if (entry.isFile()) units.push({ path, folder: root })
+      else if (entry.isSymbolicLink()) {
+        let file = true
+        try {
+          file = !(await stat(path)).isDirectory()
+        } catch {
+          // Read as a file, it gives the error record.
+        }
+        if (file) units.push({ path, folder: root })
+      }
     }
   }
   return units
