@@ -171,8 +171,11 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   }
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
-  const raw = new AsyncIterReader(reader, null)
-  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
+  const split = await splitHead(new AsyncIterReader(reader, null))
+  if (split === null) {
+    return { rec: { ...errorRecord(source, offset, `response record whose HTTP head is longer than ${MAX_HEAD} bytes`), origin }, complete: await complete() }
+  }
+  const head = await new StatusAndHeadersParser().parse(new AsyncIterReader([split.head], null), { headersClass: Headers })
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
     return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
@@ -181,8 +184,42 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const transfer = head.headers.get('transfer-encoding')
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
-  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
+  const { body, bytes } = await readCut(new AsyncIterReader(split.body, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
+}
+
+/** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
+const MAX_HEAD = 1 << 20
+
+/**
+ * A response block split at the blank line that ends its HTTP head: the head's bytes (to the end of
+ * the block when no blank line comes) and the body still to read; null when the head runs past
+ * MAX_HEAD. warcio's head reader looks for CRLF CRLF after the status line's CRLF, so a head with
+ * no header lines (`HTTP/1.1 200 OK` CRLF CRLF) made it take the body as header lines and hold the
+ * whole block looking for one.
+ */
+async function splitHead(block: AsyncIterable<Uint8Array>): Promise<{ head: Uint8Array; body: AsyncIterable<Uint8Array> } | null> {
+  const it = block[Symbol.asyncIterator]()
+  let from = 0
+  let buf: Uint8Array = new Uint8Array(0)
+  for (;;) {
+    const next = await it.next()
+    if (next.done === true) return { head: buf, body: (async function* () {})() }
+    buf = concatBytes([buf, next.value], buf.length + next.value.length)
+    // The first line that is empty (LF or CRLF after an LF) ends the head.
+    for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
+      const end = buf[i + 1] === 0x0a ? i + 2 : buf[i + 1] === 0x0d && buf[i + 2] === 0x0a ? i + 3 : -1
+      if (end < 0 && i + 2 < buf.length) continue
+      if (end < 0) break
+      const rest = buf.subarray(end)
+      return { head: buf.subarray(0, end), body: (async function* () {
+        if (rest.length > 0) yield rest
+        for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value
+      })() }
+    }
+    if (buf.length > MAX_HEAD) return null
+    from = Math.max(0, buf.length - 2)
+  }
 }
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
