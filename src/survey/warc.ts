@@ -205,7 +205,7 @@ async function splitHead(block: AsyncIterable<Uint8Array>): Promise<{ head: Uint
   for (;;) {
     const next = await it.next()
     if (next.done === true) return { head: buf, body: (async function* () {})() }
-    buf = concatBytes([buf, next.value], buf.length + next.value.length)
+    buf = buf.length === 0 ? next.value : concatBytes([buf, next.value], buf.length + next.value.length)
     // The first line that is empty (LF or CRLF after an LF) ends the head.
     for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
       const end = buf[i + 1] === 0x0a ? i + 2 : buf[i + 1] === 0x0d && buf[i + 2] === 0x0a ? i + 3 : -1
