@@ -40,7 +40,8 @@ export async function* warcRecords(path: string, name = path): AsyncGenerator<Su
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
   // The file, read at each plain record's declared end and to find where reading resumes.
-  let peek: FileHandle | null = null
+  let handle: FileHandle | null = null
+  let peek: FileWindow | null = null
   try {
     while (start < size) {
       const members = native ? new GzipMembers(path, start, size) : null
@@ -84,9 +85,9 @@ export async function* warcRecords(path: string, name = path): AsyncGenerator<Su
             // its header block only, when its end is sound: a body may hold a WARC). A record cut short
             // in its header block takes the next record's header lines as its own, so its Content-Length
             // and block too, and may end soundly.
-            peek ??= await open(path, 'r')
+            peek ??= new FileWindow((handle = await open(path, 'r')))
             const headEnd = start + parser._warcHeadersLength
-            const after = await separatorEnd(peek, end, size)
+            const after = await separatorEnd(peek, end)
             const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
             if (inner !== null) {
               stopped = 'truncated WARC record (it runs into the next record)'
@@ -134,14 +135,14 @@ export async function* warcRecords(path: string, name = path): AsyncGenerator<Su
         continue
       }
       if (stopped === null) return
-      peek ??= await open(path, 'r')
+      peek ??= new FileWindow((handle = await open(path, 'r')))
       const next = await nextRecordStart(peek, end + 1, gz)
       yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
       if (next === null) return
       start = next
     }
   } finally {
-    await peek?.close()
+    await handle?.close()
   }
 }
 
@@ -171,11 +172,12 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   }
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
-  const split = await splitHead(new AsyncIterReader(reader, null))
-  if (split === null) {
+  const raw = new AsyncIterReader(reader, null)
+  const headBytes = await readHead(raw)
+  if (headBytes === null) {
     return { rec: { ...errorRecord(source, offset, `response record whose HTTP head is longer than ${MAX_HEAD} bytes`), origin }, complete: await complete() }
   }
-  const head = await new StatusAndHeadersParser().parse(new AsyncIterReader([split.head], null), { headersClass: Headers })
+  const head = await new StatusAndHeadersParser().parse(new AsyncIterReader([headBytes], null), { headersClass: Headers })
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
     return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
@@ -184,7 +186,7 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const transfer = head.headers.get('transfer-encoding')
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
-  const { body, bytes } = await readCut(new AsyncIterReader(split.body, encoding, chunked))
+  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
 }
 
@@ -192,34 +194,29 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
 const MAX_HEAD = 1 << 20
 
 /**
- * A response block split at the blank line that ends its HTTP head: the head's bytes (to the end of
- * the block when no blank line comes) and the body still to read; null when the head runs past
- * MAX_HEAD. warcio's head reader looks for CRLF CRLF after the status line's CRLF, so a head with
- * no header lines (`HTTP/1.1 200 OK` CRLF CRLF) made it take the body as header lines and hold the
- * whole block looking for one.
+ * The HTTP head of a response block (status line, header lines, the blank line that ends it; to the
+ * end of the block when no blank line comes), read from `block`, which keeps the bytes after it;
+ * null when the head runs past MAX_HEAD. warcio's head reader looks for CRLF CRLF after the status
+ * line's CRLF, so a head with no header lines (`HTTP/1.1 200 OK` CRLF CRLF) made it take the body
+ * as header lines and hold the whole block looking for one.
  */
-async function splitHead(block: AsyncIterable<Uint8Array>): Promise<{ head: Uint8Array; body: AsyncIterable<Uint8Array> } | null> {
-  const it = block[Symbol.asyncIterator]()
+async function readHead(block: AsyncIterReader): Promise<Uint8Array | null> {
   let from = 0
   let buf: Uint8Array = new Uint8Array(0)
-  for (;;) {
-    const next = await it.next()
-    if (next.done === true) return { head: buf, body: (async function* () {})() }
-    buf = buf.length === 0 ? next.value : concatBytes([buf, next.value], buf.length + next.value.length)
+  for await (const chunk of block) {
+    buf = buf.length === 0 ? chunk : concatBytes([buf, chunk], buf.length + chunk.length)
     // The first line that is empty (LF or CRLF after an LF) ends the head.
     for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
       const end = buf[i + 1] === 0x0a ? i + 2 : buf[i + 1] === 0x0d && buf[i + 2] === 0x0a ? i + 3 : -1
       if (end < 0 && i + 2 < buf.length) continue
       if (end < 0) break
-      const rest = buf.subarray(end)
-      return { head: buf.subarray(0, end), body: (async function* () {
-        if (rest.length > 0) yield rest
-        for (let r = await it.next(); r.done !== true; r = await it.next()) yield r.value
-      })() }
+      block.unread(buf.subarray(end))
+      return buf.subarray(0, end)
     }
     if (buf.length > MAX_HEAD) return null
     from = Math.max(0, buf.length - 2)
   }
+  return buf
 }
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
@@ -250,65 +247,97 @@ async function startsWith(path: string, magic: readonly number[]): Promise<boole
 }
 
 /**
+ * A file read through a window of PEEK_WINDOW bytes: the checks at each plain record's end read a
+ * few bytes there, and one read serves many small records (a read per check made the survey of a
+ * plain WARC five times slower).
+ */
+class FileWindow {
+  #buf = new Uint8Array(PEEK_WINDOW)
+  #at = 0
+  #len = 0
+
+  constructor(private readonly fh: FileHandle) {}
+
+  /** Up to `n` bytes from `pos` (fewer at the end of the file), valid until the next call. */
+  async get(pos: number, n: number): Promise<Uint8Array> {
+    if (pos < this.#at || pos + n > this.#at + this.#len) {
+      if (n > this.#buf.length) this.#buf = new Uint8Array(n)
+      this.#at = pos
+      this.#len = 0
+      for (;;) {
+        const { bytesRead } = await this.fh.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
+        if (bytesRead === 0) break
+        this.#len += bytesRead
+        if (this.#len >= n) break
+      }
+    }
+    const from = pos - this.#at
+    return this.#buf.subarray(from, Math.min(from + n, this.#len))
+  }
+}
+
+const PEEK_WINDOW = 1 << 16
+
+/**
  * Where the CR/LF bytes from `end` stop, and whether the end of the file or a `WARC/` line comes
  * there (a record's declared end is sound only then).
  */
-async function separatorEnd(fh: FileHandle, end: number, size: number): Promise<{ at: number; followed: boolean }> {
-  const buf = new Uint8Array(256)
-    let pos = end
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-      let i = 0
-      while (i < bytesRead && (buf[i] === 0x0d || buf[i] === 0x0a)) i++
+async function separatorEnd(file: FileWindow, end: number): Promise<{ at: number; followed: boolean }> {
+  let pos = end
+  for (;;) {
+    const b = await file.get(pos, 256)
+    let i = 0
+    while (i < b.length && (b[i] === 0x0d || b[i] === 0x0a)) i++
+    if (b.length === 0) return { at: pos, followed: true }
+    if (i === b.length) {
       pos += i
-      if (i === bytesRead) {
-        if (pos >= size || bytesRead === 0) return { at: pos, followed: true }
-        continue
-      }
-      if (bytesRead - i < WARC_START.length) {
-        // Too few bytes held to tell: read again from the first one that is not CR/LF.
-        if (pos + WARC_START.length <= size && i > 0) continue
-        return { at: pos, followed: false }
-      }
-      return { at: pos, followed: WARC_START.every((b, k) => buf[i + k] === b) }
+      continue
     }
+    pos += i
+    const next = i + WARC_START.length <= b.length ? b : await file.get(pos, WARC_START.length)
+    const k0 = next === b ? i : 0
+    return { at: pos, followed: next.length - k0 >= WARC_START.length && WARC_START.every((c, k) => next[k0 + k] === c) }
+  }
+}
+
+/**
+ * The index in `b` of the first gzip member header, or of the first `WARC/1.` at a line start or
+ * followed by a digit and CRLF (a record cut short ends anywhere, so the next one need not start a
+ * line), starting before `limit`; -1 if none. `before` is the byte before b[0] (-1 at the file's start).
+ */
+function findRecordStart(b: Uint8Array, limit: number, before: number, gz: boolean): number {
+  const needle = gz ? GZIP_MAGIC : WARC_LINE
+  for (let i = b.indexOf(needle[0]!); i >= 0 && i < limit; i = b.indexOf(needle[0]!, i + 1)) {
+    if (i + needle.length > b.length) return -1
+    let j = 1
+    while (j < needle.length && b[i + j] === needle[j]) j++
+    if (j < needle.length) continue
+    if (gz) return i
+    const prev = i > 0 ? b[i - 1] : before
+    if (prev === -1 || prev === 0x0a) return i
+    const d = b[i + needle.length]
+    if (d !== undefined && d >= 0x30 && d <= 0x39 && b[i + needle.length + 1] === 0x0d && b[i + needle.length + 2] === 0x0a) return i
+  }
+  return -1
 }
 
 /** Bytes kept between scanned chunks, so that a record start split across two is still seen. */
 const OVERLAP = 16
 
-/**
- * The offset of the next gzip member, or of the next `WARC/1.` at a line start or followed by a
- * digit and CRLF (a record cut short ends anywhere, so the next one need not start a line), at or
- * after `from` and before `until`; null if none.
- */
-async function nextRecordStart(fh: FileHandle, from: number, gz: boolean, until = Infinity): Promise<number | null> {
-  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
-  const buf = new Uint8Array(Math.min(SCAN_CHUNK, Math.max(until - from, 0)) + OVERLAP)
+/** The offset of the next record start (see findRecordStart) at or after `from` and before `until`; null if none. */
+async function nextRecordStart(file: FileWindow, from: number, gz: boolean, until = Infinity): Promise<number | null> {
   let pos = from
-  let before = -1
-  if (from > 0) {
-    const one = new Uint8Array(1)
-    if ((await fh.read(one, 0, 1, from - 1)).bytesRead === 1) before = one[0]!
-  }
+  let before = from > 0 ? ((await file.get(from - 1, 1))[0] ?? -1) : -1
   for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-    const last = bytesRead < buf.length
+    const want = Math.min(SCAN_CHUNK, until - pos) + OVERLAP
+    const b = await file.get(pos, want)
+    const last = b.length < want
     // Candidates start before `limit`; the bytes after it are seen again in the next chunk.
-    const limit = last ? bytesRead : bytesRead - OVERLAP
-    for (let i = buf.indexOf(needle[0]!); i >= 0 && i < limit; i = buf.indexOf(needle[0]!, i + 1)) {
-      if (i + needle.length > bytesRead || pos + i >= until) return null
-      let j = 1
-      while (j < needle.length && buf[i + j] === needle[j]) j++
-      if (j < needle.length) continue
-      if (gz) return pos + i
-      const prev = i > 0 ? buf[i - 1] : before
-      if (pos + i === 0 || prev === 0x0a) return pos + i
-      const d = buf[i + needle.length]
-      if (d !== undefined && d >= 0x30 && d <= 0x39 && buf[i + needle.length + 1] === 0x0d && buf[i + needle.length + 2] === 0x0a && i + needle.length + 2 < bytesRead) return pos + i
-    }
+    const limit = Math.min(last ? b.length : b.length - OVERLAP, until - pos)
+    const i = findRecordStart(b, limit, before, gz)
+    if (i >= 0) return pos + i
     if (last || pos + limit >= until) return null
-    before = buf[limit - 1]!
+    before = b[limit - 1]!
     pos += limit
   }
 }
