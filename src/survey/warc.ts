@@ -1,9 +1,11 @@
 // WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
 // chunk). Response records become survey records; request, metadata, warcinfo and other records
 // are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
-// a record and never returns from skipping a record cut short, so this module checks what it gets:
-// a record must start with a `WARC/` version line, be as long as it says (each is drained, never
-// skipped) and, for a response, have an HTTP status line; and when reading stops before the end of the file,
+// a record, reads a record as long as it says whatever follows, and never returns from skipping a
+// record cut short, so this module checks what it gets: a record must start with a `WARC/` version
+// line, be as long as it says (each is drained, never skipped), in a plain WARC be followed by
+// CR/LF bytes and the next `WARC/` line (or the file's end) and hold no other record's start in its
+// header block, and, for a response, have an HTTP status line; and when reading stops before the end of the file,
 // the bytes not read become an error record with their offset, and reading resumes at the
 // next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
 // grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
