@@ -2,7 +2,7 @@
 // read back by DuckDB with no options, thread counts and shards that change nothing but speed, and
 // hostile inputs that give error rows with offsets while every good record is still read.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -276,3 +276,12 @@ test('a folder\'s symbolic links: a link to a file is read as the file; a link t
   expect(got[2]!.error).toMatch(/ENOENT/)
   expect(got[3]!.error).toMatch(/ELOOP/)
 })
+
+test('a device as input (/dev/zero) is an error row at once, not an endless read; the next input is still read', async () => {
+  if (!existsSync('/dev/zero')) return
+  const file = join(dir, 'after-device.jsonl')
+  writeFileSync(file, `${JSON.stringify({ origin: 'https://after.example', body: '' })}\n`)
+  const got = await rows(['/dev/zero', file], { crawlers: ['GPTBot'] })
+  expect(got.map((r) => [r.source, r.outcome])).toEqual([['/dev/zero', 'error'], [file, 'ok']])
+  expect(got[0]!.error).toMatch(/not a file, a pipe or a folder/)
+}, 10_000)

@@ -5,7 +5,7 @@
 // their offset and reading goes on. Bodies are cut to DEFAULT_MAX_BYTES as they are read, and a
 // JSONL line is bounded too, so memory never depends on the input.
 
-import { createReadStream, createWriteStream, type Dirent } from 'node:fs'
+import { createReadStream, createWriteStream, type Dirent, type Stats } from 'node:fs'
 import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { pipeline } from 'node:stream/promises'
@@ -96,15 +96,17 @@ export async function* unitRecords(unit: InputUnit): AsyncGenerator<SurveyRecord
     return
   }
   const path = unit.path
-  let file: boolean
+  let kind: Stats
   try {
-    file = (await stat(path)).isFile()
+    kind = await stat(path)
   } catch (e) {
     yield failed(path, 0, `cannot read ${path}: ${errorCode(e)}`)
     return
   }
-  if (/\.jsonl$/i.test(path)) yield* guarded(path, jsonlRecords(path))
-  else if (file) yield* guarded(path, warcRecords(path))
+  // A device (/dev/zero) is refused: copied like a pipe, it could fill the disk without end.
+  if (!kind.isFile() && !kind.isFIFO() && !kind.isSocket()) yield failed(path, 0, `cannot read ${path}: not a file, a pipe or a folder`)
+  else if (/\.jsonl$/i.test(path)) yield* guarded(path, jsonlRecords(path))
+  else if (kind.isFile()) yield* guarded(path, warcRecords(path))
   else yield* guarded(path, spooled(path))
 }
 
