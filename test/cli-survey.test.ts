@@ -3,7 +3,7 @@
 // exit statuses, escaped terminal output and the progress line on a pseudo-terminal.
 import { DuckDBInstance } from '@duckdb/node-api'
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -137,6 +137,91 @@ describe('robotstxt survey', () => {
     expect(typescript).toMatch(/\x1b\[K[0-9,]+ records \([0-9,]+\/s\), [0-9,]+ origins, ETA [0-9]+:[0-9]{2}\r/)
     expect(readFileSync(join(tmp, 'tty.out'), 'utf8')).toMatch(/^records 1,500/)
   }, 120_000)
+})
+
+/** The CLI run as a user that root's permissions do not cover (nobody), when the tests run as root. */
+function runUnprivileged(args: string[]): Promise<Run> {
+  const asRoot = process.getuid?.() === 0
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: '' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    child.stdin.end()
+  })
+}
+
+describe('robotstxt survey on inputs it cannot read as files', () => {
+  const robots = (i: number) => ({ url: `https://p${i}.example/robots.txt`, body: `User-agent: *\nDisallow: /p${i}\n` })
+  const rows = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { origin: string; source: string; offset: number; outcome: string; error: string | null })
+
+  test('a WARC.gz, a WARC and JSONL on stdin (/dev/stdin) are read as a stream: every row, exit 0', async () => {
+    const records = [robots(0), robots(1)]
+    // A shell pipe, then (runCli) node:child_process's stdin, a socket.
+    const file = join(tmp, 'piped.warc.gz')
+    writeFileSync(file, concat(await Promise.all(records.map((x) => warcRecord(x, true)))))
+    const piped = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('/bin/sh', ['-c', 'cat "$1" | "$2" "$3" survey /dev/stdin --crawlers GPTBot --out -', 'sh', file, process.execPath, CLI], { cwd: tmp })
+      const out: Buffer[] = []
+      const err: Buffer[] = []
+      child.stdout.on('data', (c: Buffer) => out.push(c))
+      child.stderr.on('data', (c: Buffer) => err.push(c))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    })
+    expect(piped.stderr).not.toMatch(/robotstxt:/)
+    expect(piped.code).toBe(0)
+    expect(rows(piped.stdout).map((x) => [x.origin, x.source, x.outcome])).toEqual([['https://p0.example', '/dev/stdin', 'ok'], ['https://p1.example', '/dev/stdin', 'ok']])
+    for (const gzip of [true, false]) {
+      const r = await runCli(['survey', '/dev/stdin', '--crawlers', 'GPTBot', '--out', '-'], concat(await Promise.all(records.map((x) => warcRecord(x, gzip)))), {}, tmp)
+      expect(r.stderr).not.toMatch(/robotstxt:/)
+      expect(r.code).toBe(0)
+      expect(rows(r.stdout).map((x) => [x.origin, x.source, x.outcome])).toEqual([['https://p0.example', '/dev/stdin', 'ok'], ['https://p1.example', '/dev/stdin', 'ok']])
+    }
+    const jsonl = records.map((x) => JSON.stringify({ origin: x.url, status: 200, body: x.body })).join('\n')
+    const r = await runCli(['survey', '/dev/stdin', '--crawlers', 'GPTBot', '--out', '-'], jsonl, {}, tmp)
+    expect(r.code).toBe(0)
+    expect(rows(r.stdout).map((x) => [x.origin, x.offset, x.outcome])).toEqual([['https://p0.example', 0, 'ok'], ['https://p1.example', jsonl.indexOf('\n') + 1, 'ok']])
+  })
+
+  test('unreadable WARC and JSONL files and an unreadable subfolder: an error row each, the other inputs read, exit 3', async () => {
+    const base = join(tmp, 'unreadable')
+    mkdirSync(join(base, 'folder', 'locked'), { recursive: true })
+    mkdirSync(join(base, 'folder', 'open'))
+    writeFileSync(join(base, 'folder', 'open', 'a.example.txt'), 'User-agent: *\nDisallow: /a\n')
+    writeFileSync(join(base, 'folder', 'locked', 'b.example.txt'), 'User-agent: *\nDisallow: /b\n')
+    writeFileSync(join(base, 'locked.warc.gz'), await warcRecord(robots(2), true))
+    writeFileSync(join(base, 'locked.jsonl'), `${JSON.stringify({ origin: 'https://j.example', body: '' })}\n`)
+    writeFileSync(join(base, 'open.warc.gz'), await warcRecord(robots(3), true))
+    // The run is nobody's when the tests run as root (root reads any file): the parents stay open to it.
+    chmodSync(tmp, 0o755)
+    chmodSync(join(base, 'folder', 'locked'), 0o000)
+    chmodSync(join(base, 'locked.warc.gz'), 0o000)
+    chmodSync(join(base, 'locked.jsonl'), 0o000)
+    try {
+      const r = await runUnprivileged(['survey', join(base, 'folder'), join(base, 'locked.warc.gz'), join(base, 'locked.jsonl'), join(base, 'open.warc.gz'), '--crawlers', 'GPTBot', '--out', '-'])
+      expect(r.stderr).not.toMatch(/unexpected error/)
+      expect(r.code).toBe(3)
+      expect(rows(r.stdout).map((x) => [x.origin, x.source.slice(base.length + 1), x.outcome, x.error])).toEqual([
+        ['', 'folder/locked', 'error', `cannot read ${join(base, 'folder', 'locked')}: EACCES`],
+        ['open/a.example', 'folder/open/a.example.txt', 'ok', null],
+        ['', 'locked.warc.gz', 'error', `cannot read ${join(base, 'locked.warc.gz')}: EACCES`],
+        ['', 'locked.jsonl', 'error', `cannot read ${join(base, 'locked.jsonl')}: EACCES`],
+        ['https://p3.example', 'open.warc.gz', 'ok', null],
+      ])
+    } finally {
+      chmodSync(join(base, 'folder', 'locked'), 0o755)
+    }
+  })
+
+  test('--origins naming a folder: exit 2 with the reason, as for a missing file', async () => {
+    const r = await run(['survey', '--origins', tmp, '--crawlers', 'GPTBot'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(`robotstxt: --origins: cannot read ${tmp}: is a directory\n`)
+  })
 })
 
 test('the README survey commands run as shown: two shards, read as one table by DuckDB', async () => {

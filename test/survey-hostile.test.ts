@@ -171,3 +171,72 @@ test('a chunked response body is de-chunked as warcio de-chunks it, whether the 
     ])
   }
 })
+
+// Cut in the separator, in the body, in the HTTP head, in the WARC header block.
+for (const short of [5, 30, 100, 200]) {
+  test(`WARC: a record ${short} bytes short inside the file (its Content-Length runs into the next record) is an error row at its offset; the next records are read`, async () => {
+    const p = await parts(4, false)
+    const cut = p[1]!.subarray(0, p[1]!.length - short)
+    const file = join(dir, `cut-mid-${short}.warc`)
+    writeFileSync(file, concat([p[0]!, cut, p[2]!, p[3]!]))
+    const rows = await survey(file)
+    const at = p[0]!.length
+    expect(summary(rows)).toEqual([
+      ['https://s0.example', 'ok', 0], ['', 'error', at],
+      ['https://s2.example', 'ok', at + cut.length], ['https://s3.example', 'ok', at + cut.length + p[2]!.length],
+    ])
+    expect(rows[1]!.error).toMatch(/truncated/)
+  })
+}
+
+test('WARC: after a header-only record (no Content-Length, no separator), the next row has its own record\'s offset', async () => {
+  const p = await parts(2, false)
+  const meta = new TextEncoder().encode('WARC/1.1\r\nWARC-Type: metadata\r\n\r\n')
+  const file = join(dir, 'no-cl.warc')
+  writeFileSync(file, concat([p[0]!, meta, p[1]!]))
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length + meta.length]])
+})
+
+test('WARC.gz whose first member is damaged (first byte flipped): an error row at 0, then the rows of the intact members', async () => {
+  const p = await parts(3, true)
+  const bad = p[0]!.slice()
+  bad[0]! ^= 0xff
+  const file = join(dir, 'bad-first.warc.gz')
+  writeFileSync(file, concat([bad, p[1]!, p[2]!]))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['', 'error', 0], ['https://s1.example', 'ok', bad.length], ['https://s2.example', 'ok', bad.length + p[1]!.length]])
+  expect(rows[0]!.error).toMatch(/gzip/)
+})
+
+test('a plain WARC named .warc.gz is still read as plain WARC', async () => {
+  const p = await parts(2, false)
+  const file = join(dir, 'plain-named.warc.gz')
+  writeFileSync(file, concat(p))
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length]])
+})
+
+test('a response whose HTTP head has no header lines (status line, blank line): the body is the bytes after the blank line, in both formats', async () => {
+  const robots = 'User-agent: *\nDisallow: /private\n'
+  const block = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n\r\n${robots}`)
+  for (const gzip of [true, false]) {
+    const p = await parts(1, gzip)
+    const bare = await warcRecord({ url: 'https://bare.example/robots.txt', raw: true, body: block }, gzip)
+    const file = join(dir, `bare-head.warc${gzip ? '.gz' : ''}`)
+    writeFileSync(file, concat([bare, p[0]!]))
+    const rows = await survey(file, ['/private'])
+    expect(rows.map((r) => [r.origin, r.outcome, r.status, r.bytes, r.crawlers[0]?.paths[1]?.allowed])).toEqual([
+      ['https://bare.example', 'ok', 200, robots.length, false], ['https://s0.example', 'ok', 200, good(0).body.length, true],
+    ])
+  }
+})
+
+test('an HTTP head over 1 MiB is an error row with its origin (a head is held whole); the next record is read', async () => {
+  const block = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${'X-Pad: y\r\n'.repeat(120_000)}\r\nUser-agent: *\nDisallow: /\n`)
+  const bare = await warcRecord({ url: 'https://long.example/robots.txt', raw: true, body: block }, false)
+  const p = await parts(1, false)
+  const file = join(dir, 'long-head.warc')
+  writeFileSync(file, concat([bare, p[0]!]))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['https://long.example', 'error', 0], ['https://s0.example', 'ok', bare.length]])
+  expect(rows[0]!.error).toMatch(/HTTP head is longer than/)
+})

@@ -2,7 +2,7 @@
 // read back by DuckDB with no options, thread counts and shards that change nothing but speed, and
 // hostile inputs that give error rows with offsets while every good record is still read.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -257,3 +257,31 @@ describe.skipIf(!corpusAvailable())('scale', () => {
     expect(await q(`read_csv('${join(dir, 'shard-*.csv')}')`)).toEqual(await q(`'${join(dir, 'whole.csv')}'`))
   }, 300_000)
 })
+
+test('a folder\'s symbolic links: a link to a file is read as the file; a link to a folder is not followed; a link that loops or points nowhere is an error row, and nothing hangs', async () => {
+  const root = join(dir, 'links')
+  mkdirSync(join(root, 'sub'), { recursive: true })
+  const outside = join(dir, 'links-target.txt')
+  writeFileSync(outside, 'User-agent: *\nDisallow: /linked\n')
+  writeFileSync(join(root, 'a.example.txt'), 'User-agent: *\nDisallow: /a\n')
+  symlinkSync(outside, join(root, 'b.example.txt'))
+  symlinkSync(join(root, 'sub'), join(root, 'sub', 'up'))
+  symlinkSync(root, join(root, 'loop'))
+  symlinkSync(join(root, 'self.txt'), join(root, 'self.txt'))
+  symlinkSync(join(dir, 'nowhere.txt'), join(root, 'dangling.txt'))
+  const got = await rows(root, { crawlers: ['GPTBot'], paths: ['/linked'] })
+  expect(got.map((r) => [r.origin, r.outcome, r.crawlers[0]?.paths[1]?.allowed])).toEqual([
+    ['a.example', 'ok', true], ['b.example', 'ok', false], ['dangling', 'error', undefined], ['self', 'error', undefined],
+  ])
+  expect(got[2]!.error).toMatch(/ENOENT/)
+  expect(got[3]!.error).toMatch(/ELOOP/)
+})
+
+test('a device as input (/dev/zero) is an error row at once, not an endless read; the next input is still read', async () => {
+  if (!existsSync('/dev/zero')) return
+  const file = join(dir, 'after-device.jsonl')
+  writeFileSync(file, `${JSON.stringify({ origin: 'https://after.example', body: '' })}\n`)
+  const got = await rows(['/dev/zero', file], { crawlers: ['GPTBot'] })
+  expect(got.map((r) => [r.source, r.outcome])).toEqual([['/dev/zero', 'error'], [file, 'ok']])
+  expect(got[0]!.error).toMatch(/not a file, a pipe or a folder/)
+}, 10_000)

@@ -55,11 +55,19 @@ async function readOrigins(path: string): Promise<string[]> {
   } catch (e) {
     throw e instanceof InputError ? new InputError(`--origins: ${e.message}`) : e
   }
-  for await (const line of textLines(streamReader(input), (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
-    const s = line.trim()
-    if (s === '' || s.startsWith('#')) continue
-    if (origins.length >= MAX_ORIGINS) throw new InputError(`--origins: more than ${MAX_ORIGINS.toLocaleString('en-US')} origins; split the list into shards`)
-    origins.push(s)
+  try {
+    for await (const line of textLines(streamReader(input), (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
+      const s = line.trim()
+      if (s === '' || s.startsWith('#')) continue
+      if (origins.length >= MAX_ORIGINS) throw new InputError(`--origins: more than ${MAX_ORIGINS.toLocaleString('en-US')} origins; split the list into shards`)
+      origins.push(s)
+    }
+  } catch (e) {
+    // A file that opens but cannot be read (a folder: EISDIR) is refused as one that cannot be opened.
+    if (e instanceof InputError) throw e
+    throw new InputError(`--origins: cannot read ${path}: ${describeFsError(e)}`)
+  } finally {
+    input.destroy()
   }
   return origins
 }

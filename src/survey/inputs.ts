@@ -5,8 +5,10 @@
 // their offset and reading goes on. Bodies are cut to DEFAULT_MAX_BYTES as they are read, and a
 // JSONL line is bounded too, so memory never depends on the input.
 
-import { createReadStream, type Dirent } from 'node:fs'
-import { open, readdir, stat } from 'node:fs/promises'
+import { createReadStream, createWriteStream, type Dirent, type Stats } from 'node:fs'
+import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { pipeline } from 'node:stream/promises'
 import { join, relative } from 'node:path'
 import { concatBytes, encoder } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
@@ -17,13 +19,16 @@ import { warcRecords } from './warc.js'
 /** A JSONL line longer than this is an error record (a 500 KiB body escaped as JSON stays far below). */
 const MAX_JSONL_LINE = 16 << 20
 
-/** One unit of work: a file to read, and the folder it was found in (its origin is named from it). */
-export interface InputUnit { path: string; folder: string | null }
+/**
+ * One unit of work: a file to read, and the folder it was found in (its origin is named from it);
+ * `error` when the unit is a folder's subfolder that could not be listed.
+ */
+export interface InputUnit { path: string; folder: string | null; error?: string }
 
 /**
  * The input paths as units, folders expanded into their files (sorted), in a deterministic order;
  * then the shard's share: unit i belongs to shard i mod count. A path that cannot be read stays a
- * unit (it becomes an error record).
+ * unit (it becomes an error record), and so does a subfolder that cannot be listed.
  */
 export async function inputUnits(paths: readonly string[], shard: readonly [number, number]): Promise<InputUnit[]> {
   const units: InputUnit[] = []
@@ -38,28 +43,122 @@ export async function inputUnits(paths: readonly string[], shard: readonly [numb
       units.push({ path, folder: null })
       continue
     }
-    const entries: Dirent[] = await readdir(path, { withFileTypes: true, recursive: true })
-    for (const file of entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort()) units.push({ path: file, folder: path })
+    units.push(...(await folderUnits(path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
   }
   const [index, count] = shard
   return units.filter((_, i) => i % count === index)
 }
 
+/**
+ * The files under `root`, at any depth. A symbolic link to a file is read as that file; a link to a
+ * folder is not followed, so a link loop cannot make the walk endless; a link that resolves to
+ * nothing (dangling, looping) stays a unit and becomes an error record when read.
+ */
+async function folderUnits(root: string): Promise<InputUnit[]> {
+  const units: InputUnit[] = []
+  const folders = [root]
+  for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
+    let entries: Dirent[]
+    try {
+      entries = await readdir(dir, { withFileTypes: true })
+    } catch (e) {
+      units.push({ path: dir, folder: root, error: `cannot read ${dir}: ${errorCode(e)}` })
+      continue
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) folders.push(path)
+      else if (entry.isFile()) units.push({ path, folder: root })
+      else if (entry.isSymbolicLink()) {
+        let file = true
+        try {
+          file = !(await stat(path)).isDirectory()
+        } catch {
+          // Read as a file, it gives the error record.
+        }
+        if (file) units.push({ path, folder: root })
+      }
+    }
+  }
+  return units
+}
+
+const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e)
+
 /** The records of one unit. */
 export async function* unitRecords(unit: InputUnit): AsyncGenerator<SurveyRecord> {
+  if (unit.error !== undefined) {
+    yield failed(unit.path, 0, unit.error)
+    return
+  }
   if (unit.folder !== null) {
     yield await folderRecord(unit.path, unit.folder)
     return
   }
   const path = unit.path
+  let kind: Stats
   try {
-    await stat(path)
+    kind = await stat(path)
   } catch (e) {
-    yield failed(path, 0, `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`)
+    yield failed(path, 0, `cannot read ${path}: ${errorCode(e)}`)
     return
   }
-  if (/\.jsonl$/i.test(path)) yield* jsonlRecords(path)
-  else yield* warcRecords(path)
+  // A device (/dev/zero) is refused: copied like a pipe, it could fill the disk without end.
+  if (!kind.isFile() && !kind.isFIFO() && !kind.isSocket()) yield failed(path, 0, `cannot read ${path}: not a file, a pipe or a folder`)
+  else if (/\.jsonl$/i.test(path)) yield* guarded(path, jsonlRecords(path))
+  else if (kind.isFile()) yield* guarded(path, warcRecords(path))
+  else yield* guarded(path, spooled(path))
+}
+
+/**
+ * The records of `records`, then an error record at the last offset reached if the file itself
+ * fails (cannot be opened or read): a unit's failure never ends the survey.
+ */
+async function* guarded(path: string, records: AsyncGenerator<SurveyRecord>): AsyncGenerator<SurveyRecord> {
+  let offset = 0
+  try {
+    for await (const r of records) {
+      offset = r.offset
+      yield r
+    }
+  } catch (e) {
+    yield failed(path, offset, `cannot read ${path}: ${errorCode(e)}`)
+  }
+}
+
+/** The paths that name this process's standard input. */
+const STDIN = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])
+
+/**
+ * A pipe or device (`/dev/stdin`, `<(...)`) copied to a temporary file, then read as JSONL when its
+ * first byte other than white space is `{`, else as WARC: a WARC is read at offsets (a bad part is
+ * skipped by seeking to the next record), which a pipe cannot do. The copy costs disk, not memory,
+ * and is removed when the records are read or the reader stops.
+ */
+async function* spooled(path: string): AsyncGenerator<SurveyRecord> {
+  const dir = await mkdtemp(join(tmpdir(), 'robotstxt-survey-'))
+  try {
+    const copy = join(dir, 'input')
+    // A socket (a child process's stdin, as node:child_process makes it) cannot be opened by path.
+    await pipeline(STDIN.has(path) ? process.stdin : createReadStream(path), createWriteStream(copy))
+    if (await startsJson(copy)) yield* jsonlRecords(copy, path)
+    else yield* warcRecords(copy, path)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/** The file's first byte other than white space (in its first 4 KiB) is `{`. */
+async function startsJson(file: string): Promise<boolean> {
+  const fh = await open(file, 'r')
+  try {
+    const buf = new Uint8Array(4096)
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
+    const text = utf8.decode(buf.subarray(0, bytesRead)).trimStart()
+    return text.startsWith('{')
+  } finally {
+    await fh.close()
+  }
 }
 
 function failed(source: string, offset: number, error: string, origin = ''): SurveyRecord {
@@ -134,11 +233,14 @@ async function* offsetLines(path: string, max: number): AsyncGenerator<{ offset:
 
 const utf8 = new TextDecoder()
 
-/** JSONL: one `{origin, status, body}` per line (`status` defaults to 200; blank lines skipped). */
-async function* jsonlRecords(path: string): AsyncGenerator<SurveyRecord> {
+/**
+ * JSONL: one `{origin, status, body}` per line (`status` defaults to 200; blank lines skipped);
+ * `source` names the file in the records.
+ */
+async function* jsonlRecords(path: string, source = path): AsyncGenerator<SurveyRecord> {
   for await (const { offset, line } of offsetLines(path, MAX_JSONL_LINE)) {
     if (line === null) {
-      yield failed(path, offset, `line longer than ${MAX_JSONL_LINE} bytes`)
+      yield failed(source, offset, `line longer than ${MAX_JSONL_LINE} bytes`)
       continue
     }
     const text = utf8.decode(line).trim()
@@ -147,10 +249,10 @@ async function* jsonlRecords(path: string): AsyncGenerator<SurveyRecord> {
     try {
       value = JSON.parse(text)
     } catch {
-      yield failed(path, offset, 'not a JSON line')
+      yield failed(source, offset, 'not a JSON line')
       continue
     }
-    yield jsonRecord(value, path, offset)
+    yield jsonRecord(value, source, offset)
   }
 }
 

@@ -1,9 +1,11 @@
 // WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
 // chunk). Response records become survey records; request, metadata, warcinfo and other records
 // are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
-// a record and never returns from skipping a record cut short, so this module checks what it gets:
-// a record must start with a `WARC/` version line, be as long as it says (each is drained, never
-// skipped) and, for a response, have an HTTP status line; and when reading stops before the end of the file,
+// a record, reads a record as long as it says whatever follows, and never returns from skipping a
+// record cut short, so this module checks what it gets: a record must start with a `WARC/` version
+// line, be as long as it says (each is drained, never skipped), in a plain WARC be followed by
+// CR/LF bytes and the next `WARC/` line (or the file's end) and hold no other record's start in its
+// header block, and, for a response, have an HTTP status line; and when reading stops before the end of the file,
 // the bytes not read become an error record with their offset, and reading resumes at the
 // next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
 // grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
@@ -13,7 +15,7 @@
 // read by warcio's own gzip reader instead, and then the native reader takes over again.
 
 import { createReadStream } from 'node:fs'
-import { open, stat } from 'node:fs/promises'
+import { open, stat, type FileHandle } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
@@ -23,83 +25,126 @@ import type { SurveyRecord } from './row.js'
 
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
 const WARC_LINE = new TextEncoder().encode('WARC/1.')
+const WARC_START = [...new TextEncoder().encode('WARC/')]
 const SCAN_CHUNK = 1 << 16
 
-/** The records of one WARC or WARC.gz file, with error records for what could not be read. */
-export async function* warcRecords(path: string): AsyncGenerator<SurveyRecord> {
+/**
+ * The records of one WARC or WARC.gz file, with error records for what could not be read; `name`
+ * names the file in the records (and by its name, says gzip). Throws only when the file itself
+ * cannot be read (the caller reports that).
+ */
+export async function* warcRecords(path: string, name = path): AsyncGenerator<SurveyRecord> {
   const size = (await stat(path)).size
-  const gz = await startsWith(path, GZIP_MAGIC)
+  // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
+  // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
+  const gz = (await startsWith(path, GZIP_MAGIC)) || (/\.gz$/i.test(name) && !(await startsWith(path, WARC_START)))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
-  while (start < size) {
-    const members = native ? new GzipMembers(path, start, size) : null
-    const chunks = members?.chunks()
-    const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
-    const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
-    // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
-    const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
-    let end = start
-    let stopped: string | null = null
-    let resume: number | null = null
-    const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
-    try {
-      for await (const record of parser) {
-        const offset = at(parser.offset)
-        // Past the large member warcio was reading for the native reader: back to that reader.
-        if (!native && gz && nativeGzip && offset > start) {
-          resume = offset
-          break
-        }
-        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
-          stopped = 'not a WARC record (no WARC/ version line)'
-          end = offset
-          break
-        }
-        const { rec, complete } = await readRecord(record, path, offset)
-        if (!complete) {
-          stopped = 'truncated WARC record'
-          end = offset
-          break
-        }
-        end = members !== null ? offset : start + parser.offset + parser.recordLength
-        if (rec !== null) yield rec
-      }
-      if (stopped === null && resume === null) {
-        if (members !== null) {
-          const stop = members.stop
-          if (stop !== null && stop.reason === null) {
-            native = false
-            start = stop.at
-            continue
+  // The file, read at each plain record's declared end and to find where reading resumes.
+  let handle: FileHandle | null = null
+  let peek: FileWindow | null = null
+  try {
+    while (start < size) {
+      const members = native ? new GzipMembers(path, start, size) : null
+      const chunks = members?.chunks()
+      const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
+      const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
+      // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
+      const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
+      let end = start
+      let stopped: string | null = null
+      let resume: number | null = null
+      const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
+      // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
+      // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
+      let nextAt: number | null = null
+      try {
+        for await (const record of parser) {
+          const offset = nextAt ?? at(parser.offset)
+          // Past the large member warcio was reading for the native reader: back to that reader.
+          if (!native && gz && nativeGzip && offset > start) {
+            resume = offset
+            break
           }
-          if (stop !== null) {
-            stopped = stop.reason
-            end = stop.at
+          if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+            stopped = 'not a WARC record (no WARC/ version line)'
+            end = offset
+            break
           }
-        } else {
-          end = Math.max(end, start + parser.offset)
-          if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+          const { rec, complete } = await readRecord(record, name, offset)
+          if (!complete) {
+            stopped = 'truncated WARC record'
+            end = offset
+            break
+          }
+          end = members !== null ? offset : start + parser.offset + parser.recordLength
+          if (!gz) {
+            // warcio reads a record as long as it says, whatever follows: a record cut short takes the
+            // next record's first bytes as its own and the next record is lost (warcio only warns).
+            // So a record counts only when its declared end is followed by CR/LF bytes and then the
+            // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
+            // its header block only, when its end is sound: a body may hold a WARC). A record cut short
+            // in its header block takes the next record's header lines as its own, so its Content-Length
+            // and block too, and may end soundly.
+            peek ??= new FileWindow((handle = await open(path, 'r')))
+            const headEnd = start + parser._warcHeadersLength
+            const after = await separatorEnd(peek, end)
+            const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
+            if (inner !== null) {
+              stopped = 'truncated WARC record (it runs into the next record)'
+              end = offset
+              break
+            }
+            if (!after.followed) {
+              if (rec !== null) yield rec
+              stopped = 'not a WARC record (no WARC/ version line)'
+              end = after.at
+              break
+            }
+            nextAt = after.at
+          }
+          if (rec !== null) yield rec
         }
+        if (stopped === null && resume === null) {
+          if (members !== null) {
+            const stop = members.stop
+            if (stop !== null && stop.reason === null) {
+              native = false
+              start = stop.at
+              continue
+            }
+            if (stop !== null) {
+              stopped = stop.reason
+              end = stop.at
+            }
+          } else {
+            end = Math.max(end, start + parser.offset)
+            if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+          }
+        }
+      } catch (e) {
+        stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+        end = Math.max(end, at(parser.offset))
+      } finally {
+        // The reader left early (a stop, a hand-over) still holds the file open.
+        await chunks?.return(undefined)
+        file?.destroy()
       }
-    } catch (e) {
-      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
-      end = Math.max(end, at(parser.offset))
-    } finally {
-      // The reader left early (a stop, a hand-over) still holds the file open.
-      await chunks?.return(undefined)
-      file?.destroy()
+      native = gz && nativeGzip
+      if (resume !== null) {
+        start = resume
+        continue
+      }
+      if (stopped === null) return
+      peek ??= new FileWindow((handle = await open(path, 'r')))
+      const next = await nextRecordStart(peek, end + 1, gz)
+      yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+      if (next === null) return
+      start = next
     }
-    native = gz && nativeGzip
-    if (resume !== null) {
-      start = resume
-      continue
-    }
-    if (stopped === null) return
-    const next = await nextRecordStart(path, end + 1, gz)
-    yield errorRecord(path, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
-    if (next === null) return
-    start = next
+  } finally {
+    await handle?.close()
   }
 }
 
@@ -130,7 +175,11 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
   const raw = new AsyncIterReader(reader, null)
-  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
+  const headBytes = await readHead(raw)
+  if (headBytes === null) {
+    return { rec: { ...errorRecord(source, offset, `response record whose HTTP head is longer than ${MAX_HEAD} bytes`), origin }, complete: await complete() }
+  }
+  const head = await new StatusAndHeadersParser().parse(new AsyncIterReader([headBytes], null), { headersClass: Headers })
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
     return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
@@ -141,6 +190,35 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
   const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
+}
+
+/** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
+const MAX_HEAD = 1 << 20
+
+/**
+ * The HTTP head of a response block (status line, header lines, the blank line that ends it; to the
+ * end of the block when no blank line comes), read from `block`, which keeps the bytes after it;
+ * null when the head runs past MAX_HEAD. warcio's head reader looks for CRLF CRLF after the status
+ * line's CRLF, so a head with no header lines (`HTTP/1.1 200 OK` CRLF CRLF) made it take the body
+ * as header lines and hold the whole block looking for one.
+ */
+async function readHead(block: AsyncIterReader): Promise<Uint8Array | null> {
+  let from = 0
+  let buf: Uint8Array = new Uint8Array(0)
+  for await (const chunk of block) {
+    buf = buf.length === 0 ? chunk : concatBytes([buf, chunk], buf.length + chunk.length)
+    // The first line that is empty (LF or CRLF after an LF) ends the head.
+    for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
+      const end = buf[i + 1] === 0x0a ? i + 2 : buf[i + 1] === 0x0d && buf[i + 2] === 0x0a ? i + 3 : -1
+      if (end < 0 && i + 2 < buf.length) continue
+      if (end < 0) break
+      block.unread(buf.subarray(end))
+      return buf.subarray(0, end)
+    }
+    if (buf.length > MAX_HEAD) return null
+    from = Math.max(0, buf.length - 2)
+  }
+  return buf
 }
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
@@ -170,26 +248,98 @@ async function startsWith(path: string, magic: readonly number[]): Promise<boole
   }
 }
 
-/** The offset of the next gzip member (or `WARC/1.` at a line start) at or after `from`; null if none. */
-async function nextRecordStart(path: string, from: number, gz: boolean): Promise<number | null> {
-  const needle = gz ? Uint8Array.from(GZIP_MAGIC) : WARC_LINE
-  const fh = await open(path, 'r')
-  try {
-    const buf = new Uint8Array(SCAN_CHUNK + needle.length)
-    let pos = from
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
-      if (bytesRead < needle.length) return null
-      for (let i = 0; i + needle.length <= bytesRead; i++) {
-        if (buf[i] !== needle[0]) continue
-        let j = 1
-        while (j < needle.length && buf[i + j] === needle[j]) j++
-        if (j < needle.length) continue
-        if (gz || pos + i === 0 || (i > 0 ? buf[i - 1] : -1) === 0x0a) return pos + i
+/**
+ * A file read through a window of PEEK_WINDOW bytes: the checks at each plain record's end read a
+ * few bytes there, and one read serves many small records (a read per check made the survey of a
+ * plain WARC five times slower).
+ */
+class FileWindow {
+  #buf = new Uint8Array(PEEK_WINDOW)
+  #at = 0
+  #len = 0
+
+  constructor(private readonly fh: FileHandle) {}
+
+  /** Up to `n` bytes from `pos` (fewer at the end of the file), valid until the next call. */
+  async get(pos: number, n: number): Promise<Uint8Array> {
+    if (pos < this.#at || pos + n > this.#at + this.#len) {
+      if (n > this.#buf.length) this.#buf = new Uint8Array(n)
+      this.#at = pos
+      this.#len = 0
+      for (;;) {
+        const { bytesRead } = await this.fh.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
+        if (bytesRead === 0) break
+        this.#len += bytesRead
+        if (this.#len >= n) break
       }
-      pos += bytesRead - needle.length + 1
     }
-  } finally {
-    await fh.close()
+    const from = pos - this.#at
+    return this.#buf.subarray(from, Math.min(from + n, this.#len))
+  }
+}
+
+const PEEK_WINDOW = 1 << 16
+
+/**
+ * Where the CR/LF bytes from `end` stop, and whether the end of the file or a `WARC/` line comes
+ * there (a record's declared end is sound only then).
+ */
+async function separatorEnd(file: FileWindow, end: number): Promise<{ at: number; followed: boolean }> {
+  let pos = end
+  for (;;) {
+    const b = await file.get(pos, 256)
+    let i = 0
+    while (i < b.length && (b[i] === 0x0d || b[i] === 0x0a)) i++
+    if (b.length === 0) return { at: pos, followed: true }
+    if (i === b.length) {
+      pos += i
+      continue
+    }
+    pos += i
+    const next = i + WARC_START.length <= b.length ? b : await file.get(pos, WARC_START.length)
+    const k0 = next === b ? i : 0
+    return { at: pos, followed: next.length - k0 >= WARC_START.length && WARC_START.every((c, k) => next[k0 + k] === c) }
+  }
+}
+
+/**
+ * The index in `b` of the first gzip member header, or of the first `WARC/1.` at a line start or
+ * followed by a digit and CRLF (a record cut short ends anywhere, so the next one need not start a
+ * line), starting before `limit`; -1 if none. `before` is the byte before b[0] (-1 at the file's start).
+ */
+function findRecordStart(b: Uint8Array, limit: number, before: number, gz: boolean): number {
+  const needle = gz ? GZIP_MAGIC : WARC_LINE
+  for (let i = b.indexOf(needle[0]!); i >= 0 && i < limit; i = b.indexOf(needle[0]!, i + 1)) {
+    if (i + needle.length > b.length) return -1
+    let j = 1
+    while (j < needle.length && b[i + j] === needle[j]) j++
+    if (j < needle.length) continue
+    if (gz) return i
+    const prev = i > 0 ? b[i - 1] : before
+    if (prev === -1 || prev === 0x0a) return i
+    const d = b[i + needle.length]
+    if (d !== undefined && d >= 0x30 && d <= 0x39 && b[i + needle.length + 1] === 0x0d && b[i + needle.length + 2] === 0x0a) return i
+  }
+  return -1
+}
+
+/** Bytes kept between scanned chunks, so that a record start split across two is still seen. */
+const OVERLAP = 16
+
+/** The offset of the next record start (see findRecordStart) at or after `from` and before `until`; null if none. */
+async function nextRecordStart(file: FileWindow, from: number, gz: boolean, until = Infinity): Promise<number | null> {
+  let pos = from
+  let before = from > 0 ? ((await file.get(from - 1, 1))[0] ?? -1) : -1
+  for (;;) {
+    const want = Math.min(SCAN_CHUNK, until - pos) + OVERLAP
+    const b = await file.get(pos, want)
+    const last = b.length < want
+    // Candidates start before `limit`; the bytes after it are seen again in the next chunk.
+    const limit = Math.min(last ? b.length : b.length - OVERLAP, until - pos)
+    const i = findRecordStart(b, limit, before, gz)
+    if (i >= 0) return pos + i
+    if (last || pos + limit >= until) return null
+    before = b[limit - 1]!
+    pos += limit
   }
 }
