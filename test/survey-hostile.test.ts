@@ -215,28 +215,3 @@ test('a plain WARC named .warc.gz is still read as plain WARC', async () => {
   expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length]])
 })
 
-test('a response whose HTTP head has no header lines (status line, blank line): the body is the bytes after the blank line, in both formats', async () => {
-  const robots = 'User-agent: *\nDisallow: /private\n'
-  const block = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n\r\n${robots}`)
-  for (const gzip of [true, false]) {
-    const p = await parts(1, gzip)
-    const bare = await warcRecord({ url: 'https://bare.example/robots.txt', raw: true, body: block }, gzip)
-    const file = join(dir, `bare-head.warc${gzip ? '.gz' : ''}`)
-    writeFileSync(file, concat([bare, p[0]!]))
-    const rows = await survey(file, ['/private'])
-    expect(rows.map((r) => [r.origin, r.outcome, r.status, r.bytes, r.crawlers[0]?.paths[1]?.allowed])).toEqual([
-      ['https://bare.example', 'ok', 200, robots.length, false], ['https://s0.example', 'ok', 200, good(0).body.length, true],
-    ])
-  }
-})
-
-test('an HTTP head over 1 MiB is an error row with its origin (a head is held whole); the next record is read', async () => {
-  const block = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${'X-Pad: y\r\n'.repeat(120_000)}\r\nUser-agent: *\nDisallow: /\n`)
-  const bare = await warcRecord({ url: 'https://long.example/robots.txt', raw: true, body: block }, false)
-  const p = await parts(1, false)
-  const file = join(dir, 'long-head.warc')
-  writeFileSync(file, concat([bare, p[0]!]))
-  const rows = await survey(file)
-  expect(summary(rows)).toEqual([['https://long.example', 'error', 0], ['https://s0.example', 'ok', bare.length]])
-  expect(rows[0]!.error).toMatch(/HTTP head is longer than/)
-})

@@ -175,11 +175,7 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
   const raw = new AsyncIterReader(reader, null)
-  const headBytes = await readHead(raw)
-  if (headBytes === null) {
-    return { rec: { ...errorRecord(source, offset, `response record whose HTTP head is longer than ${MAX_HEAD} bytes`), origin }, complete: await complete() }
-  }
-  const head = await new StatusAndHeadersParser().parse(new AsyncIterReader([headBytes], null), { headersClass: Headers })
+  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
     return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
@@ -190,35 +186,6 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
   const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
-}
-
-/** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
-const MAX_HEAD = 1 << 20
-
-/**
- * The HTTP head of a response block (status line, header lines, the blank line that ends it; to the
- * end of the block when no blank line comes), read from `block`, which keeps the bytes after it;
- * null when the head runs past MAX_HEAD. warcio's head reader looks for CRLF CRLF after the status
- * line's CRLF, so a head with no header lines (`HTTP/1.1 200 OK` CRLF CRLF) made it take the body
- * as header lines and hold the whole block looking for one.
- */
-async function readHead(block: AsyncIterReader): Promise<Uint8Array | null> {
-  let from = 0
-  let buf: Uint8Array = new Uint8Array(0)
-  for await (const chunk of block) {
-    buf = buf.length === 0 ? chunk : concatBytes([buf, chunk], buf.length + chunk.length)
-    // The first line that is empty (LF or CRLF after an LF) ends the head.
-    for (let i = buf.indexOf(0x0a, from); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
-      const end = buf[i + 1] === 0x0a ? i + 2 : buf[i + 1] === 0x0d && buf[i + 2] === 0x0a ? i + 3 : -1
-      if (end < 0 && i + 2 < buf.length) continue
-      if (end < 0) break
-      block.unread(buf.subarray(end))
-      return buf.subarray(0, end)
-    }
-    if (buf.length > MAX_HEAD) return null
-    from = Math.max(0, buf.length - 2)
-  }
-  return buf
 }
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
