@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CORPUS, corpusAvailable } from './helpers/cases.js'
 import { ensureDist, ROOT } from './helpers/dist.js'
-import { CLI, runCli, type Run } from './helpers/cli.js'
+import { CLI, collected, runCli, type Run } from './helpers/cli.js'
 import { closeAll, serve } from './helpers/server.js'
 import { concat, warcRecord } from './helpers/warc.js'
 
@@ -142,16 +142,9 @@ describe('robotstxt survey', () => {
 /** The CLI run as a user that root's permissions do not cover (nobody), when the tests run as root. */
 function runUnprivileged(args: string[]): Promise<Run> {
   const asRoot = process.getuid?.() === 0
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: '' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => err.push(c))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    child.stdin.end()
-  })
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: tmp, env: { ...process.env, NO_COLOR: '' }, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) })
+  child.stdin.end()
+  return collected(child)
 }
 
 describe('robotstxt survey on inputs it cannot read as files', () => {
@@ -163,15 +156,7 @@ describe('robotstxt survey on inputs it cannot read as files', () => {
     // A shell pipe, then (runCli) node:child_process's stdin, a socket.
     const file = join(tmp, 'piped.warc.gz')
     writeFileSync(file, concat(await Promise.all(records.map((x) => warcRecord(x, true)))))
-    const piped = await new Promise<Run>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', 'cat "$1" | "$2" "$3" survey /dev/stdin --crawlers GPTBot --out -', 'sh', file, process.execPath, CLI], { cwd: tmp })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      child.stdout.on('data', (c: Buffer) => out.push(c))
-      child.stderr.on('data', (c: Buffer) => err.push(c))
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    })
+    const piped = await collected(spawn('/bin/sh', ['-c', 'cat "$1" | "$2" "$3" survey /dev/stdin --crawlers GPTBot --out -', 'sh', file, process.execPath, CLI], { cwd: tmp }))
     expect(piped.stderr).not.toMatch(/robotstxt:/)
     expect(piped.code).toBe(0)
     expect(rows(piped.stdout).map((x) => [x.origin, x.source, x.outcome])).toEqual([['https://p0.example', '/dev/stdin', 'ok'], ['https://p1.example', '/dev/stdin', 'ok']])
