@@ -2,9 +2,6 @@
 
 import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
 import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, urlString } from './args.js'
-
-// Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
-export { DEFAULT_MAX_BYTES }
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, matcherLike, type Verdict } from './matcher.js'
@@ -14,6 +11,8 @@ import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
+// Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
+export { DEFAULT_MAX_BYTES }
 
 /**
  * Options of `parseRobots`.
