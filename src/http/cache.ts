@@ -352,50 +352,49 @@ export class RobotsCache {
     // through release when nothing is put.
     let put = false
     try {
-      return await this.#fetchFresh(origin, robotsUrl, signal, base, () => (put = true))
+      const { entry, reusable } = await this.#fetched(origin, robotsUrl, signal, base)
+      if (!reusable) {
+        // Not reusable (no-store, max-age=0) or too large to keep: serve it to the lookups that
+        // waited, and forget the older state it supersedes.
+        this.#remove(origin)
+        return entry.result
+      }
+      this.#store(origin, entry)
+      if (this.#storage !== undefined) {
+        put = true
+        await this.#storagePut(origin, entry.record, signal)
+      }
+      return entry.result
     } finally {
       if (!put && typeof this.#storage?.release === 'function') await this.#storageRelease(origin)
     }
   }
 
-  async #fetchFresh(origin: string, robotsUrl: string, signal: AbortSignal, base: Entry | undefined, putting: () => void): Promise<FetchResult> {
+  /** What a fetch of the origin gives, given the state before it; `reusable` false when it is not to be kept. */
+  async #fetched(origin: string, robotsUrl: string, signal: AbortSignal, base: Entry | undefined): Promise<{ entry: Entry; reusable: boolean }> {
     const raw = await fetchRaw(robotsUrl, this.#config, signal)
     const t = this.#now()
-    let entry: Entry
     if (isSuccess(raw)) {
       const result = resultOf(origin, raw, t, this.#lifetimes)
       const body = raw.outcome === 'ok' ? result.robots.bodyBytes : null
       const record: StoredRobots = {
         origin, status: raw.status, outcome: raw.outcome, body, fetchedAt: t, expiresAt: result.expiresAt, unreachableSince: null, good: true,
       }
-      entry = { record, result, bytes: body?.length ?? 0 }
-      if (successLifetime(raw, this.#lifetimes) === 0 || entry.bytes > this.#maxBytes) {
-        // Not reusable (no-store, max-age=0) or too large to keep: serve it to the lookups that
-        // waited, and forget the older state it supersedes.
-        this.#remove(origin)
-        return result
-      }
-    } else {
-      const since = base?.record.unreachableSince ?? t
-      const expiresAt = t + failureLifetime(this.#lifetimes)
-      if (base?.record.good === true) {
-        const record: StoredRobots = { ...base.record, expiresAt, unreachableSince: since }
-        const result = new FetchResult(origin, record.status, record.outcome, base.result.robots, record.fetchedAt, expiresAt, since)
-        entry = { record, result, bytes: base.bytes }
-      } else {
-        const outcome: RobotsOutcome = t - since > UNREACHABLE_ALLOW_MS ? 'allow-all' : 'disallow-all'
-        const record: StoredRobots = {
-          origin, status: raw.status, outcome, body: null, fetchedAt: t, expiresAt, unreachableSince: since, good: false,
-        }
-        entry = { record, result: new FetchResult(origin, raw.status, outcome, noRobots(), t, expiresAt, since), bytes: 0 }
-      }
+      const entry = { record, result, bytes: body?.length ?? 0 }
+      return { entry, reusable: successLifetime(raw, this.#lifetimes) !== 0 && entry.bytes <= this.#maxBytes }
     }
-    this.#store(origin, entry)
-    if (this.#storage !== undefined) {
-      putting()
-      await this.#storagePut(origin, entry.record, signal)
+    const since = base?.record.unreachableSince ?? t
+    const expiresAt = t + failureLifetime(this.#lifetimes)
+    if (base?.record.good === true) {
+      const record: StoredRobots = { ...base.record, expiresAt, unreachableSince: since }
+      const result = new FetchResult(origin, record.status, record.outcome, base.result.robots, record.fetchedAt, expiresAt, since)
+      return { entry: { record, result, bytes: base.bytes }, reusable: true }
     }
-    return entry.result
+    const outcome: RobotsOutcome = t - since > UNREACHABLE_ALLOW_MS ? 'allow-all' : 'disallow-all'
+    const record: StoredRobots = {
+      origin, status: raw.status, outcome, body: null, fetchedAt: t, expiresAt, unreachableSince: since, good: false,
+    }
+    return { entry: { record, result: new FetchResult(origin, raw.status, outcome, noRobots(), t, expiresAt, since), bytes: 0 }, reusable: true }
   }
 
   #touch(origin: string, entry: Entry): void {
