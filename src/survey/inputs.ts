@@ -14,7 +14,7 @@ import { concatBytes, encoder } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
 import type { SurveyRecord } from './row.js'
-import { warcRecords } from './warc.js'
+import { fileStart, warcRecords } from './warc.js'
 
 /** A JSONL line longer than this is an error record (a 500 KiB body escaped as JSON stays far below). */
 const MAX_JSONL_LINE = 16 << 20
@@ -150,15 +150,7 @@ async function* spooled(path: string): AsyncGenerator<SurveyRecord> {
 
 /** The file's first byte other than white space (in its first 4 KiB) is `{`. */
 async function startsJson(file: string): Promise<boolean> {
-  const fh = await open(file, 'r')
-  try {
-    const buf = new Uint8Array(4096)
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
-    const text = utf8.decode(buf.subarray(0, bytesRead)).trimStart()
-    return text.startsWith('{')
-  } finally {
-    await fh.close()
-  }
+  return utf8.decode(await fileStart(file, 4096)).trimStart().startsWith('{')
 }
 
 function failed(source: string, offset: number, error: string, origin = ''): SurveyRecord {

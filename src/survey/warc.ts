@@ -37,7 +37,8 @@ export async function* warcRecords(path: string, name = path): AsyncGenerator<Su
   const size = (await stat(path)).size
   // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
   // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
-  const gz = (await startsWith(path, GZIP_MAGIC)) || (/\.gz$/i.test(name) && !(await startsWith(path, WARC_START)))
+  const head = await fileStart(path, Math.max(GZIP_MAGIC.length, WARC_START.length))
+  const gz = startsWith(head, GZIP_MAGIC) || (/\.gz$/i.test(name) && !startsWith(head, WARC_START))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
@@ -204,15 +205,20 @@ async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint
   return { body: chunks.length === 1 ? new Uint8Array(chunks[0]!) : concatBytes(chunks, kept), bytes }
 }
 
-async function startsWith(path: string, magic: readonly number[]): Promise<boolean> {
+/** The first `n` bytes of the file at `path` (fewer when it is shorter). */
+export async function fileStart(path: string, n: number): Promise<Uint8Array> {
   const fh = await open(path, 'r')
   try {
-    const buf = new Uint8Array(magic.length)
-    const { bytesRead } = await fh.read(buf, 0, magic.length, 0)
-    return bytesRead === magic.length && magic.every((b, i) => buf[i] === b)
+    const buf = new Uint8Array(n)
+    const { bytesRead } = await fh.read(buf, 0, n, 0)
+    return buf.subarray(0, bytesRead)
   } finally {
     await fh.close()
   }
+}
+
+function startsWith(head: Uint8Array, magic: readonly number[]): boolean {
+  return head.length >= magic.length && magic.every((b, i) => head[i] === b)
 }
 
 /**
