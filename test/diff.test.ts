@@ -168,6 +168,8 @@ describe('cli: robotstxt diff', () => {
     const a = file('long-a.txt', 'User-agent: *\nDisallow: /a\n')
     const r = await run([a, a, '--urls', file('long.txt', '/' + 'x'.repeat(4 * 1024 * 1024) + '\n')])
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'robotstxt: --urls line 1: too long\n' })
+    // A folder opens but cannot be read: an input error too, not an unexpected one.
+    expect(await run([a, a, '--urls', dir])).toEqual({ code: 2, stdout: '', stderr: `robotstxt: --urls: cannot read ${dir}: is a directory\n` })
   })
 
   test('an agent with no product token is a usage error, without a stack', async () => {

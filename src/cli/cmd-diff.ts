@@ -4,11 +4,10 @@
 
 import { diffRobots, MAX_CHANGES, MAX_PROBES, type RobotsDiff } from '../engine/diff.js'
 import { reportFetch } from './cmd-check.js'
-import { InputError, UsageError } from './errors.js'
+import { UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
-import { loadRobots, openList, type LoadedRobots } from './source.js'
-import { fileReader, streamReader, textLines } from './stream.js'
+import { loadRobots, readList, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
@@ -42,7 +41,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   reportFetch(before)
   const after = await loadRobots(newArg, load, 'diff')
   reportFetch(after)
-  const urls = urlsFile === undefined ? undefined : await readUrls(urlsFile)
+  const urls = urlsFile === undefined ? undefined : await readList(urlsFile, '--urls', MAX_DIFF_URLS, 'URLs; split the list', (line) => (line === '' ? null : line))
   let diff: RobotsDiff
   try {
     diff = diffRobots(effectiveBody(before), effectiveBody(after), { agents, urls })
@@ -74,19 +73,3 @@ function render(diff: RobotsDiff): string {
  * bounded as the probes made from the rules are (MAX_PROBES).
  */
 export const MAX_DIFF_URLS = MAX_PROBES
-
-/** The non-empty lines of `path` ("-": stdin), read as a stream and refused past MAX_DIFF_URLS. */
-async function readUrls(path: string): Promise<string[]> {
-  const list = path === '-' ? null : await openList(path)
-  const urls: string[] = []
-  try {
-    for await (const line of textLines(list === null ? streamReader(process.stdin) : fileReader(list), (n) => { throw new InputError(`--urls line ${n}: too long`) })) {
-      if (line === '') continue
-      if (urls.length >= MAX_DIFF_URLS) throw new InputError(`--urls: more than ${MAX_DIFF_URLS.toLocaleString('en-US')} URLs; split the list`)
-      urls.push(line)
-    }
-  } finally {
-    await list?.close()
-  }
-  return urls
-}

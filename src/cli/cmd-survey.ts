@@ -14,9 +14,8 @@ import type { SurveyOptions } from '../survey/types.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, parse, threadsOption } from './options.js'
-import { streamReader, textLines } from './stream.js'
 import { ProgressLine } from './progress.js'
-import { openInput } from './source.js'
+import { readList } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'
 
 const OPTIONS = {
@@ -48,28 +47,10 @@ function shardOption(v: string | boolean | undefined): [number, number] | undefi
 }
 
 async function readOrigins(path: string): Promise<string[]> {
-  const origins: string[] = []
-  let input
-  try {
-    input = await openInput(path)
-  } catch (e) {
-    throw e instanceof InputError ? new InputError(`--origins: ${e.message}`) : e
-  }
-  try {
-    for await (const line of textLines(streamReader(input), (n) => { throw new InputError(`--origins line ${n}: too long`) })) {
-      const s = line.trim()
-      if (s === '' || s.startsWith('#')) continue
-      if (origins.length >= MAX_ORIGINS) throw new InputError(`--origins: more than ${MAX_ORIGINS.toLocaleString('en-US')} origins; split the list into shards`)
-      origins.push(s)
-    }
-  } catch (e) {
-    // A file that opens but cannot be read (a folder: EISDIR) is refused as one that cannot be opened.
-    if (e instanceof InputError) throw e
-    throw new InputError(`--origins: cannot read ${path}: ${describeFsError(e)}`)
-  } finally {
-    input.destroy()
-  }
-  return origins
+  return readList(path, '--origins', MAX_ORIGINS, 'origins; split the list into shards', (line) => {
+    const s = line.trim()
+    return s === '' || s.startsWith('#') ? null : s
+  }, false)
 }
 
 /** Runs `survey`; resolves to 3 when some records could not be read, else 0. */

@@ -2,13 +2,12 @@
 // fetchRobots (RFC 9309 2.3-2.4 and Google's documented handling). Files are read only up to the 500 KiB limit the parser applies anyway, so
 // a huge file costs no memory; its full size is still known for lint.
 
-import { createReadStream } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
-import type { Readable } from 'node:stream'
 import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
+import { fileReader, streamReader, textLines } from './stream.js'
 import { VERSION } from './version.js'
 
 /** A robots.txt ready to query, with what lint needs to know about where it came from. */
@@ -151,12 +150,30 @@ export async function openList(path: string): Promise<FileHandle> {
   }
 }
 
-/** A list file opened for streaming; "no such file" surfaces here, before any output, as an input error. */
-export async function openInput(path: string): Promise<Readable> {
-  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve())
-    stream.once('error', (err) => reject(new InputError(`cannot read ${path}: ${describeFsError(err)}`)))
-  })
-  return stream
+/**
+ * The lines of a list file ("-": stdin, where `stdin` allows it) that `keep` keeps (it gives the
+ * text to hold, or null to skip the line), read as a stream: each list is held whole by its
+ * command, so it is refused past `max` kept lines ("more than MAX" then `tooMany`), past a line of
+ * MAX_URL_LINE characters, and when the file cannot be read; each error names `option`.
+ */
+export async function readList(path: string, option: string, max: number, tooMany: string, keep: (line: string) => string | null, stdin = true): Promise<string[]> {
+  let list: FileHandle | null = null
+  const out: string[] = []
+  try {
+    if (path !== '-' || !stdin) list = await open(path, 'r')
+    const read = list === null ? streamReader(process.stdin) : fileReader(list)
+    for await (const line of textLines(read, (n) => { throw new InputError(`${option} line ${n}: too long`) })) {
+      const kept = keep(line)
+      if (kept === null) continue
+      if (out.length >= max) throw new InputError(`${option}: more than ${max.toLocaleString('en-US')} ${tooMany}`)
+      out.push(kept)
+    }
+  } catch (e) {
+    // A file that opens but cannot be read (a folder: EISDIR) is refused as one that cannot be opened.
+    if (e instanceof InputError) throw e
+    throw new InputError(`${option}: cannot read ${path}: ${describeFsError(e)}`)
+  } finally {
+    await list?.close()
+  }
+  return out
 }
