@@ -13,11 +13,12 @@
 //
 // Alone: `node bench/per-site.mjs` prints the section (BENCH_ROUNDS as for bench/run.mjs).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { arch, cpus, platform, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { arch, cpus, platform, tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import robotsParser from 'robots-parser'
-import { parseRobots } from '../dist/index.js'
+import { Matcher, parseRobots } from '../dist/index.js'
 import { loadSites } from './sites.mjs'
 import { ensureProtego, runPerSitePy } from './python.mjs'
 
@@ -28,6 +29,8 @@ const AGENT = 'Googlebot'
 const MEMORY_COUNT = 20_000
 const SEED = 33
 const CRAWLER_ROUNDS = 11
+const floorEncoder = new TextEncoder()
+const floorBuffer = new Uint8Array(1 << 16)
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** Nearest rank, as bench/per-site.py takes it. */
@@ -146,6 +149,20 @@ function crawlerChecks(sites, rounds) {
       for (const it of items) agree += (it.rp.isAllowed(it.url, it.agent) !== false) === it.allowed ? 1 : 0
       return agree
     },
+    // Floors of this order, no matching: what any library called this way pays before it decides.
+    // `touch` reads each check's Matcher (its header) and URL (its last unit); `encode` also puts
+    // the URL's UTF-8 in a buffer, the one step every check of a wasm matcher takes. Their sums
+    // are returned so that no read is dead code.
+    touch: () => {
+      let sum = 0
+      for (const it of items) sum += (it.matcher instanceof Matcher ? 1 : 0) + it.url.charCodeAt(it.url.length - 1) + (it.allowed ? 1 : 0)
+      return sum
+    },
+    encode: () => {
+      let sum = 0
+      for (const it of items) sum += (it.matcher instanceof Matcher ? 1 : 0) + floorEncoder.encodeInto(it.url, floorBuffer).written + (it.allowed ? 1 : 0)
+      return sum
+    },
   }, rounds)
   const per = (k) => median(t[k].ns) / items.length
   const ours = [t.matcher.results[0], t.robots.results[0], t.fresh.results[0]]
@@ -156,7 +173,7 @@ function crawlerChecks(sites, rounds) {
   const pairedFresh = median(t.fresh.ns.map((ns, r) => ns / t.matcher.ns[r]))
   return {
     checks: items.length, switched: switches / (items.length - 1), paired, pairedFresh, rounds,
-    matcher: per('matcher'), robots: per('robots'), fresh: per('fresh'), theirs: per('theirs'),
+    matcher: per('matcher'), robots: per('robots'), fresh: per('fresh'), theirs: per('theirs'), touch: per('touch'), encode: per('encode'),
     agree: { matcher: t.matcher.results[0], robots: t.robots.results[0], fresh: t.fresh.results[0], theirs: t.theirs.results[0] },
   }
 }
@@ -189,10 +206,17 @@ export function coldStart(runs) {
   const ours = JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)
   const theirs = JSON.stringify(pathToFileURL(join(root, 'node_modules', 'robots-parser', 'index.js')).href)
   const body = JSON.stringify('User-agent: *\nDisallow: /x')
+  // The floor of any start of the package: a module holding only its wasm, embedded as the bundle
+  // embeds it (base64), compiled and instantiated as the engine does, and no JS of the package.
+  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-cold-'))
+  const wasmOnly = join(dir, 'wasm-only.mjs')
+  const b64 = readFileSync(join(root, 'dist', 'robots.wasm')).toString('base64')
+  writeFileSync(wasmOnly, `const s=${JSON.stringify(b64)};export const instance=new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(s,'base64')),{})`)
   const scripts = {
     empty: '',
     ours: `const{parseRobots}=await import(${ours});if(parseRobots(${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
     theirs: `const{default:p}=await import(${theirs});if(p('http://a/robots.txt',${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
+    wasm: `const{instance}=await import(${JSON.stringify(pathToFileURL(wasmOnly).href)});if(typeof instance.exports.check!=='function')process.exit(3)`,
   }
   const reportCpu = ';{const u=process.cpuUsage();process.stdout.write(String(u.user+u.system))}'
   const passes = {}
@@ -203,12 +227,17 @@ export function coldStart(runs) {
       return Number(r.stdout) * 1e3
     }
   }
-  const t = interleave(passes, runs)
+  let t
+  try {
+    t = interleave(passes, runs)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
   const empty = median(t.empty.ns)
   const cpuEmpty = median(t.empty.results)
   return {
     runs, empty, ours: median(t.ours.ns) - empty, theirs: median(t.theirs.ns) - empty,
-    cpu: { empty: cpuEmpty, ours: median(t.ours.results) - cpuEmpty, theirs: median(t.theirs.results) - cpuEmpty },
+    cpu: { empty: cpuEmpty, ours: median(t.ours.results) - cpuEmpty, theirs: median(t.theirs.results) - cpuEmpty, wasm: median(t.wasm.results) - cpuEmpty },
   }
 }
 
@@ -303,12 +332,12 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   // A round of the four passes takes about a quarter of a second: more rounds cost little and steady
   // the medians of a measurement that is mostly cache misses, which a busy neighbour moves most.
   const checks = crawlerChecks(sites, Math.max(rounds, CRAWLER_ROUNDS))
-  log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)} (fresh agent strings ${fmtNs(checks.fresh)}), robots-parser ${fmtNs(checks.theirs)}`)
+  log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)} (fresh agent strings ${fmtNs(checks.fresh)}), robots-parser ${fmtNs(checks.theirs)}; floors ${fmtNs(checks.touch)} reading, ${fmtNs(checks.encode)} with the URL encoded`)
   const mem = memory()
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
   cold ??= coldStart(Math.max(COLD_RUNS, 2 * rounds + 1))
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
-  log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)}, robots-parser ${signed(cold.cpu.theirs)}`)
+  log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)}, robots-parser ${signed(cold.cpu.theirs)}, the wasm alone ${signed(cold.cpu.wasm)}`)
   const field = fieldNode(sites, rounds)
   for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
   const py = await fieldPython(rounds)
@@ -336,10 +365,13 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   md.push(`| crawler-shaped checks: ${count(checks.checks)} labelled checks shuffled (seed ${SEED}; the host changes on ${(100 * checks.switched).toFixed(2)}% of them), \`Matcher.isAllowed\`, a Matcher kept per site and agent | ${fmtNs(checks.theirs)} | ${fmtNs(checks.matcher)} | **${faster(checks.theirs, checks.matcher)}** | >= 20x |`)
   md.push(`| the same through \`Robots.isAllowed(url, agent)\`, a Robots kept per site (warmed once per agent), the agent one string per crawler as a crawler holds it | | ${fmtNs(checks.robots)} | **${faster(checks.theirs, checks.robots)}**; ${checks.paired.toFixed(2)}x Matcher's time | >= 15x, <= 1.3x Matcher's |`)
   md.push(`| the same with each check's own copy of the agent string, as cases.jsonl parses it (a string out of cache on every call) | | ${fmtNs(checks.fresh)} | ${faster(checks.theirs, checks.fresh)}; ${checks.pairedFresh.toFixed(2)}x Matcher's time | |`)
+  md.push(`| floor of the crawler-shaped order, no matching: each check reads its Matcher and its URL, as any library's call must | | ${fmtNs(checks.touch)} | ${faster(checks.theirs, checks.touch)} at most | |`)
+  md.push(`| the floor plus the URL's UTF-8 written to a buffer (\`TextEncoder.encodeInto\`), the one step every check of a wasm matcher takes | | ${fmtNs(checks.encode)} | ${faster(checks.theirs, checks.encode)} at most | |`)
   md.push(`| memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled) | ${fmtB(mem.theirs)} | ${fmtB(mem.string)} | **${(mem.string / mem.theirs).toFixed(2)}x the bytes** | <= 0.5x |`)
   md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
   md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
   md.push(`| cold start: import + first check in a fresh process, CPU time over one with an empty script (${fmtNs(cold.cpu.empty)}; median of ${cold.runs} runs, interleaved) | ${signed(cold.cpu.theirs)} | ${signed(cold.cpu.ours)} | **${faster(cold.cpu.theirs, cold.cpu.ours)}** | no slower |`)
+  md.push(`| floor of a cold start: a module holding only the package's wasm (base64, as the bundle embeds it), compiled and instantiated, no JS of the package | | ${signed(cold.cpu.wasm)} | ${(cold.cpu.wasm / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
   md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
   md.push('', `Cold start CPU time is each process's own \`process.cpuUsage()\` at the end of its script, all threads: what the start costs. Wall time, which on a busy machine mostly measures the wait for a core: robotstxt-wasm ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}, over the empty script's ${fmtNs(cold.empty)}.`)
 
