@@ -136,6 +136,15 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
     expect(server.headers[server.requests.indexOf('/robots.txt')]?.['user-agent']).toBe('MyBot/1.0')
   })
 
+  test("respectRobotsTxtFile: { userAgent: '' } is no agent, as in the stock crawler: the crawl runs", async () => {
+    // Found by review: Crawlee hands the empty agent to isAllowed, which threw a TypeError, and
+    // crawler.run() rejected before visiting a page; robots-parser reads '' as '*'.
+    const server = await site({ status: 200, body: ROBOTS })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, { userAgent: '' })).toEqual(['/', '/a/', '/a/index.html', '/free', '/mybot-only'])
+    expect(await crawl(withGoogleRobots(CheerioCrawler, { userAgent: 'MyBot' }), server, { userAgent: '' })).toEqual(['/', '/a/', '/a/index.html', '/a/other', '/free', '/typo'])
+    expect(RobotsTxtFile.from(`${server.origin}/robots.txt`, ROBOTS).isAllowed(`${server.origin}/a/other`, '')).toBe(false)
+  })
+
   test('a 503 robots.txt: no page of the origin is visited (the stock crawler parses its empty body and visits all)', async () => {
     const server = await site({ status: 503 })
     expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])

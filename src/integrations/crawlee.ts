@@ -125,6 +125,14 @@ export type CrawlerClass = abstract new (...args: any[]) => object
 const CRAWLEE_ANY_AGENT = '*'
 
 /**
+ * Crawlee's ways of naming no agent: its placeholder, and the empty one it hands on from
+ * `respectRobotsTxtFile: { userAgent: '' }` (robots-parser reads both as `*`).
+ */
+function noAgent(agent: string | undefined): boolean {
+  return agent === undefined || agent === CRAWLEE_ANY_AGENT || agent === ''
+}
+
+/**
  * A robots.txt file with the public surface of Crawlee's `RobotsTxtFile` (`@crawlee/utils`), whose
  * verdicts are Google's (RFC 9309 and Google's matcher) and whose fetch follows Google's rules: a
  * 5xx, a 429, a timeout or a network error disallows everything; any other 4xx allows everything;
@@ -200,12 +208,12 @@ export class RobotsTxtFile {
 
   /**
    * True when `userAgent` may fetch `url`, as Google decides. `userAgent` is a product token or a
-   * full User-Agent string; omitted or `*` (Crawlee's "no agent"), the agent given to `find` (or by
+   * full User-Agent string; omitted, `*` or '' (Crawlee's "no agent"), the agent given to `find` (or by
    * `withGoogleRobots`) is used, else the `*` group. A URL of another origin is allowed (this file
    * does not govern it), as in Crawlee.
    */
   isAllowed(url: string, userAgent?: string): boolean {
-    const agent = userAgent === undefined || userAgent === CRAWLEE_ANY_AGENT ? (this.#agent ?? CRAWLEE_ANY_AGENT) : userAgent
+    const agent = noAgent(userAgent) ? (this.#agent ?? CRAWLEE_ANY_AGENT) : userAgent!
     let origin: string
     try {
       origin = robotsOrigin(url)
