@@ -256,6 +256,26 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(await robots.parseUrlsFromSitemaps()).toEqual(['http://127.0.0.1/p1'])
   })
 
+  test("getSitemaps keeps what the stock getSitemaps keeps for IP hosts and fully qualified names (a trailing dot)", () => {
+    // Found by review: 'same-domain' compared the last two labels of an IP address, so a robots.txt on
+    // 192.168.0.1 handed out a sitemap on 10.0.0.1 (both end in "0.1"); and a trailing dot made the
+    // same host another one for every strategy. Crawlee compares origins for an IP, ignores the dot.
+    const sitemaps = [
+      'http://10.0.0.1/s.xml', 'http://192.168.0.1/s.xml', 'http://192.168.0.1:8080/s.xml', 'https://192.168.0.1/s.xml',
+      'http://[::1]/s.xml', 'http://[2001:db8::1]/s.xml', 'http://example.com./s.xml', 'http://www.example.com/s.xml',
+      'https://example.com/s.xml', 'http://EXAMPLE.com/s.xml',
+    ]
+    const body = sitemaps.map((s) => `Sitemap: ${s}\n`).join('')
+    const strategies = ['same-hostname', 'same-domain', 'same-origin', 'all'] as const
+    for (const base of ['http://192.168.0.1/robots.txt', 'http://[::1]/robots.txt', 'http://example.com/robots.txt', 'http://example.com./robots.txt']) {
+      for (const enqueueStrategy of strategies) {
+        const stock = StockRobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy } as never)
+        expect([base, enqueueStrategy, RobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy })]).toEqual([base, enqueueStrategy, stock])
+      }
+    }
+    expect(RobotsTxtFile.from('http://192.168.0.1/robots.txt', body).getSitemaps({ enqueueStrategy: 'same-domain' })).toEqual(['http://192.168.0.1/s.xml'])
+  })
+
   test('bad arguments are TypeErrors', async () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)

@@ -227,7 +227,8 @@ export class RobotsTxtFile {
   /**
    * The sitemap URLs the file lists, kept when they match `options.enqueueStrategy` relative to the
    * robots.txt host (default 'same-hostname'; 'all' keeps every http(s) one). Other schemes are dropped.
-   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there).
+   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there), or
+   * the origins for an IP address; a trailing dot on a host name is ignored, as in Crawlee.
    */
   getSitemaps(options?: RobotsTxtFileSitemapsOptions): string[] {
     const strategy = options?.enqueueStrategy ?? 'same-hostname'
@@ -244,9 +245,9 @@ export class RobotsTxtFile {
         continue
       }
       if (u.protocol !== 'http:' && u.protocol !== 'https:') continue
-      if (strategy === 'same-hostname' && u.hostname !== base.hostname) continue
-      if (strategy === 'same-origin' && u.origin !== base.origin) continue
-      if (strategy === 'same-domain' && lastLabels(u.hostname) !== lastLabels(base.hostname)) continue
+      if (strategy === 'same-hostname' && hostName(u) !== hostName(base)) continue
+      if (strategy === 'same-origin' && (u.protocol !== base.protocol || hostName(u) !== hostName(base) || u.port !== base.port)) continue
+      if (strategy === 'same-domain' && !sameDomain(u, base)) continue
       kept.push(s)
     }
     return kept
@@ -329,8 +330,21 @@ function checkAgent(agent: unknown, param: string): string | undefined {
   return agent
 }
 
-function lastLabels(host: string): string {
-  return host.split('.').slice(-2).join('.')
+/** The host name without the trailing dot of a fully qualified name: `example.com.` is `example.com`. */
+function hostName(u: URL): string {
+  return u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname
+}
+
+/**
+ * Crawlee's 'same-domain': the same registrable domain, approximated by the last two labels; an IP
+ * address has no domain, and its last labels ("0.1") say nothing, so its origin must match.
+ */
+function sameDomain(u: URL, base: URL): boolean {
+  const host = hostName(base)
+  // The URL parser writes an IPv4 host in dotted decimal and an IPv6 one in brackets.
+  if (host.startsWith('[') || /^[0-9]+(\.[0-9]+){3}$/.test(host)) return u.origin === base.origin
+  const lastLabels = (h: string): string => h.split('.').slice(-2).join('.')
+  return lastLabels(hostName(u)) === lastLabels(host)
 }
 
 /** A fetch that goes through `proxyUrl`, built on undici (Node's own fetch has no proxy option). */
