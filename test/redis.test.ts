@@ -157,6 +157,30 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
     }
   })
 
+  test('a lookup aborted while its storage get runs leaves no fleet lock: the next lookup does not wait lockMs', async () => {
+    // Found by review: the cache stops waiting for an aborted lookup's get, but the get runs on,
+    // takes the fleet lock for the fetch it expects, and nobody fetched, put or released: every
+    // process's next lookup of the origin waited the lock out.
+    const o = origin(930)
+    const [a, b] = [await CLIENTS[2]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const cache = new RobotsCache({ storage: redisStorage(a, { prefix: 'abort:', lockMs: 5_000 }) })
+      const controller = new AbortController()
+      const lookup = cache.get(o + '/', { signal: controller.signal })
+      controller.abort(new Error('the caller left'))
+      await expect(lookup).rejects.toThrow('the caller left')
+      // The abandoned get's three commands (a read, the lock, a read) take a millisecond or two here.
+      await new Promise((r) => setTimeout(r, 200))
+      const other = new RobotsCache({ storage: redisStorage(b, { prefix: 'abort:', lockMs: 5_000 }) })
+      const started = performance.now()
+      expect((await other.get(o + '/')).outcome).toBe('ok')
+      expect(performance.now() - started).toBeLessThan(2_500)
+    } finally {
+      await a.quit()
+      await b.quit()
+    }
+  })
+
   test('a client without call or sendCommand is a TypeError; so are bad options', () => {
     expect(() => redisStorage({})).toThrow(/client.*Redis or Valkey client/)
     expect(() => redisStorage(null)).toThrow(TypeError)

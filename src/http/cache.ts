@@ -89,8 +89,9 @@ export interface RobotsCacheStorage {
   /**
    * Optional: called instead of `put` when a lookup that asked `get` and then fetched keeps
    * nothing (the response said `no-store` or `max-age=0`, the body is over `maxBytes`, or every
-   * waiter left): a storage that holds something for the origin while a fetch is under way (the
-   * fleet lock of `redisStorage`) frees it there, rather than make others wait for it to expire.
+   * waiter left), and once a `get` the cache stopped waiting for (its lookup aborted, or it ran past
+   * the time bound) settles: a storage that holds something for the origin while a fetch is under
+   * way (the fleet lock of `redisStorage`) frees it there, rather than make others wait for it to expire.
    */
   release?(origin: string): Promise<void>
 }
@@ -426,7 +427,11 @@ export class RobotsCache {
    */
   async #storageGet(origin: string, signal: AbortSignal): Promise<StoredRobots | undefined> {
     try {
-      const r = await settleWithin(() => this.#storage!.get(origin), this.#storageMs(), signal)
+      // A get given up on (aborted, or past its time) runs on, and may take for this lookup what
+      // only put or release frees (redisStorage's fleet lock), though this lookup may never
+      // fetch: it is released once that get is done.
+      const late = typeof this.#storage!.release === 'function' ? () => void this.#storageRelease(origin) : undefined
+      const r = await settleWithin(() => this.#storage!.get(origin), this.#storageMs(), signal, late)
       if (!isStoredRobots(r, origin)) return undefined
       // A record may not outlive what this cache would grant a fresh fetch.
       const latest = this.#now() + this.#lifetimes.maxTtlMs
@@ -463,22 +468,26 @@ export class RobotsCache {
 /** Upper bound on one storage call, whatever the fetch timeout (which may be Infinity). */
 const STORAGE_MAX_MS = 10_000
 
+/** A signal never aborted, for storage calls that outlive the lookup's own. */
+const UNABORTED = new AbortController().signal
+
 /**
  * Calls `call` and waits for it at most `ms`, or until `signal` aborts: the value, or undefined
  * when time ran out first. A synchronous throw or a rejection rejects. The timer is cleared as soon
  * as either side settles, so a storage that never settles leaves nothing behind but its promise.
+ * `late` runs when a call given up on settles after all.
  */
-/** A signal never aborted, for storage calls that outlive the lookup's own. */
-const UNABORTED = new AbortController().signal
-
-function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T | undefined> {
+function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal, late?: () => void): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve, reject) => {
+    let gaveUp = false
     const done = (): void => {
       clearTimeout(timer)
       signal.removeEventListener('abort', onAbort)
+      if (gaveUp) late?.()
     }
     const onAbort = (): void => {
       done()
+      gaveUp = true
       resolve(undefined)
     }
     const timer = setTimeout(onAbort, ms)
