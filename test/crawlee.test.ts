@@ -280,6 +280,15 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
     await expect(RobotsTxtFile.find('http://127.0.0.1/', '' as string)).rejects.toThrow(/proxyUrl/)
+    await expect(RobotsTxtFile.find('http://127.0.0.1/', undefined, { timeoutMillis: -1 })).rejects.toThrow(/options\.timeoutMillis/)
+  })
+
+  test('find(url, undefined, { timeoutMillis: 0 }) is no time limit of its own, as in Crawlee: the default one applies', async () => {
+    // Found by review: 0 was handed on as timeoutMs and rejected with a TypeError about an option
+    // the caller never passed; Crawlee (got) treats a 0 timeoutMillis as none given.
+    const ok = await site({ status: 200, body: ROBOTS })
+    const robots = await RobotsTxtFile.find(`${ok.origin}/`, undefined, { timeoutMillis: 0 })
+    expect([robots.outcome, robots.isAllowed(`${ok.origin}/a/other`)]).toEqual(['ok', false])
   })
 })
 

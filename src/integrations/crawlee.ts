@@ -76,7 +76,7 @@ export interface CrawleeSitemap {
 export interface RobotsTxtFileFindOptions {
   /** Aborts the fetch: `find` rejects with `signal.reason`. */
   signal?: AbortSignal
-  /** Time limit of the whole fetch in ms; default 10,000. Ignored when `cache` is given (the cache's own applies). */
+  /** Time limit of the whole fetch in ms; default (also for 0, as in Crawlee) 10,000. Ignored when `cache` is given (the cache's own applies). */
   timeoutMillis?: number
   /** Look the file up through this cache (shared fetches, expiry, fallback to the last good copy). */
   cache?: RobotsCache
@@ -177,8 +177,11 @@ export class RobotsTxtFile {
       if (!(o.cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', o.cache)
       return new RobotsTxtFile(robotsUrl, await o.cache.get(url, { signal: o.signal }), proxyUrl, agent)
     }
+    // Crawlee hands a timeoutMillis on only when truthy: 0 is none given, so the default applies.
+    const t: unknown = o.timeoutMillis
+    if (t !== undefined && t !== 0 && (typeof t !== 'number' || Number.isNaN(t) || t < 0)) fail('options.timeoutMillis', 'a number of ms > 0, or 0 or undefined for the default', t)
     const doFetch = o.fetch ?? (proxyUrl === undefined ? undefined : await proxyFetch(proxyUrl))
-    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: o.timeoutMillis, userAgent: agent })
+    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: t === 0 ? undefined : o.timeoutMillis, userAgent: agent })
     return new RobotsTxtFile(robotsUrl, result, proxyUrl, agent)
   }
 
