@@ -188,6 +188,29 @@ describe('filter --threads N', () => {
     expect(outputs[1]!.equals(outputs[0]!)).toBe(true)
   }, 120_000)
 
+  test('a robots.txt that never answers: fetched once, by the main thread, for any N (--timeout 1000)', async () => {
+    // Found by review: a worker waited for the main thread's answer no longer than the fetch
+    // timeout, which is what the main thread's own fetch takes, so the worker gave up first and
+    // fetched the robots.txt itself: two fetches, and each such origin cost twice the timeout.
+    const asks: string[] = []
+    const silent: Server = createServer((req) => void asks.push(req.url ?? ''))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    try {
+      const path = file('filter-silent.txt', Array.from({ length: 100_000 }, (_, i) => `${origin}/page/${i}\n`).join(''))
+      const one = await cli(['filter', 'bot', '--urls', path, '--verdicts', '--timeout', '1000'])
+      expect(one.code).toBe(1)
+      expect(asks).toEqual(['/robots.txt'])
+      asks.length = 0
+      const three = await cli(['filter', 'bot', '--urls', path, '--verdicts', '--timeout', '1000', '--threads', '3'])
+      expect({ code: three.code, stderr: three.stderr, same: three.stdout.equals(one.stdout) }).toEqual({ code: one.code, stderr: one.stderr, same: true })
+      expect(asks).toEqual(['/robots.txt'])
+    } finally {
+      silent.closeAllConnections()
+      silent.close()
+    }
+  })
+
   test('a worker that fails ends the command: status 2, no hang', async () => {
     const path = file('filter-fail.txt', `http://127.0.0.1:${port}/a\n`.repeat(1000))
     const r = await cli(['filter', 'bot', '--urls', path, '--threads', '2'], undefined, ['--import', BREAK_WORKERS])

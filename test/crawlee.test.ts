@@ -136,6 +136,15 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
     expect(server.headers[server.requests.indexOf('/robots.txt')]?.['user-agent']).toBe('MyBot/1.0')
   })
 
+  test("respectRobotsTxtFile: { userAgent: '' } is no agent, as in the stock crawler: the crawl runs", async () => {
+    // Found by review: Crawlee hands the empty agent to isAllowed, which threw a TypeError, and
+    // crawler.run() rejected before visiting a page; robots-parser reads '' as '*'.
+    const server = await site({ status: 200, body: ROBOTS })
+    expect(await crawl(withGoogleRobots(CheerioCrawler), server, { userAgent: '' })).toEqual(['/', '/a/', '/a/index.html', '/free', '/mybot-only'])
+    expect(await crawl(withGoogleRobots(CheerioCrawler, { userAgent: 'MyBot' }), server, { userAgent: '' })).toEqual(['/', '/a/', '/a/index.html', '/a/other', '/free', '/typo'])
+    expect(RobotsTxtFile.from(`${server.origin}/robots.txt`, ROBOTS).isAllowed(`${server.origin}/a/other`, '')).toBe(false)
+  })
+
   test('a 503 robots.txt: no page of the origin is visited (the stock crawler parses its empty body and visits all)', async () => {
     const server = await site({ status: 503 })
     expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
@@ -247,10 +256,39 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(await robots.parseUrlsFromSitemaps()).toEqual(['http://127.0.0.1/p1'])
   })
 
+  test("getSitemaps keeps what the stock getSitemaps keeps for IP hosts and fully qualified names (a trailing dot)", () => {
+    // Found by review: 'same-domain' compared the last two labels of an IP address, so a robots.txt on
+    // 192.168.0.1 handed out a sitemap on 10.0.0.1 (both end in "0.1"); and a trailing dot made the
+    // same host another one for every strategy. Crawlee compares origins for an IP, ignores the dot.
+    const sitemaps = [
+      'http://10.0.0.1/s.xml', 'http://192.168.0.1/s.xml', 'http://192.168.0.1:8080/s.xml', 'https://192.168.0.1/s.xml',
+      'http://[::1]/s.xml', 'http://[2001:db8::1]/s.xml', 'http://example.com./s.xml', 'http://www.example.com/s.xml',
+      'https://example.com/s.xml', 'http://EXAMPLE.com/s.xml',
+    ]
+    const body = sitemaps.map((s) => `Sitemap: ${s}\n`).join('')
+    const strategies = ['same-hostname', 'same-domain', 'same-origin', 'all'] as const
+    for (const base of ['http://192.168.0.1/robots.txt', 'http://[::1]/robots.txt', 'http://example.com/robots.txt', 'http://example.com./robots.txt']) {
+      for (const enqueueStrategy of strategies) {
+        const stock = StockRobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy } as never)
+        expect([base, enqueueStrategy, RobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy })]).toEqual([base, enqueueStrategy, stock])
+      }
+    }
+    expect(RobotsTxtFile.from('http://192.168.0.1/robots.txt', body).getSitemaps({ enqueueStrategy: 'same-domain' })).toEqual(['http://192.168.0.1/s.xml'])
+  })
+
   test('bad arguments are TypeErrors', async () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
     await expect(RobotsTxtFile.find('http://127.0.0.1/', '' as string)).rejects.toThrow(/proxyUrl/)
+    await expect(RobotsTxtFile.find('http://127.0.0.1/', undefined, { timeoutMillis: -1 })).rejects.toThrow(/options\.timeoutMillis/)
+  })
+
+  test('find(url, undefined, { timeoutMillis: 0 }) is no time limit of its own, as in Crawlee: the default one applies', async () => {
+    // Found by review: 0 was handed on as timeoutMs and rejected with a TypeError about an option
+    // the caller never passed; Crawlee (got) treats a 0 timeoutMillis as none given.
+    const ok = await site({ status: 200, body: ROBOTS })
+    const robots = await RobotsTxtFile.find(`${ok.origin}/`, undefined, { timeoutMillis: 0 })
+    expect([robots.outcome, robots.isAllowed(`${ok.origin}/a/other`)]).toEqual(['ok', false])
   })
 })
 

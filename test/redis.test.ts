@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis as IoRedis } from 'ioredis'
 import { Redis as IoValkey } from 'iovalkey'
-import { createClient as createClient6 } from 'redis'
+import { createClient as createClient6, RESP_TYPES } from 'redis'
 import { createClient as createClient4 } from 'redis4'
 import { createClient as createClient5 } from 'redis5'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -154,6 +154,49 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
       noStore.delete(o.slice(7))
       await a.quit()
       await b.quit()
+    }
+  })
+
+  test('a lookup aborted while its storage get runs leaves no fleet lock: the next lookup does not wait lockMs', async () => {
+    // Found by review: the cache stops waiting for an aborted lookup's get, but the get runs on,
+    // takes the fleet lock for the fetch it expects, and nobody fetched, put or released: every
+    // process's next lookup of the origin waited the lock out.
+    const o = origin(930)
+    const [a, b] = [await CLIENTS[2]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const cache = new RobotsCache({ storage: redisStorage(a, { prefix: 'abort:', lockMs: 5_000 }) })
+      const controller = new AbortController()
+      const lookup = cache.get(o + '/', { signal: controller.signal })
+      controller.abort(new Error('the caller left'))
+      await expect(lookup).rejects.toThrow('the caller left')
+      // The abandoned get's three commands (a read, the lock, a read) take a millisecond or two here.
+      await new Promise((r) => setTimeout(r, 200))
+      const other = new RobotsCache({ storage: redisStorage(b, { prefix: 'abort:', lockMs: 5_000 }) })
+      const started = performance.now()
+      expect((await other.get(o + '/')).outcome).toBe('ok')
+      expect(performance.now() - started).toBeLessThan(2_500)
+    } finally {
+      await a.quit()
+      await b.quit()
+    }
+  })
+
+  test('a node-redis client that maps replies to Buffers takes and frees the fleet lock like any other', async () => {
+    // Found by review: the lock's SET NX reply came back as the bytes of "OK", read as "not taken";
+    // the lookup then waited lockMs for a lock it held, and nothing released it after the fetch.
+    const c = await createClient6({ url: server!.url, RESP: 3 }).connect()
+    try {
+      const buffers = c.withTypeMapping({ [RESP_TYPES.SIMPLE_STRING]: Buffer, [RESP_TYPES.BLOB_STRING]: Buffer })
+      const o = origin(940)
+      const cache = new RobotsCache({ storage: redisStorage(buffers, { prefix: 'bytes:', lockMs: 5_000 }) })
+      const started = performance.now()
+      expect((await cache.get(o + '/')).outcome).toBe('ok')
+      expect(performance.now() - started).toBeLessThan(2_500)
+      expect(await c.get(`bytes:lock:${o}`)).toBeNull()
+      const again = new RobotsCache({ storage: redisStorage(buffers, { prefix: 'bytes:', lockMs: 5_000 }) })
+      expect((await again.get(o + '/')).isAllowed(o + '/private/x', 'bot')).toBe(false)
+    } finally {
+      await c.quit()
     }
   })
 

@@ -81,7 +81,9 @@ export const FILTER_BLOCKS: Work<FilterSpec, LineBlock, FilterBlock> = {
   tag: 'robotstxt filter',
   setup: (spec, ask) => {
     const storage = { get: async (origin: string) => (await ask(origin)) as StoredRobots | undefined, put: async () => undefined }
-    const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, storage })
+    // The main thread answers within its own fetch timeout; bounding the wait by that same timeout
+    // made a worker give up first on a slow robots.txt and fetch it a second time itself.
+    const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, storage, storageMs: Infinity })
     const encoder = new TextEncoder()
     return async (block) => {
       const tooLong = new Set<number>()

@@ -89,8 +89,9 @@ export interface RobotsCacheStorage {
   /**
    * Optional: called instead of `put` when a lookup that asked `get` and then fetched keeps
    * nothing (the response said `no-store` or `max-age=0`, the body is over `maxBytes`, or every
-   * waiter left): a storage that holds something for the origin while a fetch is under way (the
-   * fleet lock of `redisStorage`) frees it there, rather than make others wait for it to expire.
+   * waiter left), and once a `get` the cache stopped waiting for (its lookup aborted, or it ran past
+   * the time bound) settles: a storage that holds something for the origin while a fetch is under
+   * way (the fleet lock of `redisStorage`) frees it there, rather than make others wait for it to expire.
    */
   release?(origin: string): Promise<void>
 }
@@ -126,6 +127,12 @@ export interface RobotsCacheOptions extends FetchOptions {
   now?: () => number
   /** A second-level store shared across caches (see `RobotsCacheStorage`). */
   storage?: RobotsCacheStorage
+  /**
+   * @internal The bound on each storage call, in ms (Infinity: none); default `timeoutMs`, at most
+   * 10 s. For a storage that is itself bounded by a fetch timeout (a filter worker's asks to the
+   * main thread's cache), which the default bound would cut short at that same timeout.
+   */
+  storageMs?: number
 }
 
 /**
@@ -221,6 +228,7 @@ export class RobotsCache {
   readonly #maxBytes: number
   readonly #clock: () => number
   readonly #storage: RobotsCacheStorage | undefined
+  readonly #storageMs: number
   readonly #entries = new Map<string, Entry>()
   readonly #pending = new Map<string, Pending>()
   #bytes = 0
@@ -243,6 +251,9 @@ export class RobotsCache {
       fail('options.storage', 'an object with get(origin) and put(origin, record) methods', s)
     }
     this.#storage = s
+    const bound = o.storageMs
+    if (bound !== undefined && (typeof bound !== 'number' || Number.isNaN(bound) || bound <= 0)) fail('options.storageMs', 'a number of ms > 0 or Infinity', bound)
+    this.#storageMs = bound ?? Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
   }
 
   /**
@@ -426,7 +437,11 @@ export class RobotsCache {
    */
   async #storageGet(origin: string, signal: AbortSignal): Promise<StoredRobots | undefined> {
     try {
-      const r = await settleWithin(() => this.#storage!.get(origin), this.#storageMs(), signal)
+      // A get given up on (aborted, or past its time) runs on, and may take for this lookup what
+      // only put or release frees (redisStorage's fleet lock), though this lookup may never
+      // fetch: it is released once that get is done.
+      const late = typeof this.#storage!.release === 'function' ? () => void this.#storageRelease(origin) : undefined
+      const r = await settleWithin(() => this.#storage!.get(origin), this.#storageMs, signal, late)
       if (!isStoredRobots(r, origin)) return undefined
       // A record may not outlive what this cache would grant a fresh fetch.
       const latest = this.#now() + this.#lifetimes.maxTtlMs
@@ -440,7 +455,7 @@ export class RobotsCache {
     // The storage gets its own copy of the body: the kept one is what this cache's verdicts read.
     const copy = { ...record, body: record.body === null ? null : record.body.slice() }
     try {
-      await settleWithin(() => this.#storage!.put(origin, copy), this.#storageMs(), signal)
+      await settleWithin(() => this.#storage!.put(origin, copy), this.#storageMs, signal)
     } catch {
       // A storage failure costs a refetch later, nothing more.
     }
@@ -449,39 +464,41 @@ export class RobotsCache {
   async #storageRelease(origin: string): Promise<void> {
     try {
       // Not on the lookup's signal: a lookup abandoned by every waiter still frees what it held.
-      await settleWithin(() => this.#storage!.release!(origin), this.#storageMs(), UNABORTED)
+      await settleWithin(() => this.#storage!.release!(origin), this.#storageMs, UNABORTED)
     } catch {
       // Whatever it held expires on its own.
     }
   }
 
-  #storageMs(): number {
-    return Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
-  }
 }
 
 /** Upper bound on one storage call, whatever the fetch timeout (which may be Infinity). */
 const STORAGE_MAX_MS = 10_000
 
+/** A signal never aborted, for storage calls that outlive the lookup's own. */
+const UNABORTED = new AbortController().signal
+
 /**
  * Calls `call` and waits for it at most `ms`, or until `signal` aborts: the value, or undefined
  * when time ran out first. A synchronous throw or a rejection rejects. The timer is cleared as soon
  * as either side settles, so a storage that never settles leaves nothing behind but its promise.
+ * `late` runs when a call given up on settles after all.
  */
-/** A signal never aborted, for storage calls that outlive the lookup's own. */
-const UNABORTED = new AbortController().signal
-
-function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T | undefined> {
+function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal, late?: () => void): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve, reject) => {
+    let gaveUp = false
     const done = (): void => {
       clearTimeout(timer)
       signal.removeEventListener('abort', onAbort)
+      if (gaveUp) late?.()
     }
     const onAbort = (): void => {
       done()
+      gaveUp = true
       resolve(undefined)
     }
-    const timer = setTimeout(onAbort, ms)
+    // setTimeout fires at once for a delay past 2^31 - 1 ms.
+    const timer = ms > 0x7fffffff ? undefined : setTimeout(onAbort, ms)
     signal.addEventListener('abort', onAbort, { once: true })
     let p: Promise<T>
     try {

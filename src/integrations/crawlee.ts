@@ -76,7 +76,7 @@ export interface CrawleeSitemap {
 export interface RobotsTxtFileFindOptions {
   /** Aborts the fetch: `find` rejects with `signal.reason`. */
   signal?: AbortSignal
-  /** Time limit of the whole fetch in ms; default 10,000. Ignored when `cache` is given (the cache's own applies). */
+  /** Time limit of the whole fetch in ms; default (also for 0, as in Crawlee) 10,000. Ignored when `cache` is given (the cache's own applies). */
   timeoutMillis?: number
   /** Look the file up through this cache (shared fetches, expiry, fallback to the last good copy). */
   cache?: RobotsCache
@@ -125,6 +125,14 @@ export type CrawlerClass = abstract new (...args: any[]) => object
 const CRAWLEE_ANY_AGENT = '*'
 
 /**
+ * Crawlee's ways of naming no agent: its placeholder, and the empty one it hands on from
+ * `respectRobotsTxtFile: { userAgent: '' }` (robots-parser reads both as `*`).
+ */
+function noAgent(agent: string | undefined): boolean {
+  return agent === undefined || agent === CRAWLEE_ANY_AGENT || agent === ''
+}
+
+/**
  * A robots.txt file with the public surface of Crawlee's `RobotsTxtFile` (`@crawlee/utils`), whose
  * verdicts are Google's (RFC 9309 and Google's matcher) and whose fetch follows Google's rules: a
  * 5xx, a 429, a timeout or a network error disallows everything; any other 4xx allows everything;
@@ -169,8 +177,11 @@ export class RobotsTxtFile {
       if (!(o.cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', o.cache)
       return new RobotsTxtFile(robotsUrl, await o.cache.get(url, { signal: o.signal }), proxyUrl, agent)
     }
+    // Crawlee hands a timeoutMillis on only when truthy: 0 is none given, so the default applies.
+    const t: unknown = o.timeoutMillis
+    if (t !== undefined && t !== 0 && (typeof t !== 'number' || Number.isNaN(t) || t < 0)) fail('options.timeoutMillis', 'a number of ms > 0, or 0 or undefined for the default', t)
     const doFetch = o.fetch ?? (proxyUrl === undefined ? undefined : await proxyFetch(proxyUrl))
-    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: o.timeoutMillis, userAgent: agent })
+    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: t === 0 ? undefined : o.timeoutMillis, userAgent: agent })
     return new RobotsTxtFile(robotsUrl, result, proxyUrl, agent)
   }
 
@@ -200,12 +211,12 @@ export class RobotsTxtFile {
 
   /**
    * True when `userAgent` may fetch `url`, as Google decides. `userAgent` is a product token or a
-   * full User-Agent string; omitted or `*` (Crawlee's "no agent"), the agent given to `find` (or by
+   * full User-Agent string; omitted, `*` or '' (Crawlee's "no agent"), the agent given to `find` (or by
    * `withGoogleRobots`) is used, else the `*` group. A URL of another origin is allowed (this file
    * does not govern it), as in Crawlee.
    */
   isAllowed(url: string, userAgent?: string): boolean {
-    const agent = userAgent === undefined || userAgent === CRAWLEE_ANY_AGENT ? (this.#agent ?? CRAWLEE_ANY_AGENT) : userAgent
+    const agent = noAgent(userAgent) ? (this.#agent ?? CRAWLEE_ANY_AGENT) : userAgent!
     let origin: string
     try {
       origin = robotsOrigin(url)
@@ -219,7 +230,8 @@ export class RobotsTxtFile {
   /**
    * The sitemap URLs the file lists, kept when they match `options.enqueueStrategy` relative to the
    * robots.txt host (default 'same-hostname'; 'all' keeps every http(s) one). Other schemes are dropped.
-   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there).
+   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there), or
+   * the origins for an IP address; a trailing dot on a host name is ignored, as in Crawlee.
    */
   getSitemaps(options?: RobotsTxtFileSitemapsOptions): string[] {
     const strategy = options?.enqueueStrategy ?? 'same-hostname'
@@ -236,9 +248,9 @@ export class RobotsTxtFile {
         continue
       }
       if (u.protocol !== 'http:' && u.protocol !== 'https:') continue
-      if (strategy === 'same-hostname' && u.hostname !== base.hostname) continue
-      if (strategy === 'same-origin' && u.origin !== base.origin) continue
-      if (strategy === 'same-domain' && lastLabels(u.hostname) !== lastLabels(base.hostname)) continue
+      if (strategy === 'same-hostname' && hostName(u) !== hostName(base)) continue
+      if (strategy === 'same-origin' && (u.protocol !== base.protocol || hostName(u) !== hostName(base) || u.port !== base.port)) continue
+      if (strategy === 'same-domain' && !sameDomain(u, base)) continue
       kept.push(s)
     }
     return kept
@@ -321,8 +333,21 @@ function checkAgent(agent: unknown, param: string): string | undefined {
   return agent
 }
 
-function lastLabels(host: string): string {
-  return host.split('.').slice(-2).join('.')
+/** The host name without the trailing dot of a fully qualified name: `example.com.` is `example.com`. */
+function hostName(u: URL): string {
+  return u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname
+}
+
+/**
+ * Crawlee's 'same-domain': the same registrable domain, approximated by the last two labels; an IP
+ * address has no domain, and its last labels ("0.1") say nothing, so its origin must match.
+ */
+function sameDomain(u: URL, base: URL): boolean {
+  const host = hostName(base)
+  // The URL parser writes an IPv4 host in dotted decimal and an IPv6 one in brackets.
+  if (host.startsWith('[') || /^[0-9]+(\.[0-9]+){3}$/.test(host)) return u.origin === base.origin
+  const lastLabels = (h: string): string => h.split('.').slice(-2).join('.')
+  return lastLabels(hostName(u)) === lastLabels(host)
 }
 
 /** A fetch that goes through `proxyUrl`, built on undici (Node's own fetch has no proxy option). */

@@ -144,7 +144,7 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
   const tryLock = async (origin: string): Promise<boolean> => {
     const token = randomToken()
     const ok = await run(['SET', lockKey(origin), token, 'NX', 'PX', String(lockMs)])
-    if (ok !== 'OK') return false
+    if (replyText(ok) !== 'OK') return false
     const now = Date.now()
     for (const [o, h] of held) if (now - h.at > lockMs) held.delete(o)
     held.set(origin, { token, at: now })
@@ -200,9 +200,14 @@ function encode(record: StoredRobots): string {
   return JSON.stringify({ ...record, body: record.body === null ? null : bytesBase64(record.body) })
 }
 
+/** A string reply as text: a client may hand it over as bytes (node-redis with a Buffer type mapping). */
+function replyText(raw: unknown): string | null {
+  return typeof raw === 'string' ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : null
+}
+
 /** A stored value back into a record; anything malformed is a miss (the cache checks it again). */
 function decode(raw: unknown, origin: string): StoredRobots | undefined {
-  const text = typeof raw === 'string' ? raw : raw instanceof Uint8Array ? new TextDecoder().decode(raw) : null
+  const text = replyText(raw)
   if (text === null) return undefined
   try {
     const r = JSON.parse(text) as Record<string, unknown>
