@@ -99,16 +99,18 @@ const CONTROL: u32 = 2;
   return (high != 0 ? HIGH : 0) | (control != 0 ? CONTROL : 0);
 }
 
-// Whether well-formed UTF-8 p[0, n) holds a C1 control (U+0080-U+009F: C2 80-9F) or a bidi
-// embedding, override (U+202A-U+202E: E2 80 AA-AE) or isolate (U+2066-U+2069: E2 81 A6-A9).
+// Whether well-formed UTF-8 p[0, n) holds a C1 control (U+0080-U+009F: C2 80-9F) or a Unicode
+// Bidi_Control: an embedding or override (U+202A-U+202E: E2 80 AA-AE), an isolate (U+2066-U+2069:
+// E2 81 A6-A9) or a mark (U+061C: D8 9C; U+200E, U+200F: E2 80 8E-8F), as src/cli/style.ts escapes.
 function wideControl(p: usize, n: u32): bool {
   for (let i: u32 = 0; i + 1 < n; i++) {
     const b = load<u8>(p + i);
     const c = load<u8>(p + i + 1);
     if (b == 0xc2 && c >= 0x80 && c <= 0x9f) return true;
+    if (b == 0xd8 && c == 0x9c) return true;
     if (b == 0xe2 && i + 2 < n) {
       const d = load<u8>(p + i + 2);
-      if ((c == 0x80 && d >= 0xaa && d <= 0xae) || (c == 0x81 && d >= 0xa6 && d <= 0xa9)) return true;
+      if ((c == 0x80 && ((d >= 0xaa && d <= 0xae) || d == 0x8e || d == 0x8f)) || (c == 0x81 && d >= 0xa6 && d <= 0xa9)) return true;
     }
   }
   return false;

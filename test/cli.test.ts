@@ -757,6 +757,8 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
     const cases: [string, string][] = [
       ['/a\x1b[2J', '/a\\x1b[2J'], ['/b\x7f', '/b\\x7f'], ['/c\tx', '/c\\tx'], ['/d\u009b1m', '/d\\x9b1m'],
       ['/e\u0085', '/e\\x85'], ['/f\u202ex', '/f\\u202ex'], ['/g\u2069', '/g\\u2069'], ['/private\u2066', '/private\\u2066'],
+      // The bidi marks: they move the digits and punctuation beside them.
+      ['/h\u200e1', '/h\\u200e1'], ['/i\u200f.', '/i\\u200f.'], ['/j\u061c2', '/j\\u061c2'],
     ]
     for (const [url, shown] of cases) {
       const r = await streamOf([url + '\n'])

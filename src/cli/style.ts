@@ -33,10 +33,11 @@ export function styleFor(stream: Writable & { isTTY?: boolean }): Style {
 
 /**
  * What a terminal acts on: C0 controls (ESC starts every escape sequence, CR overwrites a line),
- * DEL, C1 controls (U+009B is a one-character CSI) and the bidi embeddings, overrides and
- * isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them.
+ * DEL, C1 controls (U+009B is a one-character CSI) and every Unicode Bidi_Control: the embeddings,
+ * overrides and isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them,
+ * and the marks (U+061C, U+200E, U+200F), which move the digits and punctuation around them.
  */
-const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 const CONTROLS = new RegExp(CONTROL.source, 'g')
 const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' }
 
