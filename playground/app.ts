@@ -289,12 +289,42 @@ async function encodeState(s: State): Promise<string> {
   return 'j' + base64url(json)
 }
 
+/**
+ * The most a permalink's state may inflate to: two bodies at the 500 KiB cut and a long URL list,
+ * JSON-escaped, with room to spare. A link is anyone's text, and deflate packs a thousand bytes
+ * into one: unbounded, a crafted link of a megabyte would inflate to a gigabyte in the tab.
+ */
+const MAX_STATE_BYTES = 8 << 20
+
+/** `bytes` inflated (deflate-raw), or null past `max` bytes: the rest is never inflated. */
+async function inflateWithin(bytes: Uint8Array, max: number): Promise<Uint8Array | null> {
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader()
+  const parts: Uint8Array[] = []
+  let n = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    n += value.length
+    if (n > max) {
+      await reader.cancel()
+      return null
+    }
+    parts.push(value)
+  }
+  const out = new Uint8Array(n)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
 async function decodeState(fragment: string): Promise<State | null> {
   try {
     const bytes = unbase64url(fragment.slice(1))
-    const json = fragment[0] === 'z'
-      ? new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate-raw'))).arrayBuffer())
-      : bytes
+    const json = fragment[0] === 'z' ? await inflateWithin(bytes, MAX_STATE_BYTES) : bytes
+    if (json === null) return null
     const s = JSON.parse(new TextDecoder().decode(json)) as Partial<State>
     if (typeof s.robots !== 'string' || typeof s.urls !== 'string' || !Array.isArray(s.agents)) return null
     return {

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
+import { deflateRawSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { crawlers, crawlerTokens, diffRobots, parseRobots } from '../src/index.js'
@@ -228,6 +229,20 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     expect(await page.inputValue('[data-testid=urls]')).toBe('https://example.com/keep/1\nhttps://example.com/other')
     expect(await page.inputValue('[data-testid=custom-agents]')).toBe('PermaBot')
     expect(await page.textContent('[data-testid=explain]')).toContain('PermaBot → https://example.com/keep/1: disallowed by line 2')
+  })
+
+  test('a permalink that inflates past 8 MiB is refused unread: the page starts from its own state', async () => {
+    // 16 MiB of one letter in a well-formed state deflates to about 16 KB of link: restored, the
+    // editor would hold all of it (a link of a megabyte would inflate to a gigabyte).
+    const state = `{"mode":"single","robots":"${'a'.repeat(16 << 20)}","urls":"","agents":[]}`
+    const link = 'z' + deflateRawSync(state).toString('base64url')
+    expect(link.length).toBeLessThan(100_000)
+    await page.goto('about:blank')
+    await page.goto(`${base}#${link}`)
+    await page.waitForFunction(() => (window as unknown as { __playgroundTiming?: unknown }).__playgroundTiming !== undefined)
+    const robots = await page.inputValue('[data-testid=robots]')
+    expect(robots.length).toBeGreaterThan(0)
+    expect(robots.length).toBeLessThan(1 << 20)
   })
 
   test('diff mode: the changed verdicts, as diffRobots gives them', async () => {
