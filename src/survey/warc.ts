@@ -209,8 +209,9 @@ const LF_CRLF = Buffer.from('\n\r\n')
  * held the whole block looking for one. So the head's end, its first empty line, is found here
  * first, and warcio parses only a head whose end is in the bytes in hand. A record's head is in its
  * first chunk (a WARC.gz member comes whole, a plain WARC in 64 KiB reads): a normal record costs a
- * search of its head's bytes, no copy and no reader of its own; chunks are joined only for a head
- * that a read splits.
+ * search of its head's bytes and nothing else (no copy, no reader of its own, and the status line
+ * found here is one warcio's parser does not read again); chunks are joined only for a head that a
+ * read splits.
  */
 async function httpHead(block: AsyncIterReader): Promise<StatusAndHeaders | null | typeof TOO_LONG> {
   let buf: Uint8Array | null = null
@@ -222,22 +223,24 @@ async function httpHead(block: AsyncIterReader): Promise<StatusAndHeaders | null
   }
   if (buf === null) return null
   if (end > MAX_HEAD || (end < 0 && buf.length > MAX_HEAD)) return TOO_LONG
+  // The status line as warcio reads it: to its LF, or to the block's end.
   const line = buf.indexOf(0x0a)
+  const lineEnd = line < 0 ? buf.length : line + 1
+  const statusline = utf8.decode(buf.subarray(0, lineEnd)).trimEnd()
+  if (statusline === '') return null
   if (end >= 0 && end <= line + 3) {
-    // No header lines: the status line alone, parsed as warcio parses it.
     block.unread(buf.subarray(end))
-    const statusline = utf8.decode(buf.subarray(0, line)).trimEnd()
-    return statusline === '' ? null : new StatusAndHeaders({ statusline, headers: new Headers() })
+    return new StatusAndHeaders({ statusline, headers: new Headers() })
   }
   const parser = new StatusAndHeadersParser()
   if (end >= 0 && !(buf[end - 4] === 0x0d && buf[end - 3] === 0x0a && buf[end - 2] === 0x0d)) {
     // An empty line that is not CR LF CR LF, which warcio would read past: it gets the head alone.
     block.unread(buf.subarray(end))
-    return parser.parse(new AsyncIterReader([buf.subarray(0, end)], null), { headersClass: Headers })
+    return parser.parse(new AsyncIterReader([buf.subarray(lineEnd, end)], null), { firstLine: statusline, headersClass: Headers })
   }
   // The head ends at the first CR LF CR LF, or the block ends: warcio reads no further than `buf`.
-  block.unread(buf)
-  return parser.parse(block, { headersClass: Headers })
+  block.unread(buf.subarray(lineEnd))
+  return parser.parse(block, { firstLine: statusline, headersClass: Headers })
 }
 
 /**
