@@ -116,6 +116,8 @@ describe('robotstxt survey', () => {
       [['survey', 'x.warc', '--set', 'robots'], /--set\[0\]: expected one of search, ai-training, ai-assistants, seo/],
       [['survey', 'x.warc', '--paths', 'nope'], /--paths\[0\]: expected a path starting with "\/"/],
       [['survey', 'x.warc', '--bogus'], /Unknown option '--bogus'/],
+      [['survey', '-', 'x.warc', '-'], /INPUT: stdin \("-"\) can be given once/],
+      ...['0', '-1', '1.5', 'lots', '4X', '9999999T'].map((v) => [['survey', 'x.warc', `--max-pipe-bytes=${v}`], new RegExp(`--max-pipe-bytes: expected a number of bytes >= 1, with K, M, G or T for KiB, MiB, GiB, TiB \\(e\\.g\\. 512M\\), got "${v.replace('.', '\\.')}"`)]),
     ] as [string[], RegExp][]) {
       const r = await run(args)
       expect(r.code, args.join(' ')).toBe(2)
@@ -170,6 +172,27 @@ describe('robotstxt survey on inputs it cannot read as files', () => {
     const r = await runCli(['survey', '/dev/stdin', '--crawlers', 'GPTBot', '--out', '-'], jsonl, {}, tmp)
     expect(r.code).toBe(0)
     expect(rows(r.stdout).map((x) => [x.origin, x.offset, x.outcome])).toEqual([['https://p0.example', 0, 'ok'], ['https://p1.example', jsonl.indexOf('\n') + 1, 'ok']])
+  })
+
+  test('an endless pipe on stdin (-): the copy stops at --max-pipe-bytes, the rows before it are all there, an error line at the bound, exit 3; the copy is removed', async () => {
+    const unit = await warcRecord(robots(0), true)
+    const file = join(tmp, 'one.warc.gz')
+    writeFileSync(file, unit)
+    const bound = Math.floor(unit.length * 20.5)
+    const temp = join(tmp, 'endless-tmp')
+    mkdirSync(temp)
+    // `cat` until the pipe's reader is gone (SIGPIPE): an endless pipe, to the survey.
+    const endless = await collected(spawn('/bin/sh', ['-c', 'while cat "$1"; do :; done | "$2" "$3" survey - --crawlers GPTBot --out - --max-pipe-bytes "$4"', 'sh', file, process.execPath, CLI, String(bound)], { cwd: tmp, env: { ...process.env, TMPDIR: temp, NO_COLOR: '' } }))
+    expect(endless.code).toBe(3)
+    const got = rows(endless.stdout)
+    expect(got.slice(0, 20).map((x) => [x.origin, x.source, x.offset, x.outcome])).toEqual(Array.from({ length: 20 }, (_, i) => ['https://p0.example', '/dev/stdin', i * unit.length, 'ok']))
+    expect(got.slice(20).map((x) => [x.offset, x.outcome])).toEqual([[20 * unit.length, 'error'], [bound, 'error']])
+    expect(endless.stderr).toContain(`robotstxt: /dev/stdin: offset ${bound}: pipe input longer than the bound of ${bound} bytes (maxPipeBytes, --max-pipe-bytes): bytes from ${bound} not read\n`)
+    expect(readdirSync(temp)).toEqual([])
+    // The suffixes: 1K is 1,024 bytes.
+    const k = await runCli(['survey', '-', '--crawlers', 'GPTBot', '--out', '-', '--max-pipe-bytes', '1K'], concat([unit, unit, unit, unit, unit]), { TMPDIR: temp }, tmp)
+    expect(k.code).toBe(3)
+    expect(rows(k.stdout).at(-1)!.offset).toBe(1024)
   })
 
   test('unreadable WARC and JSONL files and an unreadable subfolder: an error row each, the other inputs read, exit 3', async () => {

@@ -1,11 +1,14 @@
 // The survey on hostile inputs, all written with warcio (or cut from what it wrote): each bad part
 // gives an error row with its offset (or a lint count for a bad body), the rows of every good
 // record are still there, and nothing throws.
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { DEFAULT_MAX_BYTES, parseRobots } from '../src/engine/robots.js'
 import { surveyRobots } from '../src/survey/index.js'
 import type { SurveyRow } from '../src/survey/types.js'
 import { concat, warcRecord, type Response } from './helpers/warc.js'
@@ -215,3 +218,99 @@ test('a plain WARC named .warc.gz is still read as plain WARC', async () => {
   expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', 0], ['https://s1.example', 'ok', p[0]!.length]])
 })
 
+
+// warcio's head reader takes the status line, then reads to the first CR LF CR LF after it: with no
+// header lines that is in the body, if anywhere, so the body was read as header lines.
+const RULES = 'User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /private/open\nCrawl-delay: 3\nSitemap: https://x.example/s.xml\n'
+
+/** The row's values a record's body decides (all but where the record is). */
+const decided = (r: SurveyRow) => ({ ...r, origin: '', source: '', offset: 0 })
+
+for (const gzip of [true, false]) {
+  const kind = gzip ? 'WARC.gz' : 'WARC'
+
+  test(`${kind}: a response whose HTTP head has no header lines (status line, blank line), or whose lines end in LF alone, gives the row of the same body under a CRLF head`, async () => {
+    const enc = new TextEncoder()
+    const heads = [
+      'HTTP/1.1 200 OK\r\n\r\n', 'HTTP/1.1 200 OK\n\n', 'HTTP/1.1 200 OK\n\r\n',
+      'HTTP/1.1 200 OK\nContent-Type: text/plain\nX-A: b\n\n', 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-A: b\n\r\n',
+    ]
+    // Over the cut: what lies past DEFAULT_MAX_BYTES does not count, bytes is the whole size.
+    const long = `${RULES}${'# pad\n'.repeat(Math.ceil(DEFAULT_MAX_BYTES / 6))}Disallow: /late\n`
+    // A body holding CR LF CR LF: warcio found the end of the "head" inside it.
+    const crlf = `User-agent: *\r\nDisallow: /private\r\n\r\nUser-agent: GPTBot\r\nDisallow: /\r\n`
+    for (const body of [RULES, long, crlf, '']) {
+      for (const [h, head] of heads.entries()) {
+        const bare = await warcRecord({ url: 'https://bare.example/robots.txt', raw: true, body: enc.encode(`${head}${body}`) }, gzip)
+        const full = await warcRecord({ url: 'https://full.example/robots.txt', body }, gzip)
+        const file = join(dir, `bare-head-${body.length}-${h}.${kind}`)
+        writeFileSync(file, concat([bare, full]))
+        const rows = await survey(file, ['/private', '/private/open', '/late'])
+        expect(summary(rows)).toEqual([['https://bare.example', 'ok', 0], ['https://full.example', 'ok', bare.length]])
+        expect(decided(rows[0]!)).toEqual(decided(rows[1]!))
+        expect(rows[0]!.bytes).toBe(body.length)
+        const robots = parseRobots(enc.encode(body).subarray(0, DEFAULT_MAX_BYTES))
+        expect(rows[0]!.crawlers[0]!.paths.map((p) => [p.allowed, p.line])).toEqual(
+          ['/', '/private', '/private/open', '/late'].map((p) => { const v = robots.check(p, ['GPTBot']); return [v.allowed, v.line] }),
+        )
+      }
+    }
+  })
+
+  test(`${kind}: an HTTP head over 1 MiB is an error row with its origin (a head is held whole); the next record is read`, async () => {
+    const block = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${'X-Pad: y\r\n'.repeat(120_000)}\r\nUser-agent: *\nDisallow: /\n`)
+    const long = await warcRecord({ url: 'https://long.example/robots.txt', raw: true, body: block }, gzip)
+    const p = await parts(1, gzip)
+    const file = join(dir, `long-head.${kind}`)
+    writeFileSync(file, concat([long, p[0]!]))
+    const rows = await survey(file)
+    expect(summary(rows)).toEqual([['https://long.example', 'error', 0], ['https://s0.example', 'ok', long.length]])
+    expect(rows[0]!.error).toMatch(/HTTP head is longer than 1048576 bytes/)
+  })
+}
+
+test('WARC: a row does not depend on where the file\'s reads split the HTTP head (64 KiB reads; heads with and without header lines, CRLF and LF)', async () => {
+  const enc = new TextEncoder()
+  const heads = { bare: 'HTTP/1.1 200 OK\r\n\r\n', full: 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-A: b\r\n\r\n', lf: 'HTTP/1.1 200 OK\nContent-Type: text/plain\n\n' }
+  for (const [name, head] of Object.entries(heads)) {
+    const record = await warcRecord({ url: `https://${name}.example/robots.txt`, raw: true, body: enc.encode(`${head}${RULES}`) }, false)
+    const blockAt = Buffer.from(record).indexOf('\r\n\r\n') + 4
+    // The 64 KiB boundary falls at each byte of the head and the body's first one.
+    for (let split = 1; split <= head.length + 1; split++) {
+      // A first record padded so that the boundary lands `split` bytes into the second's HTTP block.
+      let pad = 65536 - split - blockAt - 400
+      let first = await warcRecord({ url: 'https://pad.example/robots.txt', body: `#${'x'.repeat(pad)}\n` }, false)
+      pad += 65536 - split - blockAt - first.length
+      first = await warcRecord({ url: 'https://pad.example/robots.txt', body: `#${'x'.repeat(pad)}\n` }, false)
+      expect(first.length + blockAt + split).toBe(65536)
+      const file = join(dir, `split-${name}-${split}.warc`)
+      writeFileSync(file, concat([first, record]))
+      const rows = await survey(file, ['/private', '/private/open'])
+      expect(rows.map((r) => [r.origin, r.outcome, r.status, r.bytes, r.crawlers[0]?.paths.map((p) => p.allowed)])).toEqual([
+        ['https://pad.example', 'ok', 200, pad + 2, [true, true, true]],
+        [`https://${name}.example`, 'ok', 200, RULES.length, [true, true, true]],
+      ])
+      expect(rows[1]!.crawlers[0]!.crawlDelay).toBe(3)
+    }
+  }
+})
+
+test('a response with no header lines and a 48 MB body is read as a stream: the peak memory grows by far less than the body', async () => {
+  const child = join(dir, 'survey-memory-child.mjs')
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'survey-memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: child, loader: { '.wasm': 'base64' }, logLevel: 'error' })
+  const enc = new TextEncoder()
+  // No CR LF CR LF anywhere: warcio's head reader held the whole block looking for one.
+  const body = enc.encode(`${RULES}${'Disallow: /padding/with/some/length\n'.repeat((48 << 20) / 36)}`)
+  const block = concat([enc.encode('HTTP/1.1 200 OK\r\n\r\n'), body])
+  const warmup = join(dir, 'memory-warmup.warc')
+  writeFileSync(warmup, concat(await parts(2, false)))
+  for (const gzip of [false, true]) {
+    const file = join(dir, `memory-bare.warc${gzip ? '.gz' : ''}`)
+    writeFileSync(file, concat([await warcRecord({ url: 'https://huge.example/robots.txt', raw: true, body: block }, gzip), await warcRecord(good(1), gzip)]))
+    const r = JSON.parse(execFileSync(process.execPath, ['--expose-gc', child, warmup, file], { encoding: 'utf8', timeout: 120_000 })) as { rows: unknown[]; grewBy: number }
+    console.log(`bare head, ${(body.length / 2 ** 20).toFixed(0)} MiB body, ${gzip ? 'WARC.gz' : 'WARC'}: peak memory +${(r.grewBy / 2 ** 20).toFixed(1)} MiB`)
+    expect.soft(r.rows).toEqual([['https://huge.example', 'ok', body.length], ['https://s1.example', 'ok', good(1).body.length]])
+    expect.soft(r.grewBy).toBeLessThan(body.length / 2)
+    rmSync(file)
+  }
+})

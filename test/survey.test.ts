@@ -2,7 +2,8 @@
 // read back by DuckDB with no options, thread counts and shards that change nothing but speed, and
 // hostile inputs that give error rows with offsets while every good record is still read.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -167,6 +168,9 @@ describe('rows', () => {
     expect(() => surveyRobots('x', { sets: ['robots'] })).toThrow(/options.sets\[0\]: expected one of search/)
     expect(() => surveyRobots('x', { threads: 0 })).toThrow(/options.threads: expected an integer from 1/)
     expect(() => surveyRobots('x', { shard: [2, 2] })).toThrow(/options.shard/)
+    for (const bad of [0, -1, 1.5, Number.NaN, 2 ** 60, '4G']) {
+      expect(() => surveyRobots('x', { maxPipeBytes: bad as number })).toThrow(new TypeError(`options.maxPipeBytes: expected an integer from 1 to ${Number.MAX_SAFE_INTEGER}, got ${typeof bad === 'string' ? `the string "${bad}"` : `number ${bad}`}`))
+    }
   })
 })
 
@@ -285,3 +289,84 @@ test('a device as input (/dev/zero) is an error row at once, not an endless read
   expect(got.map((r) => [r.source, r.outcome])).toEqual([['/dev/zero', 'error'], [file, 'ok']])
   expect(got[0]!.error).toMatch(/not a file, a pipe or a folder/)
 }, 10_000)
+
+describe.skipIf(process.platform === 'win32')('a pipe as input', () => {
+  /** Past this, the writer gives up (had the reader not stopped, the test would fill the disk). */
+  const SAFETY = 8 << 20
+
+  /**
+   * A FIFO that a writer fills with `unit` over and over until the reader closes it: an endless
+   * pipe, to the reader. Resolves, once the writer has stopped, to why: 'reader' when the reader
+   * closed the pipe, 'safety' when SAFETY bytes went in first.
+   */
+  function endlessFifo(path: string, unit: Uint8Array): Promise<'reader' | 'safety'> {
+    execFileSync('mkfifo', [path])
+    const out = createWriteStream(path)
+    return new Promise((resolve) => {
+      let written = 0
+      // EPIPE once the reader is gone (Node ignores SIGPIPE).
+      out.on('error', () => resolve('reader'))
+      const more = (): void => {
+        for (;;) {
+          if (written >= SAFETY) {
+            out.end(() => resolve('safety'))
+            return
+          }
+          written += unit.length
+          if (!out.write(unit)) break
+        }
+        out.once('drain', more)
+      }
+      out.once('open', more)
+    })
+  }
+
+  for (const kind of ['WARC.gz', 'WARC', 'JSONL'] as const) {
+    test(`${kind} on an endless pipe: the copy stops at maxPipeBytes, every record before it is a row, the rest an error row at the bound; the copy is removed`, async () => {
+      const site = { url: 'https://endless.example/robots.txt', body: 'User-agent: *\nDisallow: /e\n' }
+      const unit = kind === 'JSONL'
+        ? new TextEncoder().encode(`${JSON.stringify({ origin: site.url, status: 200, body: site.body })}\n`)
+        : await warcRecord(site, kind === 'WARC.gz')
+      const bound = Math.floor(unit.length * 10.5)
+      const fifo = join(dir, `endless-${kind}`)
+      const temp = join(dir, `tmp-${kind}`)
+      mkdirSync(temp)
+      const tmpdirBefore = process.env.TMPDIR
+      process.env.TMPDIR = temp
+      try {
+        const writer = endlessFifo(fifo, unit)
+        const got: SurveyRow[] = []
+        let copies: string[] = []
+        for await (const r of surveyRobots(fifo, { crawlers: ['GPTBot'], paths: ['/e'], maxPipeBytes: bound })) {
+          if (got.length === 0) copies = readdirSync(temp)
+          got.push(r)
+        }
+        expect(await writer).toBe('reader')
+        // The record the bound cuts is an error row of its own, as in a file cut there.
+        expect(got.map((r) => [r.outcome === 'ok' ? r.origin : '', r.outcome, r.offset])).toEqual([
+          ...Array.from({ length: 10 }, (_, i) => ['https://endless.example', 'ok', i * unit.length]),
+          ['', 'error', 10 * unit.length], ['', 'error', bound],
+        ])
+        expect(got.slice(0, 10).every((r) => r.crawlers[0]!.paths[1]!.allowed === false)).toBe(true)
+        expect(got.at(-1)!.error).toBe(`pipe input longer than the bound of ${bound} bytes (maxPipeBytes, --max-pipe-bytes): bytes from ${bound} not read`)
+        // The copy was there while the rows were read, and is gone after.
+        expect(copies).toHaveLength(1)
+        expect(readdirSync(temp)).toEqual([])
+      } finally {
+        if (tmpdirBefore === undefined) delete process.env.TMPDIR
+        else process.env.TMPDIR = tmpdirBefore
+      }
+    }, 30_000)
+  }
+
+  test('a pipe that ends at the bound exactly is read whole: no error row', async () => {
+    const records = await Promise.all([0, 1].map((i) => warcRecord({ url: `https://p${i}.example/robots.txt`, body: 'User-agent: *\nDisallow: /\n' }, true)))
+    const whole = concat(records)
+    const fifo = join(dir, 'exact-fifo')
+    execFileSync('mkfifo', [fifo])
+    const out = createWriteStream(fifo)
+    out.end(whole)
+    const got = await rows(fifo, { crawlers: ['GPTBot'], maxPipeBytes: whole.length })
+    expect(got.map((r) => [r.origin, r.outcome, r.offset])).toEqual([['https://p0.example', 'ok', 0], ['https://p1.example', 'ok', records[0]!.length]])
+  })
+})

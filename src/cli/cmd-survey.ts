@@ -1,8 +1,9 @@
 // `robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES|--set SETS] [--paths P,...]
-// [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]`: the rows of
-// surveyRobots to a file, the aggregate table on stdout, the HTML report. The survey itself lives in
-// the survey chunk (src/survey), loaded here on first use; this module owns the command line, the
-// terminal table and the progress line. Exit 0 when every record was read, 3 when some were bad.
+// [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]
+// [--max-pipe-bytes N]`: the rows of surveyRobots to a file, the aggregate table on stdout, the
+// HTML report. The survey itself lives in the survey chunk (src/survey), loaded here on first use;
+// this module owns the command line, the terminal table and the progress line. Exit 0 when every
+// record was read, 3 when some were bad.
 
 import { createWriteStream } from 'node:fs'
 import { stat, writeFile } from 'node:fs/promises'
@@ -28,6 +29,7 @@ const OPTIONS = {
   'report': { type: 'string' },
   'threads': { type: 'string' },
   'shard': { type: 'string' },
+  'max-pipe-bytes': { type: 'string' },
 } as const
 
 /** Origins read from --origins: a bound, since they are held in a list. */
@@ -46,6 +48,17 @@ function shardOption(v: string | boolean | undefined): [number, number] | undefi
   return [i - 1, n]
 }
 
+const UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 }
+
+/** `--max-pipe-bytes N`: bytes, or KiB, MiB, GiB, TiB with a K, M, G or T (an optional iB or B after it). */
+function bytesOption(v: string | boolean | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined
+  const m = typeof v === 'string' ? /^([0-9]+)([kmgt]?)(?:i?b)?$/i.exec(v.trim()) : null
+  const n = m === null ? NaN : Number(m[1]) * UNITS[m[2]!.toLowerCase()]!
+  if (!(n >= 1) || !Number.isSafeInteger(n)) throw new UsageError(`${flag}: expected a number of bytes >= 1, with K, M, G or T for KiB, MiB, GiB, TiB (e.g. 512M), got "${String(v)}"`, 'survey')
+  return n
+}
+
 async function readOrigins(path: string): Promise<string[]> {
   return readList(path, '--origins', MAX_ORIGINS, 'origins; split the list into shards', (line) => {
     const s = line.trim()
@@ -55,11 +68,15 @@ async function readOrigins(path: string): Promise<string[]> {
 
 /** Runs `survey`; resolves to 3 when some records could not be read, else 0. */
 export async function runSurvey(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, OPTIONS, 'survey')
+  const parsed = parse(argv, OPTIONS, 'survey')
+  const values = parsed.values
   if (values.help === true) {
     process.stdout.write(HELP.survey!)
     return 0
   }
+  // '-' is stdin, as for the other commands; read once, it is empty the second time.
+  if (parsed.positionals.filter((p) => p === '-').length > 1) throw new UsageError('INPUT: stdin ("-") can be given once', 'survey')
+  const positionals = parsed.positionals.map((p) => (p === '-' ? '/dev/stdin' : p))
   const originsFile = values.origins as string | undefined
   if (positionals.length === 0 && originsFile === undefined) throw new UsageError('missing INPUT (a WARC/WARC.gz file, a folder or a .jsonl file) or --origins FILE', 'survey')
   const out = values.out as string | undefined
@@ -69,6 +86,7 @@ export async function runSurvey(argv: string[]): Promise<number> {
   const options: SurveyOptions = {
     crawlers: list(values.crawlers), sets: list(values.set), paths: list(values.paths),
     threads: threadsOption(values.threads, 'survey'), shard: shardOption(values.shard),
+    maxPipeBytes: bytesOption(values['max-pipe-bytes'], '--max-pipe-bytes'),
   }
   const origins = originsFile === undefined ? [] : await readOrigins(originsFile)
 
@@ -80,7 +98,7 @@ export async function runSurvey(argv: string[]): Promise<number> {
     rows = chunk.surveyRobots({ paths: positionals, origins }, options)
   } catch (e) {
     // The API's TypeErrors name its options; the command's user knows the flags.
-    if (e instanceof TypeError) throw new UsageError(e.message.replace(/options\.(\w+)/, (_, o: string) => `--${o === 'sets' ? 'set' : o}`), 'survey')
+    if (e instanceof TypeError) throw new UsageError(e.message.replace(/options\.(\w+)/, (_, o: string) => `--${o === 'sets' ? 'set' : o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`), 'survey')
     throw e
   }
 

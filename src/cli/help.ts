@@ -144,6 +144,7 @@ unreadable input, 3 when some lines could not be checked.
   survey: `Usage:
   robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES | --set SETS] [--paths P,...]
                    [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]
+                   [--max-pipe-bytes N]
 
 One row per robots.txt: its outcome (ok, allow-all, disallow-all as the HTTP status decides, or
 error), and for each crawler its verdict and deciding line on each path, a class (blocked entirely,
@@ -152,7 +153,9 @@ Crawl-delay; per site the sitemap count and lint error count. The verdicts are G
 
 INPUT is a WARC or WARC.gz file (Common Crawl's robots.txt files; response records are read,
 others skipped), a folder of robots.txt files (each read as a 200 response; the origin is the file
-name without .txt), or a .jsonl file of {"origin", "status", "body"} lines.
+name without .txt), or a .jsonl file of {"origin", "status", "body"} lines. '-' reads stdin; an
+input on a pipe (stdin, <(...)) is copied to a temporary file first (in $TMPDIR), up to
+--max-pipe-bytes.
 
 Options:
   --origins FILE      also fetch the robots.txt of each origin listed in FILE (one per line)
@@ -165,6 +168,8 @@ Options:
   --threads N         worker threads computing rows (default 1); the output order never changes
   --shard I/N         survey only the I-th of N shares of the inputs (I from 1); the shards'
                       outputs together are the whole survey
+  --max-pipe-bytes N  copy at most N bytes of an input on a pipe (K, M, G, T: KiB, MiB, GiB,
+                      TiB; default 4G); the rest is an error row at offset N
   -h, --help          show this help
 
 The aggregate table goes to stdout (stderr with --out -). A record that cannot be read (a

@@ -47,7 +47,7 @@ async function* surveyRows(sources: SurveySources, plan: SurveyPlan, stats?: Poo
 }
 
 async function* allRecords(sources: SurveySources, plan: SurveyPlan): AsyncGenerator<SurveyRecord> {
-  for (const unit of await inputUnits(sources.paths, plan.shard)) yield* unitRecords(unit)
+  for (const unit of await inputUnits(sources.paths, plan.shard)) yield* unitRecords(unit, plan.maxPipeBytes)
   const [index, count] = plan.shard
   yield* liveRecords(sources.origins.filter((_, i) => i % count === index), plan)
 }

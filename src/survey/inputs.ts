@@ -3,12 +3,13 @@
 // A path is a folder of robots.txt files, a .jsonl file of {origin, status, body} lines, or a WARC
 // or WARC.gz file. Nothing here throws for bad content: unreadable parts become error records with
 // their offset and reading goes on. Bodies are cut to DEFAULT_MAX_BYTES as they are read, and a
-// JSONL line is bounded too, so memory never depends on the input.
+// JSONL line is bounded too, so memory never depends on the input; a pipe's copy on disk stops at
+// the plan's maxPipeBytes, so disk use does not either.
 
-import { createReadStream, createWriteStream, type Dirent, type Stats } from 'node:fs'
+import { createReadStream, type Dirent, type Stats } from 'node:fs'
 import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { pipeline } from 'node:stream/promises'
+import type { Readable } from 'node:stream'
 import { join, relative } from 'node:path'
 import { concatBytes, encoder } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
@@ -85,8 +86,8 @@ async function folderUnits(root: string): Promise<InputUnit[]> {
 
 const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e)
 
-/** The records of one unit. */
-export async function* unitRecords(unit: InputUnit): AsyncGenerator<SurveyRecord> {
+/** The records of one unit; a pipe is copied up to `maxPipeBytes` bytes (see spooled). */
+export async function* unitRecords(unit: InputUnit, maxPipeBytes: number): AsyncGenerator<SurveyRecord> {
   if (unit.error !== undefined) {
     yield failed(unit.path, 0, unit.error)
     return
@@ -107,7 +108,7 @@ export async function* unitRecords(unit: InputUnit): AsyncGenerator<SurveyRecord
   if (!kind.isFile() && !kind.isFIFO() && !kind.isSocket()) yield failed(path, 0, `cannot read ${path}: not a file, a pipe or a folder`)
   else if (/\.jsonl$/i.test(path)) yield* guarded(path, jsonlRecords(path))
   else if (kind.isFile()) yield* guarded(path, warcRecords(path))
-  else yield* guarded(path, spooled(path))
+  else yield* guarded(path, spooled(path, maxPipeBytes))
 }
 
 /**
@@ -130,21 +131,44 @@ async function* guarded(path: string, records: AsyncGenerator<SurveyRecord>): As
 const STDIN = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])
 
 /**
- * A pipe or device (`/dev/stdin`, `<(...)`) copied to a temporary file, then read as JSONL when its
+ * A pipe or socket (`/dev/stdin`, `<(...)`) copied to a temporary file, then read as JSONL when its
  * first byte other than white space is `{`, else as WARC: a WARC is read at offsets (a bad part is
  * skipped by seeking to the next record), which a pipe cannot do. The copy costs disk, not memory,
- * and is removed when the records are read or the reader stops.
+ * stops after `bound` bytes (an endless pipe would fill the disk), and is removed when the records
+ * are read or the reader stops. What the pipe held past the bound is an error record at `bound`,
+ * after the records of the copy (the one the bound cuts is an error record of its own).
  */
-async function* spooled(path: string): AsyncGenerator<SurveyRecord> {
+async function* spooled(path: string, bound: number): AsyncGenerator<SurveyRecord> {
   const dir = await mkdtemp(join(tmpdir(), 'robotstxt-survey-'))
   try {
     const copy = join(dir, 'input')
     // A socket (a child process's stdin, as node:child_process makes it) cannot be opened by path.
-    await pipeline(STDIN.has(path) ? process.stdin : createReadStream(path), createWriteStream(copy))
+    const cut = await copyUpTo(STDIN.has(path) ? process.stdin : createReadStream(path), copy, bound)
     if (await startsJson(copy)) yield* jsonlRecords(copy, path)
     else yield* warcRecords(copy, path)
+    if (cut) yield failed(path, bound, `pipe input longer than the bound of ${bound} bytes (maxPipeBytes, --max-pipe-bytes): bytes from ${bound} not read`)
   } finally {
     await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Copies `source` to a new file at `file` up to `bound` bytes; true when the source held more (it is
+ * then left unread and destroyed).
+ */
+async function copyUpTo(source: Readable, file: string, bound: number): Promise<boolean> {
+  const out = await open(file, 'wx')
+  let copied = 0
+  try {
+    for await (const chunk of source as AsyncIterable<Uint8Array>) {
+      const part = copied + chunk.length > bound ? chunk.subarray(0, bound - copied) : chunk
+      for (let at = 0; at < part.length;) at += (await out.write(part, at, part.length - at)).bytesWritten
+      copied += part.length
+      if (part.length < chunk.length) return true
+    }
+    return false
+  } finally {
+    await out.close()
   }
 }
 

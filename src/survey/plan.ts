@@ -1,5 +1,6 @@
 // The survey's options, checked once: which crawlers (name and tokens) and which paths every row
-// reports, the thread count and the shard. Bad options throw a TypeError saying what was expected.
+// reports, the thread count, the shard and the bound on a pipe's copy. Bad options throw a
+// TypeError saying what was expected.
 // A plan is plain frozen data: it is sent to worker threads as it is.
 
 import { agentTokens, fail } from '../engine/args.js'
@@ -22,12 +23,16 @@ export interface SurveyPlan {
   readonly shard: readonly [number, number]
   readonly concurrency: number
   readonly timeoutMs: number
+  /** The most bytes of a pipe copied to be read (inputs.ts). */
+  readonly maxPipeBytes: number
 }
 
 /** The preset sets, in the order reports show them. */
 export const SETS: readonly string[] = CRAWLER_SETS
 const MAX_THREADS = 256
 const MAX_PATHS = 64
+/** A pipe's copy is on disk, not in memory: a few GiB takes a large WARC file and stops an endless pipe long before a disk fills. */
+export const DEFAULT_MAX_PIPE_BYTES = 4 * 2 ** 30
 
 function stringList(value: unknown, param: string, what: string): readonly string[] {
   if (value === undefined) return []
@@ -87,6 +92,7 @@ export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
     shard: Object.freeze(shard),
     concurrency: integerOption(o.concurrency, 'options.concurrency', 1, 1024, 16),
     timeoutMs: integerOption(o.timeoutMs, 'options.timeoutMs', 1, 600_000, 10_000),
+    maxPipeBytes: integerOption(o.maxPipeBytes, 'options.maxPipeBytes', 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PIPE_BYTES),
   })
 }
 

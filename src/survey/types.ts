@@ -47,6 +47,11 @@ export interface SurveyOptions {
   concurrency?: number
   /** Live origins: time limit of each fetch in ms (default 10,000). */
   timeoutMs?: number
+  /**
+   * An input on a pipe (`/dev/stdin`, `<(...)`) is copied to a temporary file to be read: the copy
+   * stops after this many bytes (default 4 GiB), and the rest is an error row at that offset.
+   */
+  maxPipeBytes?: number
 }
 
 /**

@@ -5,10 +5,13 @@
 // record cut short, so this module checks what it gets: a record must start with a `WARC/` version
 // line, be as long as it says (each is drained, never skipped), in a plain WARC be followed by
 // CR/LF bytes and the next `WARC/` line (or the file's end) and hold no other record's start in its
-// header block, and, for a response, have an HTTP status line; and when reading stops before the end of the file,
-// the bytes not read become an error record with their offset, and reading resumes at the
-// next record start (the next gzip member, or the next `WARC/1.` line) after them. Offsets only
-// grow, so a hostile file cannot make this loop; every body is cut to DEFAULT_MAX_BYTES as it is read.
+// header block, and, for a response, have an HTTP status line and a head of at most MAX_HEAD bytes
+// that ends at its first empty line (warcio's head reader runs on to a CR LF CR LF in the body when
+// there is none after the status line, so the head's end is found here); and when reading stops
+// before the end of the file, the bytes not read become an error record with their offset, and
+// reading resumes at the next record start (the next gzip member, or the next `WARC/1.` line) after
+// them. Offsets only grow, so a hostile file cannot make this loop; every body is cut to
+// DEFAULT_MAX_BYTES as it is read.
 //
 // A WARC.gz's members are inflated here by node:zlib (gzip.ts's GzipMembers: native, several times
 // pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
@@ -16,7 +19,7 @@
 
 import { createReadStream } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
-import { AsyncIterReader, LimitReader, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
+import { AsyncIterReader, LimitReader, StatusAndHeaders, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
@@ -176,7 +179,10 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   // The HTTP head is read within the record's own bytes: warcio's own head reading (parseHttp)
   // would run on into the next record of an uncompressed WARC when a record has no head.
   const raw = new AsyncIterReader(reader, null)
-  const head = await new StatusAndHeadersParser().parse(raw, { headersClass: Headers })
+  const head = await httpHead(raw)
+  if (head === TOO_LONG) {
+    return { rec: { ...errorRecord(source, offset, `response record whose HTTP head is longer than ${MAX_HEAD} bytes`), origin }, complete: await complete() }
+  }
   const status = head?.statusCode
   if (head === null || typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
     return { rec: { ...errorRecord(source, offset, 'response record without an HTTP status line'), origin }, complete: await complete() }
@@ -188,6 +194,70 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
 }
+
+/** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
+const MAX_HEAD = 1 << 20
+const TOO_LONG = Symbol('too long')
+const LF_LF = Buffer.from('\n\n')
+const LF_CRLF = Buffer.from('\n\r\n')
+
+/**
+ * The HTTP head of a response block, parsed; `block` keeps the bytes after it. Null without a status
+ * line, TOO_LONG when the head runs past MAX_HEAD. warcio's head reader takes the status line, then
+ * everything to the next CR LF CR LF as header lines: with none after the status line
+ * (`HTTP/1.1 200 OK` CRLF CRLF, or lines ending in LF alone) it took the body as header lines and
+ * held the whole block looking for one. So the head's end, its first empty line, is found here
+ * first, and warcio parses only a head whose end is in the bytes in hand. A record's head is in its
+ * first chunk (a WARC.gz member comes whole, a plain WARC in 64 KiB reads): a normal record costs a
+ * search of its head's bytes and nothing else (no copy, no reader of its own, and the status line
+ * found here is one warcio's parser does not read again); chunks are joined only for a head that a
+ * read splits.
+ */
+async function httpHead(block: AsyncIterReader): Promise<StatusAndHeaders | null | typeof TOO_LONG> {
+  let buf: Uint8Array | null = null
+  let end = -1
+  for await (const chunk of block) {
+    buf = buf === null ? chunk : concatBytes([buf, chunk], buf.length + chunk.length)
+    end = headEnd(buf)
+    if (end >= 0 || buf.length > MAX_HEAD) break
+  }
+  if (buf === null) return null
+  if (end > MAX_HEAD || (end < 0 && buf.length > MAX_HEAD)) return TOO_LONG
+  // The status line as warcio reads it: to its LF, or to the block's end.
+  const line = buf.indexOf(0x0a)
+  const lineEnd = line < 0 ? buf.length : line + 1
+  const statusline = utf8.decode(buf.subarray(0, lineEnd)).trimEnd()
+  if (statusline === '') return null
+  if (end >= 0 && end <= line + 3) {
+    block.unread(buf.subarray(end))
+    return new StatusAndHeaders({ statusline, headers: new Headers() })
+  }
+  const parser = new StatusAndHeadersParser()
+  if (end >= 0 && !(buf[end - 4] === 0x0d && buf[end - 3] === 0x0a && buf[end - 2] === 0x0d)) {
+    // An empty line that is not CR LF CR LF, which warcio would read past: it gets the head alone.
+    block.unread(buf.subarray(end))
+    return parser.parse(new AsyncIterReader([buf.subarray(lineEnd, end)], null), { firstLine: statusline, headersClass: Headers })
+  }
+  // The head ends at the first CR LF CR LF, or the block ends: warcio reads no further than `buf`.
+  block.unread(buf.subarray(lineEnd))
+  return parser.parse(block, { firstLine: statusline, headersClass: Headers })
+}
+
+/**
+ * Where the HTTP head at the start of `b` ends: after its first empty line (LF or CR LF after the
+ * LF that ends the line before); -1 when `b` does not hold it.
+ */
+function headEnd(b: Uint8Array): number {
+  const line = b.indexOf(0x0a)
+  if (line < 0) return -1
+  const all = Buffer.from(b.buffer, b.byteOffset, b.length)
+  // CR LF CR LF, the usual end, first: an LF LF is then looked for only before it.
+  const crlf = all.indexOf(LF_CRLF, line)
+  const lf = (crlf < 0 ? all : all.subarray(0, crlf + 1)).indexOf(LF_LF, line)
+  return lf >= 0 ? lf + 2 : crlf >= 0 ? crlf + 3 : -1
+}
+
+const utf8 = new TextDecoder()
 
 /** The decoded payload's first DEFAULT_MAX_BYTES, and its whole size (the rest is read and dropped). */
 async function readCut(content: AsyncIterable<Uint8Array>): Promise<{ body: Uint8Array; bytes: number }> {
