@@ -398,6 +398,9 @@ export class FetchResult implements RobotsFetch {
   ) {
     // Frozen: RobotsCache hands one result to every caller of an origin, so a caller's write
     // (outcome = 'allow-all', an isAllowed of its own) would change every other caller's answers.
+    // The Robots is shared the same way (and the empty one by every allow-all and disallow-all
+    // result); freezing it leaves its private state, which is all it has, writable.
+    Object.freeze(robots)
     Object.freeze(this)
   }
 

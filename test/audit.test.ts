@@ -1,0 +1,22 @@
+// Contract audit of the public names (API.md): each test pins a defect found by the audit and
+// failed on main before its fix.
+import { describe, expect, test } from 'vitest'
+import { fetchRobots, RobotsCache } from '../src/index.js'
+
+const RULES = 'User-agent: *\nDisallow: /private\n'
+
+describe('audit: shared values handed out cannot be changed by one caller for another', () => {
+  test("a RobotsFetch's robots is frozen: a caller's own isAllowed on it changes no other answer", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response(RULES) })
+    const first = await cache.get('https://a.example/')
+    expect(() => { (first.robots as { isAllowed: unknown }).isAllowed = () => false }).toThrow(TypeError)
+    expect(await cache.isAllowed('https://a.example/public', 'bot')).toBe(true)
+    expect((await cache.get('https://a.example/')).robots.isAllowed('https://a.example/public', 'bot')).toBe(true)
+  })
+  test('the empty Robots of every allow-all and disallow-all result is frozen too', async () => {
+    const missing = await fetchRobots('https://b.example/', { fetch: async () => new Response('', { status: 404 }) })
+    expect(() => { (missing.robots as { check: unknown }).check = () => ({ allowed: false, line: 1 }) }).toThrow(TypeError)
+    const failed = await fetchRobots('https://c.example/', { fetch: async () => new Response('', { status: 503 }) })
+    expect(failed.robots.check('https://c.example/x', 'bot')).toEqual({ allowed: true, line: 0 })
+  })
+})
