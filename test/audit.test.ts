@@ -1,7 +1,7 @@
 // Contract audit of the public names (API.md): each test pins a defect found by the audit and
 // failed on main before its fix.
 import { describe, expect, test } from 'vitest'
-import { fetchRobots, RobotsCache } from '../src/index.js'
+import { checkUrls, fetchRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
@@ -18,5 +18,26 @@ describe('audit: shared values handed out cannot be changed by one caller for an
     expect(() => { (missing.robots as { check: unknown }).check = () => ({ allowed: false, line: 1 }) }).toThrow(TypeError)
     const failed = await fetchRobots('https://c.example/', { fetch: async () => new Response('', { status: 503 }) })
     expect(failed.robots.check('https://c.example/x', 'bot')).toEqual({ allowed: true, line: 0 })
+  })
+})
+
+describe('audit: an option is read once, when the call is made', () => {
+  const cacheOf = () => new RobotsCache({ fetch: async () => new Response(RULES) })
+  async function all(stream: AsyncIterable<UrlVerdict>): Promise<UrlVerdict[]> {
+    const out: UrlVerdict[] = []
+    for await (const v of stream) out.push(v)
+    return out
+  }
+  test('checkUrls: an agent array changed after the call is the agent checked at the call (it crashed the process from a callback)', async () => {
+    const agent = ['bot']
+    const stream = checkUrls(['https://a.example/private', 'https://a.example/ok'], { agent, cache: cacheOf() })
+    agent[0] = ''
+    expect((await all(stream)).map((v) => v.allowed)).toEqual([false, true])
+  })
+  test('checkUrls: an agent getter is read once', async () => {
+    let reads = 0
+    const options = { cache: cacheOf(), get agent() { return reads++ === 0 ? 'bot' : '' } }
+    expect((await all(checkUrls(['https://a.example/private'], options))).map((v) => v.allowed)).toEqual([false])
+    expect(reads).toBe(1)
   })
 })
