@@ -41,3 +41,24 @@ describe('audit: an option is read once, when the call is made', () => {
     expect(reads).toBe(1)
   })
 })
+
+describe('audit: fetch options are read once', () => {
+  /** Options whose `key` reads `first`, then `later` on every read after. */
+  function flaky(base: object, key: string, first: unknown, later: unknown): { options: Record<string, unknown>; reads: () => number } {
+    let n = 0
+    const options = { ...base } as Record<string, unknown>
+    Object.defineProperty(options, key, { enumerable: true, get: () => (n++ === 0 ? first : later) })
+    return { options, reads: () => n }
+  }
+  const fetch = async (): Promise<Response> => new Response(RULES)
+  test.each([
+    ['signal', undefined, { aborted: false }],
+    ['userAgent', 'bot', 'bot\r\nx-injected: 1'],
+    ['fetch', fetch, 'not a function'],
+  ])('fetchRobots: options.%s', async (key, first, later) => {
+    const { options, reads } = flaky({ fetch }, key, first, later)
+    const site = await fetchRobots('https://a.example/', options)
+    expect(site.outcome).toBe('ok')
+    expect(reads()).toBe(1)
+  })
+})
