@@ -61,4 +61,10 @@ describe('audit: fetch options are read once', () => {
     expect(site.outcome).toBe('ok')
     expect(reads()).toBe(1)
   })
+  test('RobotsCache: options.now', async () => {
+    const { options, reads } = flaky({ fetch }, 'now', undefined, 5)
+    const cache = new RobotsCache(options)
+    expect((await cache.get('https://a.example/')).outcome).toBe('ok')
+    expect(reads()).toBe(1)
+  })
 })
