@@ -1,7 +1,7 @@
 // Contract audit of the public names (API.md): each test pins a defect found by the audit and
 // failed on main before its fix.
 import { describe, expect, test } from 'vitest'
-import { checkUrls, fetchRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
+import { checkUrls, diffRobots, fetchRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
@@ -66,5 +66,27 @@ describe('audit: fetch options are read once', () => {
     const cache = new RobotsCache(options)
     expect((await cache.get('https://a.example/')).outcome).toBe('ok')
     expect(reads()).toBe(1)
+  })
+})
+
+describe('audit: diffRobots reads its options once', () => {
+  const before = 'User-agent: *\nDisallow: /a\n'
+  const after = 'User-agent: *\nDisallow: /b\n'
+  test('options.urls: the list checked is the list used (a string read later became one URL per character)', () => {
+    let reads = 0
+    const options = { agents: ['bot'], get urls() { return reads++ === 0 ? ['/a', '/b'] : '/x' } }
+    expect(diffRobots(before, after, options as never).probes).toBe(2)
+    expect(reads).toBe(1)
+  })
+  test('options.agents, and an agent array inside it', () => {
+    let reads = 0
+    let inner = 0
+    const agent = ['bot']
+    Object.defineProperty(agent, 0, { get: () => (inner++ === 0 ? 'bot' : 'other') })
+    const options = { urls: ['/a'], get agents() { return reads++ === 0 ? [agent] : 5 } }
+    const diff = diffRobots(before, after, options as never)
+    expect(diff.agents).toEqual(['bot'])
+    expect(reads).toBe(1)
+    expect(inner).toBe(1)
   })
 })
