@@ -1,7 +1,10 @@
 // Contract audit of the public names (API.md): each test pins a defect found by the audit and
 // failed on main before its fix.
-import { describe, expect, test } from 'vitest'
-import { checkUrls, diffRobots, fetchRobots, RobotsCache, type UrlVerdict } from '../src/index.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { checkUrls, diffRobots, fetchRobots, RobotsCache, surveyRobots, type UrlVerdict } from '../src/index.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
@@ -88,5 +91,23 @@ describe('audit: diffRobots reads its options once', () => {
     expect(diff.agents).toEqual(['bot'])
     expect(reads).toBe(1)
     expect(inner).toBe(1)
+  })
+})
+
+describe('audit: surveyRobots runs on the arguments checked at the call', () => {
+  test('an input array and options changed between the call and the iteration change nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'robotstxt-audit-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const file = join(dir, 'sites.jsonl')
+    writeFileSync(file, JSON.stringify({ origin: 'https://a.example', status: 200, body: 'User-agent: *\nDisallow: /x\n' }) + '\n')
+    const input = [file]
+    const options = { crawlers: ['Googlebot'], paths: ['/x'] }
+    const survey = surveyRobots(input, options)
+    input[0] = ''
+    options.crawlers[0] = ''
+    options.paths = ['no slash']
+    const rows = []
+    for await (const row of survey) rows.push(row)
+    expect(rows.map((r) => [r.origin, r.crawlers.map((c) => c.name)])).toEqual([['https://a.example', ['Googlebot']]])
   })
 })
