@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { checkUrls, diffRobots, fetchRobots, RobotsCache, surveyRobots, type UrlVerdict } from '../src/index.js'
+import { checkUrls, diffRobots, fetchRobots, parseRobots, RobotsCache, surveyRobots, type UrlVerdict } from '../src/index.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
@@ -109,5 +109,33 @@ describe('audit: surveyRobots runs on the arguments checked at the call', () => 
     const rows = []
     for await (const row of survey) rows.push(row)
     expect(rows.map((r) => [r.origin, r.crawlers.map((c) => c.name)])).toEqual([['https://a.example', ['Googlebot']]])
+  })
+})
+
+describe('audit: Uint8Array arguments are read as the bytes they hold', () => {
+  const text = 'User-agent: *\nDisallow: /private\n'
+  const detached = (s: string): Uint8Array => {
+    const bytes = new TextEncoder().encode(s)
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer] })
+    return bytes
+  }
+  /** A subclass whose own length is not the length of its bytes. */
+  class Longer extends Uint8Array {
+    override get length(): number { return 4096 }
+  }
+  test('a detached buffer is a TypeError naming the parameter, not an internal error', () => {
+    const m = parseRobots(text).matcher('bot')
+    expect(() => parseRobots(detached(text))).toThrow(/^body: expected a Uint8Array whose buffer is not detached/)
+    expect(() => m.isAllowedLines(detached('/private\n'))).toThrow(/^bytes: expected a Uint8Array whose buffer is not detached/)
+    expect(() => m.checkLines(detached('/private\n'))).toThrow(/^bytes: expected a Uint8Array whose buffer is not detached/)
+  })
+  test('a subclass whose length lies: the lines are those of its bytes', () => {
+    const m = parseRobots(text).matcher('bot')
+    // Leave other URLs in wasm memory past the bytes.
+    m.isAllowedLines(new TextEncoder().encode('/a\n'.repeat(2000)))
+    const urls = new Longer(new TextEncoder().encode('/private\n/ok'))
+    expect([...m.isAllowedLines(urls)]).toEqual([0, 1])
+    expect([...m.checkLines(urls)]).toEqual([-2, 0])
+    expect(parseRobots(new Longer(new TextEncoder().encode(text))).lines).toHaveLength(3)
   })
 })
