@@ -63,6 +63,27 @@ export function agentTokens(agent: unknown, param = 'agent'): string[] {
   return fail(param, 'a user-agent string or an array of them', agent)
 }
 
+const typedArray = Object.getPrototypeOf(Uint8Array.prototype) as object
+const intrinsic = (name: string): (this: unknown) => unknown => Object.getOwnPropertyDescriptor(typedArray, name)!.get!
+const bufferOf = intrinsic('buffer')
+const offsetOf = intrinsic('byteOffset')
+const lengthOf = intrinsic('length')
+
+/**
+ * A Uint8Array argument as a plain view of its bytes, read through the built-in accessors: a
+ * subclass's own `length` made the engine read past the bytes (stale wasm memory came back as
+ * verdicts), and a detached buffer failed deep inside with an internal error.
+ */
+export function plainBytes(value: Uint8Array, param: string): Uint8Array {
+  const length = lengthOf.call(value) as number
+  try {
+    return new Uint8Array(bufferOf.call(value) as ArrayBufferLike, offsetOf.call(value) as number, length)
+  } catch {
+    // Only a detached buffer (its length reads 0) makes the view fail.
+    return fail(param, 'a Uint8Array whose buffer is not detached (transferred)', value)
+  }
+}
+
 /** A URL argument as the string the matcher reads: a URL object through its href. */
 export function urlString(url: unknown, param = 'url'): string {
   if (typeof url === 'string') return url

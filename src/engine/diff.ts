@@ -157,7 +157,11 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   const before = parseRobots(oldBody)
   const after = parseRobots(newBody)
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
-  const asked = options?.agents === undefined ? defaultAgents(before, after) : agentList(options.agents)
+  // Each option read once: a getter read again could hand back a value never checked (a string as
+  // urls became one URL per character).
+  const givenAgents: unknown = options?.agents
+  const givenUrls: unknown = options?.urls
+  const asked = givenAgents === undefined ? defaultAgents(before, after) : agentList(givenAgents)
   const agents = asked.map((a) => (typeof a === 'string' ? a : a[0]!))
   // Agents that select the same groups in both files get the same verdicts everywhere (selectRules):
   // each selection is probed and checked once, through its first agent, however many share it. One
@@ -180,14 +184,14 @@ export function diffRobots(oldBody: string | Uint8Array, newBody: string | Uint8
   // Per selection, the indexes of the URLs it is checked on: the probes of its own pairs of rules,
   // which hold every change it has; or every URL of a given list.
   let checkedOn: (key: string) => readonly number[]
-  if (options?.urls === undefined) {
+  if (givenUrls === undefined) {
     const made = probesOf(before.parsed, after.parsed, selections)
     ;({ urls, truncated } = made)
     checkedOn = (key) => made.of.get(key) ?? []
   } else {
-    if (!Array.isArray(options.urls)) fail('options.urls', 'an array of strings or URLs', options.urls)
+    if (!Array.isArray(givenUrls)) fail('options.urls', 'an array of strings or URLs', givenUrls)
     // Array.from, not map: a hole is an element too, and map would skip it unchecked.
-    urls = Array.from(options.urls as unknown[], (u, i) => urlString(u, `options.urls[${i}]`))
+    urls = Array.from(givenUrls as unknown[], (u, i) => urlString(u, `options.urls[${i}]`))
     const all = urls.map((_, i) => i)
     checkedOn = () => all
   }
@@ -235,8 +239,10 @@ function agentList(agents: unknown): (string | readonly string[])[] {
   return Array.from(agents as unknown[], (a, i) => {
     if (typeof a === 'string' && a !== '') return a
     if (!Array.isArray(a)) return fail(`options.agents[${i}]`, 'a user-agent string or an array of them', a)
-    agentTokens(a, `options.agents[${i}]`)
-    return a as string[]
+    // A copy, checked: its elements are read again for the tokens and the agent's name.
+    const copy = Array.from(a as unknown[])
+    agentTokens(copy, `options.agents[${i}]`)
+    return copy as string[]
   })
 }
 

@@ -1,6 +1,6 @@
 // Matcher: the compiled rules of one (robots.txt, agent) pair, checked in WebAssembly.
 
-import { fail, urlString } from './args.js'
+import { fail, plainBytes, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
 import { getEngine } from './wasm.js'
@@ -182,7 +182,7 @@ export class Matcher {
    */
   isAllowedLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
-    const verdicts = this.#lineVerdicts(bytes, false, out instanceof Uint8Array ? out : undefined)
+    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), false, out instanceof Uint8Array ? out : undefined)
     if (out === undefined) return verdicts
     // Written in place when it was long enough (a view of its start); when too short it may hold
     // the first verdicts.
@@ -216,7 +216,7 @@ export class Matcher {
    */
   checkLines(bytes: Uint8Array, out?: Int32Array): Int32Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
-    const verdicts = this.#lineVerdicts(bytes, true, out instanceof Int32Array ? out : undefined)
+    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), true, out instanceof Int32Array ? out : undefined)
     const n = verdicts.length
     if (out === undefined) return this.#toLines(verdicts, n)
     if (!(out instanceof Int32Array) || out.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)

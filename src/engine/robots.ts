@@ -1,7 +1,7 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
 import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
-import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, urlString } from './args.js'
+import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, plainBytes, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, matcherLike, type Verdict } from './matcher.js'
@@ -461,6 +461,7 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
     bytes = encodeCut(body, maxBytes)
   }
   else if (body instanceof Uint8Array) {
+    body = plainBytes(body, 'body')
     const n = Math.min(body.length, maxBytes)
     if (n <= WASM_SCAN_MAX) {
       try {

@@ -244,8 +244,10 @@ export class RobotsCache {
     }
     this.#maxEntries = countOption('options.maxEntries', o.maxEntries, DEFAULT_MAX_ENTRIES)
     this.#maxBytes = countOption('options.maxBytes', o.maxBytes, DEFAULT_CACHE_BYTES)
-    if (o.now !== undefined && typeof o.now !== 'function') fail('options.now', 'a function returning ms since the epoch', o.now)
-    this.#clock = o.now ?? Date.now
+    // Read once: a getter read again could install a clock never checked.
+    const now: unknown = o.now
+    if (now !== undefined && typeof now !== 'function') fail('options.now', 'a function returning ms since the epoch', now)
+    this.#clock = (now as (() => number) | undefined) ?? Date.now
     const s = o.storage
     if (s !== undefined && (typeof s !== 'object' || s === null || typeof s.get !== 'function' || typeof s.put !== 'function')) {
       fail('options.storage', 'an object with get(origin) and put(origin, record) methods', s)

@@ -115,13 +115,19 @@ export function checkUrls(
     (typeof (urls as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (urls as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function')
   if (!isIterable || typeof urls === 'string') fail('urls', 'an Iterable or AsyncIterable of URL strings or URLs', urls)
   if (options === null || typeof options !== 'object') fail('options', 'an object with at least { agent }', options)
-  agentTokens(options.agent, 'options.agent')
-  const cache = options.cache ?? new RobotsCache()
-  if (!(cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', options.cache)
+  // Each option read once, and an agent array copied: the agent is used long after this call, in a
+  // fetch callback, where a changed or re-read agent that no longer validates threw uncaught.
+  const given: unknown = options.agent
+  const agent = Array.isArray(given) ? Object.freeze(Array.from(given as unknown[])) : given
+  agentTokens(agent, 'options.agent')
+  const givenCache = options.cache
+  const cache = givenCache ?? new RobotsCache()
+  if (!(cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', givenCache)
   const concurrency = intOption('options.concurrency', options.concurrency, 16)
   const maxPending = intOption('options.maxPending', options.maxPending, 10_000)
-  if (options.ordered !== undefined && typeof options.ordered !== 'boolean') fail('options.ordered', 'a boolean', options.ordered)
-  const config: Config = { agent: options.agent, cache, concurrency, maxPending, ordered: options.ordered !== false }
+  const ordered: unknown = options.ordered
+  if (ordered !== undefined && typeof ordered !== 'boolean') fail('options.ordered', 'a boolean', ordered)
+  const config: Config = { agent: agent as string | readonly string[], cache, concurrency, maxPending, ordered: ordered !== false }
   return { [Symbol.asyncIterator]: () => stream(urls, config) }
 }
 

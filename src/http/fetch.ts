@@ -143,26 +143,28 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
 
 /** Validates the FetchOptions fields of `options` (an object already checked by the caller). */
 export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
-  const o = options ?? {}
-  if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('options.fetch', 'a fetch function', o.fetch)
-  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', o.timeoutMs)
+  // Each field read once: a getter read again could hand the fetch a value never checked (an
+  // object as the signal failed inside the fetch with an internal error).
+  const { fetch, timeoutMs: givenTimeout, userAgent, signal } = (options ?? {}) as Record<keyof FetchOptions, unknown>
+  if (fetch !== undefined && typeof fetch !== 'function') fail('options.fetch', 'a fetch function', fetch)
+  const timeoutMs = givenTimeout ?? DEFAULT_TIMEOUT_MS
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', givenTimeout)
   // Identity, not gzip: an identity body is framed by Content-Length or chunking, and the client
   // rejects it when the connection drops early, so a truncated body counts as a network failure
   // (RFC 9309 2.3.1.4). A server may still compress; strict-decoding.ts then checks that the
   // encoded stream ends. (Browsers drop this header; they pick the encoding themselves.)
   const headers: Record<string, string> = { 'accept-encoding': 'identity' }
-  if (o.userAgent !== undefined) {
-    if (typeof o.userAgent !== 'string' || o.userAgent === '') fail('options.userAgent', 'a non-empty string', o.userAgent)
+  if (userAgent !== undefined) {
+    if (typeof userAgent !== 'string' || userAgent === '') fail('options.userAgent', 'a non-empty string', userAgent)
     try {
-      new Headers({ 'user-agent': o.userAgent })
+      new Headers({ 'user-agent': userAgent })
     } catch {
-      fail('options.userAgent', 'a valid HTTP header value (no CR, LF or NUL)', o.userAgent)
+      fail('options.userAgent', 'a valid HTTP header value (no CR, LF or NUL)', userAgent)
     }
-    headers['user-agent'] = o.userAgent
+    headers['user-agent'] = userAgent
   }
-  if (o.signal !== undefined && !isAbortSignal(o.signal)) fail('options.signal', 'an AbortSignal', o.signal)
-  return { fetch: o.fetch, timeoutMs, headers, signal: o.signal }
+  if (signal !== undefined && !isAbortSignal(signal)) fail('options.signal', 'an AbortSignal', signal)
+  return { fetch: fetch as typeof globalThis.fetch | undefined, timeoutMs, headers, signal }
 }
 
 /** An options argument must be an object or undefined. */
@@ -398,6 +400,9 @@ export class FetchResult implements RobotsFetch {
   ) {
     // Frozen: RobotsCache hands one result to every caller of an origin, so a caller's write
     // (outcome = 'allow-all', an isAllowed of its own) would change every other caller's answers.
+    // The Robots is shared the same way (and the empty one by every allow-all and disallow-all
+    // result); freezing it leaves its private state, which is all it has, writable.
+    Object.freeze(robots)
     Object.freeze(this)
   }
 

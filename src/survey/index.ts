@@ -30,6 +30,14 @@ export function surveyRobots(input: SurveyInput, options?: SurveyOptions): Async
   return { [Symbol.asyncIterator]: () => surveyRows(sources, plan) }
 }
 
+/**
+ * @internal surveyRobots on arguments the main entry has checked (lazy.ts): the survey runs on
+ * what was checked at the call, never on a second read of the caller's input and options.
+ */
+export function surveyChecked(sources: SurveySources, plan: SurveyPlan): AsyncIterable<SurveyRow> {
+  return { [Symbol.asyncIterator]: () => surveyRows(sources, plan) }
+}
+
 /** @internal surveyRobots with the pool's counters exposed (the tests of its bound). */
 export function surveyWithStats(input: SurveyInput, options: SurveyOptions | undefined, stats: PoolStats): AsyncIterable<SurveyRow> {
   const sources = sourcesOf(input)

@@ -29,8 +29,9 @@ function onNode(): boolean {
  * ```
  */
 export function surveyRobots(input: SurveyInput, options?: SurveyOptions): AsyncIterable<SurveyRow> {
-  sourcesOf(input)
-  surveyPlan(options)
+  // Checked here, at the call, and what was checked is what runs: the chunk reads neither again.
+  const sources = sourcesOf(input)
+  const plan = surveyPlan(options)
   return {
     async *[Symbol.asyncIterator]() {
       if (!onNode()) throw new Error('surveyRobots runs on Node only (it reads files and uses worker threads)')
@@ -40,7 +41,7 @@ export function surveyRobots(input: SurveyInput, options?: SurveyOptions): Async
       } catch (e) {
         throw new Error(`surveyRobots: the survey module (dist/survey.js) could not be loaded: ${e instanceof Error ? e.message : String(e)}`)
       }
-      yield* chunk.surveyRobots(input, options)
+      yield* chunk.surveyChecked(sources, plan)
     },
   }
 }
