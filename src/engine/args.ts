@@ -68,6 +68,8 @@ const intrinsic = (name: string): (this: unknown) => unknown => Object.getOwnPro
 const bufferOf = intrinsic('buffer')
 const offsetOf = intrinsic('byteOffset')
 const lengthOf = intrinsic('length')
+/** Node's Buffer.prototype (a Uint8Array subclass that overrides no accessor), where there is one. */
+const BUFFER_PROTO: unknown = (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype
 
 /**
  * A Uint8Array argument as a plain view of its bytes, read through the built-in accessors: a
@@ -76,6 +78,10 @@ const lengthOf = intrinsic('length')
  */
 export function plainBytes(value: Uint8Array, param: string): Uint8Array {
   const length = lengthOf.call(value) as number
+  // A Uint8Array or a Node Buffer with bytes is what nearly every caller passes: it is used as it
+  // is, with no view allocated (a detached buffer reads length 0, so it is not one of these).
+  const proto: unknown = Object.getPrototypeOf(value)
+  if (length > 0 && (proto === Uint8Array.prototype || proto === BUFFER_PROTO) && value.length === length) return value
   try {
     return new Uint8Array(bufferOf.call(value) as ArrayBufferLike, offsetOf.call(value) as number, length)
   } catch {

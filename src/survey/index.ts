@@ -25,9 +25,7 @@ export { surveyReport } from './report.js'
  * `error`). Node only: it reads files and runs worker threads.
  */
 export function surveyRobots(input: SurveyInput, options?: SurveyOptions): AsyncIterable<SurveyRow> {
-  const sources = sourcesOf(input)
-  const plan = surveyPlan(options)
-  return { [Symbol.asyncIterator]: () => surveyRows(sources, plan) }
+  return surveyChecked(sourcesOf(input), surveyPlan(options))
 }
 
 /**
