@@ -138,4 +138,40 @@ describe('audit: Uint8Array arguments are read as the bytes they hold', () => {
     expect([...m.checkLines(urls)]).toEqual([-2, 0])
     expect(parseRobots(new Longer(new TextEncoder().encode(text))).lines).toHaveLength(3)
   })
+  test('an out array whose length lies is judged by its real length: a TypeError, never verdicts dropped or an internal error', () => {
+    const m = parseRobots(text).matcher('bot')
+    class LongerOut extends Uint8Array {
+      override get length(): number { return 4096 }
+    }
+    class LongerOut32 extends Int32Array {
+      override get length(): number { return 4096 }
+    }
+    const urls = ['/private', '/ok', '/private/x']
+    expect(() => m.isAllowedMany(urls, new LongerOut(2))).toThrow(/^out: expected a Uint8Array of length >= 3/)
+    expect(() => m.checkMany(urls, new LongerOut32(2))).toThrow(/^out: expected an Int32Array of length >= 3/)
+    const lines = new TextEncoder().encode('/private\n/ok\n/private/x\n')
+    expect(() => m.isAllowedLines(lines, new LongerOut(2))).toThrow(/^out: expected a Uint8Array of length >= 3/)
+    expect(() => m.checkLines(lines, new LongerOut32(2))).toThrow(/^out: expected an Int32Array of length >= 3/)
+    // Long enough for real: every verdict is written, into the caller's own array.
+    const out = new LongerOut(3)
+    expect(m.isAllowedMany(urls, out)).toBe(out)
+    expect([...new Uint8Array(out.buffer)]).toEqual([0, 1, 0])
+    const out32 = new LongerOut32(3)
+    expect(m.checkLines(lines, out32)).toBe(out32)
+    expect([...new Int32Array(out32.buffer)]).toEqual([-2, 0, -2])
+    const gone = new Uint8Array(3)
+    structuredClone(gone.buffer, { transfer: [gone.buffer] })
+    expect(() => m.isAllowedMany(urls, gone)).toThrow(/^out: expected a Uint8Array whose buffer is not detached/)
+    expect(() => m.isAllowedLines(lines, gone)).toThrow(/^out: expected a Uint8Array whose buffer is not detached/)
+  })
+  test('a URL subclass whose href is not a string is a TypeError naming the parameter', () => {
+    const m = parseRobots(text).matcher('bot')
+    class Odd extends URL {
+      override get href(): string { return 42 as unknown as string }
+    }
+    const odd = new Odd('https://example.com/private')
+    expect(() => m.isAllowed(odd)).toThrow(/^url: expected a string or a URL/)
+    expect(() => m.isAllowedMany([odd])).toThrow(/^urls\[0\]: expected a string or a URL/)
+    expect(() => parseRobots(text).isAllowed(odd, 'bot')).toThrow(/^url: expected a string or a URL/)
+  })
 })

@@ -72,28 +72,38 @@ const lengthOf = intrinsic('length')
 const BUFFER_PROTO: unknown = (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype
 
 /**
- * A Uint8Array argument as a plain view of its bytes, read through the built-in accessors: a
- * subclass's own `length` made the engine read past the bytes (stale wasm memory came back as
- * verdicts), and a detached buffer failed deep inside with an internal error.
+ * A typed array argument (bytes read, or an `out` array written) as a plain view of its memory,
+ * read through the built-in accessors: a subclass's own `length` made the engine read past the
+ * bytes (stale wasm memory came back as verdicts) or drop verdicts past an `out`'s real end, and a
+ * detached buffer failed deep inside with an internal error. `value` must be an instance of `type`.
  */
-export function plainBytes(value: Uint8Array, param: string): Uint8Array {
+export function plainView<T extends Uint8Array | Int32Array>(value: T, type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; prototype: T }, param: string): T {
   const length = lengthOf.call(value) as number
-  // A Uint8Array or a Node Buffer with bytes is what nearly every caller passes: it is used as it
-  // is, with no view allocated (a detached buffer reads length 0, so it is not one of these).
+  // A plain array (or a Node Buffer) with elements is what nearly every caller passes: it is used
+  // as it is, with no view allocated (a detached buffer reads length 0, so it is not one of these).
   const proto: unknown = Object.getPrototypeOf(value)
-  if (length > 0 && (proto === Uint8Array.prototype || proto === BUFFER_PROTO) && value.length === length) return value
+  if (length > 0 && (proto === type.prototype || (proto === BUFFER_PROTO && (type as unknown) === Uint8Array)) && value.length === length) return value
   try {
-    return new Uint8Array(bufferOf.call(value) as ArrayBufferLike, offsetOf.call(value) as number, length)
+    return new type(bufferOf.call(value) as ArrayBufferLike, offsetOf.call(value) as number, length)
   } catch {
     // Only a detached buffer (its length reads 0) makes the view fail.
-    return fail(param, 'a Uint8Array whose buffer is not detached (transferred)', value)
+    return fail(param, `a${(type as unknown) === Int32Array ? 'n Int32Array' : ' Uint8Array'} whose buffer is not detached (transferred)`, value)
   }
+}
+
+/** plainView of a Uint8Array argument. */
+export function plainBytes(value: Uint8Array, param: string): Uint8Array {
+  return plainView(value, Uint8Array, param)
 }
 
 /** A URL argument as the string the matcher reads: a URL object through its href. */
 export function urlString(url: unknown, param = 'url'): string {
   if (typeof url === 'string') return url
-  if (url instanceof URL) return url.href
+  if (url instanceof URL) {
+    // A subclass may give anything as its href; only a string goes on to the matcher.
+    const href: unknown = url.href
+    if (typeof href === 'string') return href
+  }
   return fail(param, 'a string or a URL', url)
 }
 

@@ -1,6 +1,6 @@
 // Matcher: the compiled rules of one (robots.txt, agent) pair, checked in WebAssembly.
 
-import { fail, plainBytes, urlString } from './args.js'
+import { fail, plainBytes, plainView, urlString } from './args.js'
 import { decodeUtf8 } from './bytes.js'
 import { tableRule, tableRuleCounts, tableRuleLine } from './table.js'
 import { getEngine } from './wasm.js'
@@ -151,10 +151,10 @@ export class Matcher {
   isAllowedMany(urls: readonly (string | URL)[], out?: Uint8Array): Uint8Array {
     const strings = stringsOf(urls)
     if (out === undefined) out = new Uint8Array(strings.length)
-    else if (!(out instanceof Uint8Array) || out.length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
+    else if (!(out instanceof Uint8Array) || plainView(out, Uint8Array, 'out').length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    checkBatch(engine, strings, 0, strings.length, null, out)
+    checkBatch(engine, strings, 0, strings.length, null, plainView(out, Uint8Array, 'out'))
     return out
   }
 
@@ -165,11 +165,13 @@ export class Matcher {
   checkMany(urls: readonly (string | URL)[], out?: Int32Array): Int32Array {
     const strings = stringsOf(urls)
     if (out === undefined) out = new Int32Array(strings.length)
-    else if (!(out instanceof Int32Array) || out.length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
+    else if (!(out instanceof Int32Array) || plainView(out, Int32Array, 'out').length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    checkBatch(engine, strings, 0, strings.length, out, null)
-    return this.#toLines(out, strings.length)
+    const view = plainView(out, Int32Array, 'out')
+    checkBatch(engine, strings, 0, strings.length, view, null)
+    this.#toLines(view, strings.length)
+    return out
   }
 
   /**
@@ -182,11 +184,12 @@ export class Matcher {
    */
   isAllowedLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
-    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), false, out instanceof Uint8Array ? out : undefined)
+    const into = out instanceof Uint8Array ? plainView(out, Uint8Array, 'out') : undefined
+    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), false, into)
     if (out === undefined) return verdicts
     // Written in place when it was long enough (a view of its start); when too short it may hold
     // the first verdicts.
-    if (!(out instanceof Uint8Array) || out.length < verdicts.length) fail('out', `a Uint8Array of length >= ${verdicts.length} (the lines in bytes)`, out)
+    if (!(out instanceof Uint8Array) || into!.length < verdicts.length) fail('out', `a Uint8Array of length >= ${verdicts.length} (the lines in bytes)`, out)
     return out
   }
 
@@ -216,11 +219,13 @@ export class Matcher {
    */
   checkLines(bytes: Uint8Array, out?: Int32Array): Int32Array {
     if (!(bytes instanceof Uint8Array)) fail('bytes', 'a Uint8Array of UTF-8 URLs, one per line', bytes)
-    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), true, out instanceof Int32Array ? out : undefined)
+    const into = out instanceof Int32Array ? plainView(out, Int32Array, 'out') : undefined
+    const verdicts = this.#lineVerdicts(plainBytes(bytes, 'bytes'), true, into)
     const n = verdicts.length
     if (out === undefined) return this.#toLines(verdicts, n)
-    if (!(out instanceof Int32Array) || out.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)
-    return this.#toLines(out, n)
+    if (!(out instanceof Int32Array) || into!.length < n) fail('out', `an Int32Array of length >= ${n} (the lines in bytes)`, out)
+    this.#toLines(into!, n)
+    return out
   }
 
   /** Turns check()'s numbers out[0, n) into signed line numbers in place. */
