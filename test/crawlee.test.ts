@@ -182,6 +182,13 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
     expect(() => withGoogleRobots(CheerioCrawler, { cache: {} as RobotsCache })).toThrow(TypeError)
     expect(() => withGoogleRobots(CheerioCrawler, { userAgent: '' })).toThrow(/options.userAgent/)
   })
+
+  test('options.userAgent is read once: the agent checked is the agent the cache and the crawl use', () => {
+    let reads = 0
+    const options = { get userAgent() { return ++reads === 1 ? 'GoodBot' : '' } }
+    expect(() => withGoogleRobots(CheerioCrawler, options)).not.toThrow()
+    expect(reads).toBe(1)
+  })
 })
 
 describe('crawlee: RobotsTxtFile', () => {

@@ -302,7 +302,8 @@ export function withGoogleRobots<C extends CrawlerClass>(CrawlerClass: C, option
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const { cache: given, ...cacheOptions } = options ?? {}
   if (given !== undefined && !(given instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', given)
-  const declared = checkAgent(options?.userAgent, 'options.userAgent')
+  // From the copy: a getter read again could give the crawl an agent the cache was not built with.
+  const declared = checkAgent(cacheOptions.userAgent, 'options.userAgent')
   const cache = given ?? new RobotsCache(cacheOptions)
 
   // @ts-expect-error TS2545: a mixin over an abstract constructor type; C's own constructor is inherited.
