@@ -164,6 +164,10 @@ describe('rows', () => {
 
   test('bad arguments throw a TypeError saying what was expected', () => {
     expect(() => surveyRobots(42 as never)).toThrow(/input: expected a path/)
+    // An object naming neither list (a typo such as `origin`) would be an empty survey, no word said.
+    expect(() => surveyRobots({} as never)).toThrow(/input: expected a path, an array of paths, or \{paths, origins\} with at least one of them/)
+    expect(() => surveyRobots({ origin: ['https://a.example'] } as never)).toThrow(/input: expected .*at least one of them/)
+    expect(() => surveyRobots({ paths: [] })).not.toThrow()
     expect(() => surveyRobots('x', { paths: ['nope'] })).toThrow(/options.paths\[0\]: expected a path starting with "\/"/)
     expect(() => surveyRobots('x', { sets: ['robots'] })).toThrow(/options.sets\[0\]: expected one of search/)
     expect(() => surveyRobots('x', { threads: 0 })).toThrow(/options.threads: expected an integer from 1/)

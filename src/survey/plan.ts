@@ -110,7 +110,10 @@ export function sourcesOf(input: SurveyInput): SurveySources {
   if (Array.isArray(input)) return { paths: list(input, 'input'), origins: [] }
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     const o = input as { paths?: unknown; origins?: unknown }
-    return { paths: list(o.paths, 'input.paths'), origins: list(o.origins, 'input.origins') }
+    const paths: unknown = o.paths
+    const origins: unknown = o.origins
+    // Neither named (a typo such as `origin`) would be an empty survey that says nothing.
+    if (paths !== undefined || origins !== undefined) return { paths: list(paths, 'input.paths'), origins: list(origins, 'input.origins') }
   }
-  return fail('input', 'a path, an array of paths, or {paths, origins}', input)
+  return fail('input', 'a path, an array of paths, or {paths, origins} with at least one of them', input)
 }
