@@ -283,6 +283,20 @@ describe('edge: checkUrls bounds', () => {
     expect(returned).toBe(0)
   })
 
+  test('a matcher that cannot be compiled for a fetched file ends the stream with its error, never an unhandled rejection', async () => {
+    reset()
+    // What a wasm memory that cannot grow does to matcher(): a RangeError, after the lookup settled.
+    class Full extends RobotsCache {
+      override async get(url: string | URL): Promise<Awaited<ReturnType<RobotsCache['get']>>> {
+        const r = await super.get(url)
+        const robots = Object.create(r.robots, { matcher: { value: () => { throw new RangeError('wasm memory cannot grow') } } }) as typeof r.robots
+        return { ...r, robots }
+      }
+    }
+    const urls = [`${origin(76)}/a`, `${origin(76)}/b`]
+    await expect(collect(checkUrls(urls, { agent: 'x', cache: new Full() }))).rejects.toThrow('wasm memory cannot grow')
+  })
+
   test('a URL whose host follows extra slashes or a backslash gets the origin robotsOrigin gives it', async () => {
     reset()
     const host = new URL(origin(77)).host

@@ -277,12 +277,19 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
       running++
       c.cache.get(state.origin + '/').then((result) => {
         running--
-        state.result = result
-        state.matcher = result.outcome === 'ok' ? result.robots.matcher(c.agent) : null
-        looking.delete(state.origin)
-        remember(state)
-        settle(state)
-        startLookups()
+        try {
+          state.result = result
+          state.matcher = result.outcome === 'ok' ? result.robots.matcher(c.agent) : null
+          looking.delete(state.origin)
+          remember(state)
+          settle(state)
+          startLookups()
+        } catch (error) {
+          // A matcher that cannot be compiled (wasm memory that cannot grow) ends the stream with
+          // its error, as a failed lookup does: thrown here, it was an unhandled rejection and the
+          // stream waited for ever.
+          failure ??= { error }
+        }
         signal()
       }, (error: unknown) => {
         running--
