@@ -8,7 +8,7 @@
 
 import { lint, lintCounts, type Finding } from '../src/engine/lint.js'
 import { explain, type Explanation } from '../src/cli/explain.js'
-import { utf8 } from '../src/engine/bytes.js'
+import { concatBytes, utf8 } from '../src/engine/bytes.js'
 import { crawlers, crawlerTokens } from '../src/engine/crawlers.js'
 import { diffRobots, type RobotsDiff } from '../src/engine/diff.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../src/engine/robots.js'
@@ -311,13 +311,7 @@ async function inflateWithin(bytes: Uint8Array, max: number): Promise<Uint8Array
     }
     parts.push(value)
   }
-  const out = new Uint8Array(n)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes(parts, n)
 }
 
 async function decodeState(fragment: string): Promise<State | null> {
