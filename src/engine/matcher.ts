@@ -151,10 +151,12 @@ export class Matcher {
   isAllowedMany(urls: readonly (string | URL)[], out?: Uint8Array): Uint8Array {
     const strings = stringsOf(urls)
     if (out === undefined) out = new Uint8Array(strings.length)
-    else if (!(out instanceof Uint8Array) || plainView(out, Uint8Array, 'out').length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
+    else if (!(out instanceof Uint8Array)) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
+    const view = plainView(out, Uint8Array, 'out')
+    if (view.length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    checkBatch(engine, strings, 0, strings.length, null, plainView(out, Uint8Array, 'out'))
+    checkBatch(engine, strings, 0, strings.length, null, view)
     return out
   }
 
@@ -165,10 +167,11 @@ export class Matcher {
   checkMany(urls: readonly (string | URL)[], out?: Int32Array): Int32Array {
     const strings = stringsOf(urls)
     if (out === undefined) out = new Int32Array(strings.length)
-    else if (!(out instanceof Int32Array) || plainView(out, Int32Array, 'out').length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
+    else if (!(out instanceof Int32Array)) fail('out', `an Int32Array of length >= ${strings.length}`, out)
+    const view = plainView(out, Int32Array, 'out')
+    if (view.length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
     const engine = getEngine()
     engine.use(this.#table)
-    const view = plainView(out, Int32Array, 'out')
     checkBatch(engine, strings, 0, strings.length, view, null)
     this.#toLines(view, strings.length)
     return out
