@@ -471,7 +471,6 @@ export class RobotsCache {
       // Whatever it held expires on its own.
     }
   }
-
 }
 
 /** Upper bound on one storage call, whatever the fetch timeout (which may be Infinity). */

@@ -191,7 +191,7 @@ async function folderRecord(file: string, dir: string): Promise<SurveyRecord> {
     const { body, bytes } = await readHead(file)
     return { origin, source: file, offset: 0, status: 200, body, bytes, error: null }
   } catch (e) {
-    return failed(file, 0, `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, origin)
+    return failed(file, 0, `cannot read ${file}: ${errorCode(e)}`, origin)
   }
 }
 
