@@ -198,11 +198,13 @@ export class Tables {
       const b = arena.clockNext()
       if (b === 0) return 0
       const tag = m[b >>> 2] === TAG_PADDING ? b + TAG_BYTES : b
-      if (m[tag >>> 2] === TAG_USED) {
+      const at = tag + TAG_BYTES
+      // The current table is the one in use: Engine.use marks a table only when it becomes current,
+      // so one checked again and again while compiles pass would otherwise lose its mark and go.
+      if (m[tag >>> 2] === TAG_USED || at === e.current) {
         m[tag >>> 2] = TAG_UNUSED
         continue
       }
-      const at = tag + TAG_BYTES
       const copy = e.u8.slice(at, at + tableLength(e.u8.subarray(at)))
       this.#evicted.set(at, copy)
       this.evictions++
