@@ -17,7 +17,8 @@
 // `overflow`, keeps counting, and asks for the exact size.
 
 import {
-  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, REF_BITS, REF_F_ALLOW, REF_F_GLOBAL,
+  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, NAMED_BITS, NAMED_HASH_BASIS, NAMED_HASH_PRIME,
+  NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS, REF_BITS, REF_F_ALLOW, REF_F_GLOBAL,
   REF_F_HAS_ORIG, REF_F_SPECIFIC, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_F_ESCAPE, SCAN_F_GLOBAL,
 } from '../src/engine/layout';
@@ -33,6 +34,8 @@ let gHasRules = false;
 let gGlobal = false;
 let gNamed = false;
 let anyNamed = false;
+// The signature of every product token the user-agent lines read so far name (layout.ts NAMED_*).
+const NAMED = memory.data(NAMED_WORDS * 4, 16);
 let refsTop: usize = 0;
 let escBottom: usize = 0;
 let overflow = false;
@@ -52,6 +55,20 @@ export function compiledTable(): usize {
 
 export function compileNeeded(): u32 {
   return needed;
+}
+
+/**
+ * Word `word` (< NAMED_WORDS) of the named-token signature of the last compile's body (layout.ts
+ * NAMED_*): every user-agent line's token sets its bits, whichever agents the compile was for.
+ */
+export function namedSignature(word: u32): u32 {
+  return word < <u32>NAMED_WORDS ? load<u32>(NAMED + (<usize>word << 2)) : 0;
+}
+
+@inline function setNamedBit(h: u32): void {
+  const bit = h % <u32>NAMED_BITS;
+  const at = NAMED + (<usize>(bit / <u32>NAMED_WORD_BITS) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (bit % <u32>NAMED_WORD_BITS)));
 }
 
 @inline function align(p: usize): usize {
@@ -112,6 +129,7 @@ export function startGroups(agents: usize, agentsLen: u32): void {
   cAgents = agents;
   cAgentsLen = agentsLen;
   gIn = false; gHasRules = false; gGlobal = false; gNamed = false; anyNamed = false;
+  memory.fill(NAMED, 0, NAMED_WORDS * 4);
 }
 
 // ─── Crawl-delay ─────────────────────────────────────────────────────────────────────────────────
@@ -239,14 +257,21 @@ function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
 }
 
 // The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
-// ignoring ASCII case.
+// ignoring ASCII case. The token's bit goes into the named-token signature on the way.
 function tokenNamesAgent(v: usize, n: u32): bool {
   let t: u32 = 0;
+  let h: u32 = <u32>NAMED_HASH_BASIS;
   while (t < n) {
     const c = <u32>load<u8>(v + t);
-    if ((c | 0x20) - 0x61 < 26 || c == 0x2d || c == 0x5f) t++; else break;
+    const letter = (c | 0x20) - 0x61 < 26;
+    if (letter || c == 0x2d || c == 0x5f) {
+      h = (h ^ (letter ? c | 0x20 : c)) * <u32>NAMED_HASH_PRIME;
+      t++;
+    } else break;
   }
   if (t == 0) return false;
+  setNamedBit(h);
+  setNamedBit((h ^ <u32>NAMED_SECOND) * <u32>NAMED_HASH_PRIME);
   let a: u32 = 0;
   while (a < cAgentsLen) {
     let b = a;

@@ -73,6 +73,7 @@
 //   scanStart(body, len), scan(out, cap), scanLineCount()   see scanner.ts.
 //   scanResume(body, len, pos, line), scanPosition()         see scanner.ts.
 //   compile, compileList, compiledTable, compileNeeded       see compiler.ts.
+//   namedSignature(word)                                      see compiler.ts (layout.ts NAMED_*).
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 //   streamCheck, streamRuleStart/End/Allow                    see stream.ts.
 //   compactFinish, expandCompact                             see compact.ts.
@@ -83,7 +84,7 @@ export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scan
 export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
 export { compactFinish, expandCompact } from './compact';
-export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd } from './compiler';
+export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd, namedSignature } from './compiler';
 
 export function heapBase(): usize {
   return (__heap_base + 15) & ~(15 as usize);

@@ -1,9 +1,18 @@
 // A first check is decided straight from the body (assembly/stream.ts) and later checks by a
 // compiled table: both must give the same verdict, line and rule, on every labelled case and on
-// random bodies, from string and byte bodies alike; and an agent's second check must compile.
+// random bodies, from string and byte bodies alike; an agent's second check must compile, and an
+// agent no group names takes the site's global matcher when it has one.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Verdict } from '../src/index.js'
+import type { WasmExports } from '../src/engine/abi.js'
+import { namedBits } from '../src/engine/agent-cache.js'
+import { NAMED_WORD_BITS, NAMED_WORDS } from '../src/engine/layout.js'
+import { agentTokens } from '../src/engine/args.js'
+import { utf8 } from '../src/engine/bytes.js'
+import { referenceCheck } from '../src/engine/reference.js'
+import { getEngine } from '../src/engine/wasm.js'
+import { compileAgents } from '../src/engine/wasm-body.js'
 import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
 import { corpusAvailable, loadCorpus, loadFixture, type LabelledBody } from './helpers/cases.js'
 import { fuzzOptions } from './helpers/fuzz.js'
@@ -138,5 +147,84 @@ describe('a site streams its first check, then compiles', () => {
     const r = parseRobots(big, { maxBytes: Infinity })
     expect(r.check('http://h/private/ok', 'x')).toEqual({ allowed: true, line: 4, rule: { kind: 'allow', pattern: '/private/ok' } })
     expect(r.check('http://h/private/no', 'x')).toEqual({ allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' } })
+  })
+})
+
+describe('agents no group names share the global matcher, with no compile of their own', () => {
+  /** Runs `f` counting the engine's wasm compiles. */
+  function compiles(f: () => void): number {
+    const e = getEngine()
+    const real = e.w
+    let calls = 0
+    ;(e as { w: WasmExports }).w = { ...real, compile: (...args: Parameters<WasmExports['compile']>) => (calls++, real.compile(...args)) }
+    try {
+      f()
+    } finally {
+      ;(e as { w: WasmExports }).w = real
+    }
+    return calls
+  }
+
+  const BODY = 'User-agent: googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /all\nAllow: /all/ok\n'
+
+  test('after the first compile of an unnamed agent, other unnamed agents compile nothing; a named one still compiles', () => {
+    const r = parseRobots(BODY)
+    expect(r.isAllowed('http://h/g', 'googlebot')).toBe(false) // streamed
+    expect(compiles(() => expect(r.check('http://h/all/x', 'bingbot')).toEqual({ allowed: false, line: 5, rule: { kind: 'disallow', pattern: '/all' } }))).toBe(1)
+    expect(compiles(() => {
+      for (const a of ['CCBot', 'GPTBot/1.1', ['foobot', 'other-bot'], 'x_y']) {
+        expect(r.check('http://h/all/ok', a)).toEqual({ allowed: true, line: 6, rule: { kind: 'allow', pattern: '/all/ok' } })
+        expect(r.isAllowed('http://h/g', a)).toBe(true)
+      }
+    })).toBe(0)
+    // Googlebot is named: its second check compiles its own table.
+    expect(compiles(() => expect(r.check('http://h/all', 'Googlebot/2.1')).toEqual({ allowed: true, line: 0 }))).toBe(1)
+    // So does a list with a named token in it.
+    expect(compiles(() => expect(r.isAllowed('http://h/g', ['ccbot', 'googlebot'])).toBe(false))).toBe(1)
+  })
+
+  test('a token whose signature bits are a named token\'s is compiled, and gets the global groups', () => {
+    const named = namedBits('googlebot')
+    let twin = ''
+    for (let i = 0; twin === ''; i++) {
+      const t = 'bot' + i.toString(36).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]!)
+      if (namedBits(t).every((b) => named.includes(b))) twin = t
+    }
+    const r = parseRobots(BODY)
+    r.isAllowed('http://h/', 'bingbot') // streamed
+    r.isAllowed('http://h/', 'ccbot') // compiled: the site's global matcher
+    expect(compiles(() => expect(r.check('http://h/g', twin)).toEqual({ allowed: true, line: 0 }))).toBe(1)
+    expect(r.isAllowed('http://h/all', twin)).toBe(false)
+  })
+
+  /** The signature the last compile left, as words. */
+  const signature = (): number[] => Array.from({ length: NAMED_WORDS }, (_, w) => getEngine().w.namedSignature(w))
+
+  test('the host and the wasm compiler set the same signature bits for a token, whatever its case and what follows it', () => {
+    const e = getEngine()
+    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z_-]{1,12}$/), fc.constantFrom('', '/1.0', ' x', '*', '9'), (token, tail) => {
+      compileAgents(e, utf8(`User-agent: ${token}${tail}\nDisallow: /\n`), ['z'])
+      const want = new Array<number>(NAMED_WORDS).fill(0)
+      for (const b of namedBits(token.toLowerCase())) want[Math.floor(b / NAMED_WORD_BITS)]! |= 1 << (b % NAMED_WORD_BITS)
+      expect(signature()).toEqual(want)
+    }), fuzzOptions(2_000))
+    // A value with no token ('*', a digit first) sets no bit.
+    compileAgents(e, utf8('User-agent: *\nUser-agent: 9bot\nUser-agent: /x\nDisallow: /\n'), ['z'])
+    expect(signature()).toEqual(new Array<number>(NAMED_WORDS).fill(0))
+  })
+
+  test(`property: a site checked for many agents in any order answers each as the reference does (${fuzzOptions(500).numRuns} runs)`, () => {
+    const agentArb = fc.constantFrom('a', 'b', 'foo', 'Googlebot', 'googlebot-news', 'AB42bot', 'x/1.0', 'other', 'c', 'bingbot', 'x y')
+    fc.assert(fc.property(bodyArb, fc.array(fc.tuple(fc.oneof(agentArb, fc.array(agentArb, { minLength: 1, maxLength: 3 })), urlArb), { maxLength: 40 }), (body, calls) => {
+      const r = parseRobots(body)
+      const parsed = parseRobots(body).parsed
+      for (const [agent, url] of calls) {
+        const want = referenceCheck(parsed, agentTokens(agent), utf8(url))
+        const got = r.check(url, agent)
+        if (got.allowed !== want.allowed || got.line !== want.line) return false
+        if (r.isAllowed(url, agent) !== want.allowed) return false
+      }
+      return true
+    }), fuzzOptions(500))
   })
 })

@@ -66,6 +66,8 @@ export interface WasmExports {
   compileNeeded(): number
   /** Where the last compiled table starts. */
   compiledTable(): number
+  /** Word `word` (< NAMED_WORDS) of the last compile's named-token signature (layout.ts NAMED_*). */
+  namedSignature(word: number): number
   /**
    * The Crawl-delay value of `agents` (as for compile): its start in the body, or -1 when none
    * applies; its end from crawlDelayEnd().

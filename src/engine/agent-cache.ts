@@ -11,8 +11,15 @@
 // no matcher only when it is the site's first agent and has had just its streamed check. A site with
 // only that streamed check holds its agent alone (shared, no array): most sites a crawler keeps are
 // checked once, and an array would cost each of them its own bytes.
+//
+// Agents that no group names all get the global groups (RFC 9309 2.2.1), so one matcher serves them
+// all: once a compile has given the site's named-token signature (layout.ts NAMED_*) and a matcher
+// for an agent whose tokens' bits are all clear, every later such agent takes that matcher with no
+// compile. A crawler checking a site for several agents (the field benchmark checks 6.6 a site)
+// compiled each of them before, to find that three in four had the same table.
 
-import { agentTokens } from './args.js'
+import { agentTokens, NAMING_TOKEN } from './args.js'
+import { NAMED_BITS, NAMED_HASH_BASIS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS } from './layout.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
@@ -21,11 +28,17 @@ const E_AGENT = 0
 const E_MATCHER = 1
 const E_USED = 2
 const E_SIZE = 3
-/** Slot 0 is the site's use counter; entries follow. Use marks are small integers: storing one
- * costs no write barrier, where moving entries (pointers) in an old array costs one per store. */
+/** Slot 0 is the site's use counter. Use marks are small integers: storing one costs no write
+ * barrier, where moving entries (pointers) in an old array costs one per store. */
 const TICK = 0
+/** Slots 1 to NAMED_WORDS: the body's named-token signature (layout.ts NAMED_*); -1 in slot 1 while unknown. */
+const NAMED = 1
+/** The matcher of the global groups (of an agent no group names), or null while unknown. */
+const GLOBAL = NAMED + NAMED_WORDS
+/** Where the entries start. */
+const FIRST = GLOBAL + 1
 
-/** A site's matchers: [tick, then (agent, matcher, used) per entry]. Made by `grownSlots`. */
+/** A site's matchers: [tick, the named-token signature, the global matcher, then (agent, matcher, used) per entry]. Made by `grownSlots`. */
 export type AgentSlots = (Agent | Matcher | number | null)[]
 
 /** What a site holds for its agents: the agent of its streamed first check alone, or its slots. */
@@ -37,20 +50,57 @@ export type SiteAgents = Agent | AgentSlots
  * `Robots.matcher` (null), no entry yet. The caller keeps what it gets.
  */
 export function grownSlots(site: SiteAgents | null): AgentSlots {
-  if (site === null) return [0]
-  return Array.isArray(site) ? site : [1, site, null, 1]
+  if (Array.isArray(site)) return site
+  // Copies of one template are sized exactly, where pushing would leave spare capacity.
+  if (site === null) return NO_ENTRIES.slice()
+  const slots = NO_ENTRIES.concat([site, null, 1])
+  slots[TICK] = 1
+  return slots
 }
+
+/** Slots with no entry: tick 0, the signature unknown, no global matcher. */
+const NO_ENTRIES: AgentSlots = [0]
+for (let w = 0; w < NAMED_WORDS; w++) NO_ENTRIES.push(w === 0 ? -1 : 0)
+NO_ENTRIES.push(null)
 
 /** The site's matchers, for a new table to share one's when it has the same rules. */
 export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
   const out: (Matcher | null)[] = []
-  for (let at = 1; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
+  for (let at = FIRST; at < slots.length; at += E_SIZE) out.push(slots[at + E_MATCHER] as Matcher | null)
   return out
 }
 
 /** The product tokens of the agent a site holds alone (its streamed first check's). */
 export function firstTokens(site: SiteAgents): readonly string[] {
   return (site as Agent).tokens
+}
+
+/** Keeps the named-token signature a compile of the site's body gave: `word(w)` for each word. */
+export function noteNamed(slots: AgentSlots, word: (w: number) => number): void {
+  for (let w = 0; w < NAMED_WORDS; w++) slots[NAMED + w] = word(w)
+}
+
+/** The agent's tokens are known to name no group of the site's body (its signature is known). */
+function namesNoGroup(slots: AgentSlots, tokens: readonly string[]): boolean {
+  if ((slots[NAMED] as number) < 0) return false
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!
+    if (!NAMING_TOKEN.test(t)) continue
+    const [b1, b2] = namedBits(t)
+    if (isSet(slots, b1) && isSet(slots, b2)) return false
+  }
+  return true
+}
+
+function isSet(slots: AgentSlots, bit: number): boolean {
+  return (((slots[NAMED + Math.floor(bit / NAMED_WORD_BITS)] as number) >>> (bit % NAMED_WORD_BITS)) & 1) !== 0
+}
+
+/** @internal The two signature bits of a lower-case token of a-z - _ (layout.ts NAMED_*). */
+export function namedBits(token: string): [number, number] {
+  let h = NAMED_HASH_BASIS
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), NAMED_HASH_PRIME)
+  return [(h >>> 0) % NAMED_BITS, (Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> 0) % NAMED_BITS]
 }
 
 /**
@@ -60,20 +110,28 @@ export function firstTokens(site: SiteAgents): readonly string[] {
 export function slotMatcher<S>(slots: AgentSlots, a: Agent, compile: (site: S, tokens: string[]) => Matcher, site: S): Matcher {
   const tick = (slots[TICK] as number) + 1
   slots[TICK] = tick
-  let at = 1
+  let at = FIRST
   while (at < slots.length && slots[at + E_AGENT] !== a) at += E_SIZE
   if (at === slots.length) at = add(slots, a)
   slots[at + E_USED] = tick
   let m = slots[at + E_MATCHER] as Matcher | null
-  if (m === null) slots[at + E_MATCHER] = m = compile(site, [...a.tokens])
+  if (m === null) {
+    if (namesNoGroup(slots, a.tokens)) m = slots[GLOBAL] as Matcher | null
+    if (m === null) {
+      m = compile(site, [...a.tokens])
+      // The compile may have just told the signature.
+      if (namesNoGroup(slots, a.tokens)) slots[GLOBAL] = m
+    }
+    slots[at + E_MATCHER] = m
+  }
   return m
 }
 
 /** Appends an entry for `a` (no matcher yet), first evicting the least recently used when full. */
 function add(slots: AgentSlots, a: Agent): number {
-  if (slots.length >= 1 + MATCHER_CACHE * E_SIZE) {
-    let oldest = 1
-    for (let at = 1 + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
+  if (slots.length >= FIRST + MATCHER_CACHE * E_SIZE) {
+    let oldest = FIRST
+    for (let at = FIRST + E_SIZE; at < slots.length; at += E_SIZE) if ((slots[at + E_USED] as number) < (slots[oldest + E_USED] as number)) oldest = at
     slots.splice(oldest, E_SIZE)
   }
   slots.push(a, null, 0)
@@ -84,7 +142,7 @@ function add(slots: AgentSlots, a: Agent): number {
 export function slotKeys(site: SiteAgents): string[] {
   const slots = grownSlots(site)
   const entries: { key: string; used: number }[] = []
-  for (let at = 1; at < slots.length; at += E_SIZE) {
+  for (let at = FIRST; at < slots.length; at += E_SIZE) {
     entries.push({ key: JSON.stringify((slots[at + E_AGENT] as Agent).tokens), used: slots[at + E_USED] as number })
   }
   return entries.sort((x, y) => x.used - y.used).map((e) => e.key)

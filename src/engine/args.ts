@@ -28,6 +28,12 @@ function productToken(agent: string): string {
   return asciiLower(agent.slice(s, e))
 }
 
+/**
+ * The caller's tokens that can equal a user-agent line's token (its leading A-Z a-z - _, as
+ * Google's matcher extracts it, lower-cased): no other token names a group.
+ */
+export const NAMING_TOKEN = /^[a-z_-]+$/
+
 /** Tokens deduplicated by scanning before agentTokens switches to a Set. */
 const DEDUPE_SCAN = 16
 

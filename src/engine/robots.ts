@@ -1,6 +1,6 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
-import { agentOf, firstTokens, grownSlots, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
+import { agentOf, firstTokens, grownSlots, noteNamed, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
 import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, plainBytes, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
@@ -227,13 +227,18 @@ export class Robots {
     return matcherLike((like) => site.#compile(tokens, like), siteMatchers(site.#agents as AgentSlots))
   }
 
-  /** The compiled table of validated product tokens, or the one of `like` with the same bytes. */
+  /**
+   * The compiled table of validated product tokens, or the one of `like` with the same bytes. A
+   * wasm compile also tells the site's slots the body's named-token signature.
+   */
   #compile(tokens: readonly string[], like: readonly TableRef[]): TableRef {
     const engine = getEngine()
     // Small enough bodies (every body under the default limit) are selected and compiled in one
     // wasm pass; larger ones through the TS parser's selection.
-    if (this.#inWasm) return compileAgents(engine, this.#source, tokens, like)
-    return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules, like)
+    if (!this.#inWasm) return compileRules(engine, this.parsed, selectRules(this.parsed, tokens).rules, like)
+    const table = compileAgents(engine, this.#source, tokens, like)
+    noteNamed(this.#agents as AgentSlots, engine.w.namedSignature)
+    return table
   }
 
   /** Sitemap URLs in file order, exact duplicates dropped; a frozen array. */

@@ -11,12 +11,11 @@
 import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_LINE_START, SCAN_RECORD_SIZE, SCAN_VAL_END,
   SCAN_VAL_START } from './layout.js'
+import { NAMING_TOKEN } from './args.js'
 import { encoder } from './bytes.js'
 import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
 import { align16, codedPlainLength, type Body, type Engine, type HeldBody } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
-
-const AGENT_TOKEN = /^[a-z_-]+$/
 
 /** streamCheck's answer: the verdict and the deciding line (0: no rule matched). */
 export interface StreamVerdict {
@@ -108,7 +107,7 @@ function loadBodyAndAgents(e: Engine, body: Body, tokens: readonly string[], ext
   let o = agents
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!
-    if (!AGENT_TOKEN.test(t)) continue
+    if (!NAMING_TOKEN.test(t)) continue
     if (o > agents) u8[o++] = 0x0a
     for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
   }
