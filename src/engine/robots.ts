@@ -164,8 +164,9 @@ export class Robots {
   /**
    * True when `agent` may fetch `url`. The site's first check is decided straight from the body
    * (no table: a site checked once costs one scan, which also compacts the body); an agent checked
-   * again, and any other agent, gets a compiled matcher, cached for the last few agents. So a body
-   * is scanned at most once more than the agents it is checked for.
+   * again, and any other agent, gets a compiled matcher, cached for the last few agents. Agents that
+   * no group names share one matcher, compiled for the first of them (agent-cache.ts). So a body is
+   * scanned at most once more than the agents it is checked for, and usually far less.
    */
   isAllowed(url: string | URL, agent: string | readonly string[]): boolean {
     // The URL's text first: a URL object's href getter may call back into this Robots, and must
