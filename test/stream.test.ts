@@ -6,8 +6,8 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Verdict } from '../src/index.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { namedBits } from '../src/engine/agent-cache.js'
-import { NAMED_WORD_BITS, NAMED_WORDS } from '../src/engine/layout.js'
+import { namedHash } from '../src/engine/agent-cache.js'
+import { NAMED_BITS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS } from '../src/engine/layout.js'
 import { agentTokens } from '../src/engine/args.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { referenceCheck } from '../src/engine/reference.js'
@@ -163,6 +163,12 @@ describe('agents no group names share the global matcher, with no compile of the
       ;(e as { w: WasmExports }).w = real
     }
     return calls
+  }
+
+  /** A token's two signature bits, from the host's hash as layout.ts NAMED_* defines them. */
+  const namedBits = (token: string): number[] => {
+    const h = namedHash(token)
+    return [(h >>> 0) % NAMED_BITS, (Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> 0) % NAMED_BITS]
   }
 
   const BODY = 'User-agent: googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /all\nAllow: /all/ok\n'

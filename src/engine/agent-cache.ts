@@ -51,17 +51,13 @@ export type SiteAgents = Agent | AgentSlots
  */
 export function grownSlots(site: SiteAgents | null): AgentSlots {
   if (Array.isArray(site)) return site
-  // Copies of one template are sized exactly, where pushing would leave spare capacity.
-  if (site === null) return NO_ENTRIES.slice()
-  const slots = NO_ENTRIES.concat([site, null, 1])
-  slots[TICK] = 1
+  // Tick, signature words (-1: unknown), no global matcher, then the site's first agent if any.
+  const slots: AgentSlots = [site === null ? 0 : 1, -1]
+  for (let w = 1; w < NAMED_WORDS; w++) slots.push(0)
+  slots.push(null)
+  if (site !== null) slots.push(site, null, 1)
   return slots
 }
-
-/** Slots with no entry: tick 0, the signature unknown, no global matcher. */
-const NO_ENTRIES: AgentSlots = [0]
-for (let w = 0; w < NAMED_WORDS; w++) NO_ENTRIES.push(w === 0 ? -1 : 0)
-NO_ENTRIES.push(null)
 
 /** The site's matchers, for a new table to share one's when it has the same rules. */
 export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
@@ -83,24 +79,24 @@ export function noteNamed(slots: AgentSlots, word: (w: number) => number): void 
 /** The agent's tokens are known to name no group of the site's body (its signature is known). */
 function namesNoGroup(slots: AgentSlots, tokens: readonly string[]): boolean {
   if ((slots[NAMED] as number) < 0) return false
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k]!
-    if (!NAMING_TOKEN.test(t)) continue
-    const [b1, b2] = namedBits(t)
-    if (isSet(slots, b1) && isSet(slots, b2)) return false
+  for (const t of tokens) {
+    const h = namedHash(t)
+    if (NAMING_TOKEN.test(t) && isSet(slots, h) && isSet(slots, Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME))) return false
   }
   return true
 }
 
-function isSet(slots: AgentSlots, bit: number): boolean {
+/** Bit `h` mod NAMED_BITS of the site's signature. */
+function isSet(slots: AgentSlots, h: number): boolean {
+  const bit = (h >>> 0) % NAMED_BITS
   return (((slots[NAMED + Math.floor(bit / NAMED_WORD_BITS)] as number) >>> (bit % NAMED_WORD_BITS)) & 1) !== 0
 }
 
-/** @internal The two signature bits of a lower-case token of a-z - _ (layout.ts NAMED_*). */
-export function namedBits(token: string): [number, number] {
+/** @internal FNV-1a of a token's UTF-16 units, which for a token of a-z - _ are its bytes (layout.ts NAMED_*). */
+export function namedHash(token: string): number {
   let h = NAMED_HASH_BASIS
   for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), NAMED_HASH_PRIME)
-  return [(h >>> 0) % NAMED_BITS, (Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> 0) % NAMED_BITS]
+  return h
 }
 
 /**
