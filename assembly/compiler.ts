@@ -17,8 +17,8 @@
 // `overflow`, keeps counting, and asks for the exact size.
 
 import {
-  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, NAMED_BITS, NAMED_HASH_BASIS, NAMED_HASH_PRIME,
-  NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS, REF_BITS, REF_F_ALLOW, REF_F_GLOBAL,
+  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, NAMED_BIT_SHIFT, NAMED_HASH_BASIS, NAMED_HASH_PRIME,
+  NAMED_SECOND, NAMED_WORDS, REF_BITS, REF_F_ALLOW, REF_F_GLOBAL,
   REF_F_HAS_ORIG, REF_F_SPECIFIC, REF_LINE, REF_ORIG_LEN, REF_ORIG_PTR, REF_PAT_LEN, REF_PAT_PTR, REF_SIZE,
   SCAN_F_ESCAPE, SCAN_F_GLOBAL,
 } from '../src/engine/layout';
@@ -65,10 +65,11 @@ export function namedSignature(word: u32): u32 {
   return word < <u32>NAMED_WORDS ? load<u32>(NAMED + (<usize>word << 2)) : 0;
 }
 
+// No division: a bit is the hash's top bits (layout.ts NAMED_*), and a UA line sets two.
 @inline function setNamedBit(h: u32): void {
-  const bit = h % <u32>NAMED_BITS;
-  const at = NAMED + (<usize>(bit / <u32>NAMED_WORD_BITS) << 2);
-  store<u32>(at, load<u32>(at) | (<u32>1 << (bit % <u32>NAMED_WORD_BITS)));
+  const bit = h >>> <u32>NAMED_BIT_SHIFT;
+  const at = NAMED + (<usize>(bit >> 5) << 2);
+  store<u32>(at, load<u32>(at) | (<u32>1 << (bit & 31)));
 }
 
 @inline function align(p: usize): usize {

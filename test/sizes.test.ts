@@ -22,7 +22,7 @@ const BUDGETS: Record<string, number> = {
   // set is in each comment; the unminified history is in git.
   'index.js': 110 * KiB, // 105,766 minified
   'index.cjs': 110 * KiB, // 106,253 minified
-  'workerd.js': 76 * KiB, // 76,844: the named-token signature, so that agents no group names share a matcher (the field benchmark's time halved); 71,500 minified
+  'workerd.js': 76 * KiB, // 76,898: the named-token signature, so that agents no group names share a matcher (the field benchmark's time halved); 71,500 minified
   'compat.js': 76 * KiB, // 72,688 minified
   'compat.cjs': 76 * KiB, // 73,202 minified
   'compat-workerd.js': 42 * KiB, // 41,162 minified: the constructor checks of Robots and Matcher (38,372 when the budget was 40 KiB)

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { parseRobots, type Verdict } from '../src/index.js'
 import type { WasmExports } from '../src/engine/abi.js'
 import { namedHash } from '../src/engine/agent-cache.js'
-import { NAMED_BITS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS } from '../src/engine/layout.js'
+import { NAMED_BIT_SHIFT, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORDS } from '../src/engine/layout.js'
 import { agentTokens } from '../src/engine/args.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { referenceCheck } from '../src/engine/reference.js'
@@ -168,7 +168,7 @@ describe('agents no group names share the global matcher, with no compile of the
   /** A token's two signature bits, from the host's hash as layout.ts NAMED_* defines them. */
   const namedBits = (token: string): number[] => {
     const h = namedHash(token)
-    return [(h >>> 0) % NAMED_BITS, (Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> 0) % NAMED_BITS]
+    return [h >>> NAMED_BIT_SHIFT, Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> NAMED_BIT_SHIFT]
   }
 
   const BODY = 'User-agent: googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /all\nAllow: /all/ok\n'
@@ -203,15 +203,15 @@ describe('agents no group names share the global matcher, with no compile of the
     expect(r.isAllowed('http://h/all', twin)).toBe(false)
   })
 
-  /** The signature the last compile left, as words. */
-  const signature = (): number[] => Array.from({ length: NAMED_WORDS }, (_, w) => getEngine().w.namedSignature(w))
+  /** The signature the last compile left, as u32 words (the export hands them out as i32). */
+  const signature = (): number[] => Array.from({ length: NAMED_WORDS }, (_, w) => getEngine().w.namedSignature(w) >>> 0)
 
   test('the host and the wasm compiler set the same signature bits for a token, whatever its case and what follows it', () => {
     const e = getEngine()
     fc.assert(fc.property(fc.stringMatching(/^[A-Za-z_-]{1,12}$/), fc.constantFrom('', '/1.0', ' x', '*', '9'), (token, tail) => {
       compileAgents(e, utf8(`User-agent: ${token}${tail}\nDisallow: /\n`), ['z'])
       const want = new Array<number>(NAMED_WORDS).fill(0)
-      for (const b of namedBits(token.toLowerCase())) want[Math.floor(b / NAMED_WORD_BITS)]! |= 1 << (b % NAMED_WORD_BITS)
+      for (const b of namedBits(token.toLowerCase())) want[b >> 5]! = (want[b >> 5]! | (1 << (b & 31))) >>> 0
       expect(signature()).toEqual(want)
     }), fuzzOptions(2_000))
     // A value with no token ('*', a digit first) sets no bit.

@@ -19,7 +19,7 @@
 // compiled each of them before, to find that three in four had the same table.
 
 import { agentTokens, NAMING_TOKEN } from './args.js'
-import { NAMED_BITS, NAMED_HASH_BASIS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORD_BITS, NAMED_WORDS } from './layout.js'
+import { NAMED_BIT_SHIFT, NAMED_HASH_BASIS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORDS } from './layout.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
@@ -31,10 +31,14 @@ const E_SIZE = 3
 /** Slot 0 is the site's use counter. Use marks are small integers: storing one costs no write
  * barrier, where moving entries (pointers) in an old array costs one per store. */
 const TICK = 0
-/** Slots 1 to NAMED_WORDS: the body's named-token signature (layout.ts NAMED_*); -1 in slot 1 while unknown. */
+/**
+ * Slots NAMED to NAMED + 2 * NAMED_WORDS - 1: the body's named-token signature (layout.ts NAMED_*)
+ * in 16-bit halves, so that each is a small integer (a V8 Smi, stored in place); -1 in slot NAMED
+ * while unknown.
+ */
 const NAMED = 1
 /** The matcher of the global groups (of an agent no group names), or null while unknown. */
-const GLOBAL = NAMED + NAMED_WORDS
+const GLOBAL = NAMED + 2 * NAMED_WORDS
 /** Where the entries start. */
 const FIRST = GLOBAL + 1
 
@@ -51,13 +55,14 @@ export type SiteAgents = Agent | AgentSlots
  */
 export function grownSlots(site: SiteAgents | null): AgentSlots {
   if (Array.isArray(site)) return site
-  // Tick, signature words (-1: unknown), no global matcher, then the site's first agent if any.
-  const slots: AgentSlots = [site === null ? 0 : 1, -1]
-  for (let w = 1; w < NAMED_WORDS; w++) slots.push(0)
-  slots.push(null)
-  if (site !== null) slots.push(site, null, 1)
+  if (site === null) return NO_ENTRIES.slice()
+  const slots = NO_ENTRIES.concat([site, null, 1])
+  slots[TICK] = 1
   return slots
 }
+
+/** Slots with no entry: tick 0, the signature unknown, no global matcher. Copies are sized exactly. */
+const NO_ENTRIES: AgentSlots = [0, -1, ...new Array<number>(2 * NAMED_WORDS - 1).fill(0), null]
 
 /** The site's matchers, for a new table to share one's when it has the same rules. */
 export function siteMatchers(slots: AgentSlots): (Matcher | null)[] {
@@ -71,9 +76,17 @@ export function firstTokens(site: SiteAgents): readonly string[] {
   return (site as Agent).tokens
 }
 
-/** Keeps the named-token signature a compile of the site's body gave: `word(w)` for each word. */
+/**
+ * Keeps the named-token signature a compile of the site's body gave, `word(w)` for each u32 word,
+ * unless the slots have it already (it is the body's, whichever agents were compiled).
+ */
 export function noteNamed(slots: AgentSlots, word: (w: number) => number): void {
-  for (let w = 0; w < NAMED_WORDS; w++) slots[NAMED + w] = word(w)
+  if ((slots[NAMED] as number) >= 0) return
+  for (let w = 0; w < NAMED_WORDS; w++) {
+    const v = word(w)
+    slots[NAMED + 2 * w] = v & 0xffff
+    slots[NAMED + 2 * w + 1] = v >>> 16
+  }
 }
 
 /** The agent's tokens are known to name no group of the site's body (its signature is known). */
@@ -87,10 +100,10 @@ function namesNoGroup(slots: AgentSlots, tokens: readonly string[]): boolean {
   return true
 }
 
-/** Bit `h` mod NAMED_BITS of the site's signature. */
+/** The signature bit of hash `h`. */
 function isSet(slots: AgentSlots, h: number): boolean {
-  const bit = (h >>> 0) % NAMED_BITS
-  return (((slots[NAMED + Math.floor(bit / NAMED_WORD_BITS)] as number) >>> (bit % NAMED_WORD_BITS)) & 1) !== 0
+  const bit = h >>> NAMED_BIT_SHIFT
+  return (((slots[NAMED + (bit >> 4)] as number) >>> (bit & 15)) & 1) !== 0
 }
 
 /** @internal FNV-1a of a token's UTF-16 units, which for a token of a-z - _ are its bytes (layout.ts NAMED_*). */
