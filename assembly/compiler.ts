@@ -258,7 +258,7 @@ function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
 }
 
 // The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
-// ignoring ASCII case. The token's bit goes into the named-token signature on the way.
+// ignoring ASCII case. The token's bits go into the named-token signature on the way.
 function tokenNamesAgent(v: usize, n: u32): bool {
   let t: u32 = 0;
   let h: u32 = <u32>NAMED_HASH_BASIS;

@@ -149,20 +149,18 @@ export const CODED_PLAIN_LENGTH = 0
 export const CODED_TRAILER = 4
 
 // ─── The named-token signature (assembly/compiler.ts writes it during a compile's scan; the host's
-// matcher cache, src/engine/agent-cache.ts, reads it): a Bloom filter of the product tokens the
-// user-agent lines name (each line's leading A-Z a-z - _, lower-cased). A token sets two of its
-// NAMED_BITS bits: the top NAMED_BIT_SHIFT-less bits of h, FNV-1a of its bytes (the basis, then per
-// byte XOR and multiply by the prime, mod 2^32), and of FNV-1a of the same bytes followed by
-// NAMED_SECOND. Bit b is bit (b & 31) of u32 word (b >> 5). A token with either bit clear names no
-// group of the body, so an agent made only of such tokens gets the global groups, as every other
+// matcher cache, src/engine/agent-cache.ts, reads it): a 128-bit Bloom filter of the product tokens
+// the user-agent lines name (each line's leading A-Z a-z - _, lower-cased). A token sets two bits:
+// h >>> NAMED_BIT_SHIFT (the top seven bits of h) for h the FNV-1a of its bytes (the basis, then per
+// byte XOR and multiply by the prime, mod 2^32), and the same for the FNV-1a of its bytes followed
+// by NAMED_SECOND. Bit b is bit (b & 31) of u32 word (b >> 5). A token with either bit clear names
+// no group of the body, so an agent made only of such tokens gets the global groups, as every other
 // such agent does.
 export const NAMED_HASH_BASIS = 2166136261
 export const NAMED_HASH_PRIME = 16777619
 /** The byte after the token for its second bit (no token holds it). */
 export const NAMED_SECOND = 0xff
-/** A bit's index is h >>> NAMED_BIT_SHIFT: the hash's top 7 bits. */
 export const NAMED_BIT_SHIFT = 25
-export const NAMED_BITS = 128
 export const NAMED_WORDS = 4
 
 // ─── compileList's rule refs, written by the host (wasm.ts) for rules it selected itself.
