@@ -150,10 +150,8 @@ export class Matcher {
    */
   isAllowedMany(urls: readonly (string | URL)[], out?: Uint8Array): Uint8Array {
     const strings = stringsOf(urls)
-    if (out === undefined) out = new Uint8Array(strings.length)
-    else if (!(out instanceof Uint8Array)) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
-    const view = plainView(out, Uint8Array, 'out')
-    if (view.length < strings.length) fail('out', `a Uint8Array of length >= ${strings.length}`, out)
+    out ??= new Uint8Array(strings.length)
+    const view = outView(out, Uint8Array, strings.length, 'a Uint8Array')
     const engine = getEngine()
     engine.use(this.#table)
     checkBatch(engine, strings, 0, strings.length, null, view)
@@ -166,10 +164,8 @@ export class Matcher {
    */
   checkMany(urls: readonly (string | URL)[], out?: Int32Array): Int32Array {
     const strings = stringsOf(urls)
-    if (out === undefined) out = new Int32Array(strings.length)
-    else if (!(out instanceof Int32Array)) fail('out', `an Int32Array of length >= ${strings.length}`, out)
-    const view = plainView(out, Int32Array, 'out')
-    if (view.length < strings.length) fail('out', `an Int32Array of length >= ${strings.length}`, out)
+    out ??= new Int32Array(strings.length)
+    const view = outView(out, Int32Array, strings.length, 'an Int32Array')
     const engine = getEngine()
     engine.use(this.#table)
     checkBatch(engine, strings, 0, strings.length, view, null)
@@ -265,4 +261,15 @@ function stringsOf(urls: unknown): string[] {
     strings[k] = typeof u === 'string' ? u : urlString(u, `urls[${k}]`)
   }
   return strings
+}
+
+/**
+ * A caller's `out` for `n` results as a plain view of its memory (args.ts plainView), judged by
+ * its real length; a TypeError naming `what` (its type) when it is not one or is too short.
+ */
+function outView<T extends Uint8Array | Int32Array>(out: unknown, type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; prototype: T }, n: number, what: string): T {
+  if (!(out instanceof type)) fail('out', `${what} of length >= ${n}`, out)
+  const view = plainView(out as T, type, 'out')
+  if (view.length < n) fail('out', `${what} of length >= ${n}`, out)
+  return view
 }
