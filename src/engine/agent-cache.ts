@@ -14,8 +14,8 @@
 //
 // Agents that no group names all get the global groups (RFC 9309 2.2.1), so one matcher serves them
 // all: once a compile has given the site's named-token signature (layout.ts NAMED_*) and a matcher
-// for an agent whose tokens' bits are all clear, every later such agent takes that matcher with no
-// compile. A crawler checking a site for several agents (the field benchmark checks 6.6 a site)
+// for an agent each of whose tokens has a bit clear there, every later such agent takes that
+// matcher with no compile. A crawler checking a site for several agents (the field benchmark checks 6.6 a site)
 // compiled each of them before, to find that three in four had the same table.
 
 import { agentTokens, NAMING_TOKEN } from './args.js'

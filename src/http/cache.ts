@@ -477,12 +477,12 @@ export class RobotsCache {
 const STORAGE_MAX_MS = 10_000
 
 /**
- * Calls `call` and waits for it at most `ms`, or until `signal` aborts (null: a call that outlives
- * the lookup's own signal, never aborted): the value, or undefined when time ran out first. No
- * signal is made for that case at import: an AbortController there cost every process's start
- * 0.2-0.4 ms (Node loads its event-target machinery on first use). A synchronous throw or a rejection rejects. The timer is cleared as soon
+ * Calls `call` and waits for it at most `ms`, or until `signal` aborts: the value, or undefined
+ * when time ran out first. A synchronous throw or a rejection rejects. The timer is cleared as soon
  * as either side settles, so a storage that never settles leaves nothing behind but its promise.
- * `late` runs when a call given up on settles after all.
+ * `late` runs when a call given up on settles after all. A call that outlives the lookup's own
+ * signal passes null, not a signal that never aborts: making one at import cost every process's
+ * start 0.2-0.4 ms (Node's first AbortController loads its event-target machinery).
  */
 function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal | null, late?: () => void): Promise<T | undefined> {
   return new Promise<T | undefined>((resolve, reject) => {
