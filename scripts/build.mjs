@@ -22,12 +22,7 @@
 import { build } from 'esbuild'
 import { join } from 'node:path'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-
-// Minified: V8 pre-parses every byte of a module before it runs a line of it, so the size of the
-// JS is most of what importing the package costs a fresh process (the cold start of
-// bench/per-site.mjs). On Node 24, 2026-11-25: dist/index.js 161 KB -> 94 KB, 0.4-0.5 ms less CPU
-// per import. Public class names come back in nameExportedClasses.
-const common = { bundle: true, platform: 'neutral', target: 'es2022', legalComments: 'none', logLevel: 'warning', minify: true }
+import { common } from './bundle-options.mjs'
 
 const publicAsPackage = {
   name: 'public-as-package',

@@ -37,7 +37,7 @@ let tmp = ''
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'build', 'robots.wasm'))) execFileSync('npm', ['run', 'build:wasm', '--silent'], { cwd: ROOT, stdio: 'inherit' })
-  const sources = Math.max(newestMtime(join(ROOT, 'src')), statSync(join(ROOT, 'scripts', 'build.mjs')).mtimeMs)
+  const sources = Math.max(newestMtime(join(ROOT, 'src')), ...['build.mjs', 'bundle-options.mjs'].map((f) => statSync(join(ROOT, 'scripts', f)).mtimeMs))
   if (!existsSync(CLI) || statSync(CLI).mtimeMs < sources) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' })
   tmp = mkdtempSync(join(tmpdir(), 'robotstxt-cli-'))
 })

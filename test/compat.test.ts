@@ -562,7 +562,7 @@ describe('bad arguments', () => {
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DIST = join(ROOT, 'dist')
 const BUILT = ['compat.js', 'compat.cjs', 'compat-workerd.js', 'compat.d.ts', 'compat.d.cts']
-const SOURCES = ['src/compat.ts', 'src/compat/parser.ts', 'src/compat-workerd.ts', 'src/compat.d.cts', 'scripts/build.mjs', 'scripts/build-types.mjs']
+const SOURCES = ['src/compat.ts', 'src/compat/parser.ts', 'src/compat-workerd.ts', 'src/compat.d.cts', 'scripts/build.mjs', 'scripts/bundle-options.mjs', 'scripts/build-types.mjs']
 
 describe('built package: robotstxt-wasm/compat', () => {
   let tmp = ''
