@@ -17,10 +17,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
 import robotsParser from 'robots-parser'
 import { Matcher, parseRobots } from '../dist/index.js'
 import { loadSites } from './sites.mjs'
 import { ensureProtego, runPerSitePy } from './python.mjs'
+import { common as bundleOptions } from '../scripts/bundle-options.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -201,8 +203,11 @@ export const COLD_RUNS = 41
  * Also the CPU time each process reports at the end of its script (process.cpuUsage(), all its
  * threads), less the empty script's: on a loaded machine wall time mostly measures the wait for a
  * core (an empty node took 26-68 ms within one hour here), CPU time what the work costs.
+ * Three floors split the start (CPU time only): the import alone, with no check; an entry that
+ * exports only parseRobots, bundled from the same sources as dist/ is (everything else
+ * tree-shaken), with its first check; and a module holding only the wasm.
  */
-export function coldStart(runs) {
+export async function coldStart(runs) {
   const ours = JSON.stringify(pathToFileURL(join(root, 'dist', 'index.js')).href)
   const theirs = JSON.stringify(pathToFileURL(join(root, 'node_modules', 'robots-parser', 'index.js')).href)
   const body = JSON.stringify('User-agent: *\nDisallow: /x')
@@ -212,11 +217,20 @@ export function coldStart(runs) {
   const wasmOnly = join(dir, 'wasm-only.mjs')
   const b64 = readFileSync(join(root, 'dist', 'robots.wasm')).toString('base64')
   writeFileSync(wasmOnly, `const s=${JSON.stringify(b64)};export const instance=new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(s,'base64')),{})`)
+  // The least JS any main entry could carry: the API.md names need far more than parseRobots. An
+  // .mjs file, so Node does not first try it as CommonJS.
+  const parseOnlyEntry = join(dir, 'parse-only.mjs')
+  await build({
+    ...bundleOptions, format: 'esm', outfile: parseOnlyEntry, loader: { '.wasm': 'base64' },
+    stdin: { contents: "export { parseRobots } from './src/engine/robots.js'", resolveDir: root, loader: 'ts' },
+  })
   const scripts = {
     empty: '',
     ours: `const{parseRobots}=await import(${ours});if(parseRobots(${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
     theirs: `const{default:p}=await import(${theirs});if(p('http://a/robots.txt',${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
     wasm: `const{instance}=await import(${JSON.stringify(pathToFileURL(wasmOnly).href)});if(typeof instance.exports.check!=='function')process.exit(3)`,
+    importOnly: `const{parseRobots}=await import(${ours});if(typeof parseRobots!=='function')process.exit(3)`,
+    parseOnly: `const{parseRobots}=await import(${JSON.stringify(pathToFileURL(parseOnlyEntry).href)});if(parseRobots(${body}).isAllowed('http://a/x','bot'))process.exit(3)`,
   }
   const reportCpu = ';{const u=process.cpuUsage();process.stdout.write(String(u.user+u.system))}'
   const passes = {}
@@ -237,7 +251,10 @@ export function coldStart(runs) {
   const cpuEmpty = median(t.empty.results)
   return {
     runs, empty, ours: median(t.ours.ns) - empty, theirs: median(t.theirs.ns) - empty,
-    cpu: { empty: cpuEmpty, ours: median(t.ours.results) - cpuEmpty, theirs: median(t.theirs.results) - cpuEmpty, wasm: median(t.wasm.results) - cpuEmpty },
+    cpu: {
+      empty: cpuEmpty, ours: median(t.ours.results) - cpuEmpty, theirs: median(t.theirs.results) - cpuEmpty, wasm: median(t.wasm.results) - cpuEmpty,
+      importOnly: median(t.importOnly.results) - cpuEmpty, parseOnly: median(t.parseOnly.results) - cpuEmpty,
+    },
   }
 }
 
@@ -335,9 +352,9 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   log(`per site, crawler checks: Matcher ${fmtNs(checks.matcher)}, Robots ${fmtNs(checks.robots)} (fresh agent strings ${fmtNs(checks.fresh)}), robots-parser ${fmtNs(checks.theirs)}; floors ${fmtNs(checks.touch)} reading, ${fmtNs(checks.encode)} with the URL encoded`)
   const mem = memory()
   log(`per site, memory: Robots ${fmtB(mem.string)} (bytes ${fmtB(mem.bytes)}), Matcher ${fmtB(mem.matcher)}, robots-parser ${fmtB(mem.theirs)}`)
-  cold ??= coldStart(Math.max(COLD_RUNS, 2 * rounds + 1))
+  cold ??= await coldStart(Math.max(COLD_RUNS, 2 * rounds + 1))
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
-  log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)}, robots-parser ${signed(cold.cpu.theirs)}, the wasm alone ${signed(cold.cpu.wasm)}`)
+  log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)} (the import alone ${signed(cold.cpu.importOnly)}), robots-parser ${signed(cold.cpu.theirs)}; floors: a parseRobots-only entry ${signed(cold.cpu.parseOnly)}, the wasm alone ${signed(cold.cpu.wasm)}`)
   const field = fieldNode(sites, rounds)
   for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
   const py = await fieldPython(rounds)
@@ -371,6 +388,8 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
   md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
   md.push(`| cold start: import + first check in a fresh process, CPU time over one with an empty script (${fmtNs(cold.cpu.empty)}; median of ${cold.runs} runs, interleaved) | ${signed(cold.cpu.theirs)} | ${signed(cold.cpu.ours)} | **${faster(cold.cpu.theirs, cold.cpu.ours)}** | no slower |`)
+  md.push(`| the import alone, no check | | ${signed(cold.cpu.importOnly)} | ${(cold.cpu.importOnly / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
+  md.push(`| floor of a cold start: an entry exporting only \`parseRobots\`, bundled from the same sources as dist/ (everything else tree-shaken), import + first check | | ${signed(cold.cpu.parseOnly)} | ${(cold.cpu.parseOnly / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
   md.push(`| floor of a cold start: a module holding only the package's wasm (base64, as the bundle embeds it), compiled and instantiated, no JS of the package | | ${signed(cold.cpu.wasm)} | ${(cold.cpu.wasm / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
   md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
   md.push('', `Cold start CPU time is each process's own \`process.cpuUsage()\` at the end of its script, all threads: what the start costs. Wall time, which on a busy machine mostly measures the wait for a core: robotstxt-wasm ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}, over the empty script's ${fmtNs(cold.empty)}.`)

@@ -127,8 +127,8 @@ function target(what, value, goal, ok) {
 }
 
 // ── init: a fresh process importing the package and answering one check, over an empty one ─────
-function initPhase() {
-  const cold = coldStart(Math.max(COLD_RUNS, ROUNDS * 2 + 1))
+async function initPhase() {
+  const cold = await coldStart(Math.max(COLD_RUNS, ROUNDS * 2 + 1))
   // CPU time, as the per-site cold start row: wall medians of 30 ms processes on a shared machine
   // can fall below the empty script's.
   const row = { phase: `init: import + first check (fresh process, CPU time over one with an empty script: ${fmtNs(cold.cpu.empty)})`, ours: cold.cpu.ours, theirs: cold.cpu.theirs }
@@ -655,7 +655,7 @@ log(`robotstxt-wasm benchmarks, ${date}, Node ${process.version}, ${machine}`)
 const corpus = loadCorpus()
 if (corpus === null) log('corpus: ../shared/corpus not found, the real-file phases are SKIPPED')
 
-const cold = initPhase()
+const cold = await initPhase()
 if (corpus) parsePhase(corpus)
 syntheticPhase()
 if (corpus) realPhase(corpus)
