@@ -3,6 +3,7 @@
 // exactly the pages Google's rules allow, and the stock crawler (robots-parser) visits another set.
 // Each crawl has its own Configuration (persistStorage off, storage dir in a temp dir) and request
 // queue, so runs never share state; nothing but 127.0.0.1 is contacted.
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
@@ -283,6 +284,29 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(RobotsTxtFile.from('http://192.168.0.1/robots.txt', body).getSitemaps({ enqueueStrategy: 'same-domain' })).toEqual(['http://192.168.0.1/s.xml'])
   })
 
+  test("'same-domain' is the public-suffix list's registrable domain, as in Crawlee: co.uk, com.au, private suffixes", () => {
+    // Found by review: the last two host labels were compared, so www.example.co.uk admitted
+    // other.co.uk (and every other site under co.uk). Crawlee asks tldts (ICANN suffixes only:
+    // github.io and blogspot.com are not boundaries there, so their sites are one domain).
+    const sitemaps = [
+      'https://www.example.co.uk/s.xml', 'https://example.co.uk/s.xml', 'https://shop.example.co.uk/s.xml',
+      'https://other.co.uk/s.xml', 'https://co.uk/s.xml', 'https://example.com.au/s.xml', 'https://www.other.com.au/s.xml',
+      'https://alice.github.io/s.xml', 'https://bob.github.io/s.xml', 'https://github.io/s.xml', 'https://x.blogspot.com/s.xml',
+      'https://example.uk/s.xml', 'http://localhost/s.xml', 'http://127.0.0.1/s.xml',
+    ]
+    const body = sitemaps.map((u) => `Sitemap: ${u}\n`).join('')
+    const sameDomain = (base: string) => RobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy: 'same-domain' })
+    expect(sameDomain('https://www.example.co.uk/robots.txt')).toEqual(['https://www.example.co.uk/s.xml', 'https://example.co.uk/s.xml', 'https://shop.example.co.uk/s.xml'])
+    expect(sameDomain('https://shop.example.com.au/robots.txt')).toEqual(['https://example.com.au/s.xml'])
+    expect(sameDomain('https://alice.github.io/robots.txt')).toEqual(['https://alice.github.io/s.xml', 'https://bob.github.io/s.xml', 'https://github.io/s.xml'])
+    expect(sameDomain('http://localhost/robots.txt')).toEqual(['http://localhost/s.xml'])
+    for (const base of ['https://www.example.co.uk/robots.txt', 'https://co.uk/robots.txt', 'https://shop.example.com.au/robots.txt', 'https://alice.github.io/robots.txt',
+      'https://x.blogspot.com/robots.txt', 'http://localhost/robots.txt', 'http://127.0.0.1/robots.txt', 'https://example.uk./robots.txt']) {
+      const stock = StockRobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy: 'same-domain' } as never)
+      expect([base, sameDomain(base)]).toEqual([base, stock])
+    }
+  })
+
   test('bad arguments are TypeErrors', async () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
@@ -358,6 +382,15 @@ describe('crawlee: packaging', () => {
       // The engine (and its RobotsCache class) is the main entry's, not a second copy.
       expect(text).toMatch(/(from ?|require\()"robotstxt-wasm"/)
       expect(text).not.toMatch(/WebAssembly/)
+      // tldts is required on first use of 'same-domain', never imported.
+      expect(text).not.toMatch(/(\brequire\(|\bfrom\s*|\bimport\()["']tldts/)
+    }
+    // Both builds find tldts when 'same-domain' first asks (the CommonJS one by its own __filename).
+    const check = "console.log(JSON.stringify(RobotsTxtFile.from('https://www.example.co.uk/robots.txt', 'Sitemap: https://other.co.uk/s.xml\\nSitemap: https://example.co.uk/s.xml').getSitemaps({ enqueueStrategy: 'same-domain' })))"
+    const esm = `const { RobotsTxtFile } = await import(${JSON.stringify(join(DIST, 'crawlee.js'))}); ${check}`
+    const cjs = `const { RobotsTxtFile } = require(${JSON.stringify(join(DIST, 'crawlee.cjs'))}); ${check}`
+    for (const args of [['--input-type=module', '-e', esm], ['-e', cjs]]) {
+      expect([args[0], JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }))]).toEqual([args[0], ['https://example.co.uk/s.xml']])
     }
     // Statements only: the TSDoc examples kept in the declarations import crawlee, as a user would.
     expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/^(?:import|export)\b[^;]*\bfrom ["'](crawlee|@crawlee\/)/m)

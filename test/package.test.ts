@@ -118,7 +118,7 @@ test('the installed package.json has no runtime dependencies and points every en
   expect(pkg.dependencies ?? {}).toEqual({})
   // Peers only for robotstxt-wasm/crawlee, every one optional: installing the package pulls in nothing.
   const peers = Object.keys(pkg.peerDependencies ?? {})
-  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', 'crawlee', 'undici'])
+  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', 'crawlee', 'tldts', 'undici'])
   const meta = (pkg.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>
   for (const peer of peers) expect(meta[peer]?.optional, peer).toBe(true)
   expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual([NAME])

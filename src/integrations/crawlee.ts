@@ -8,6 +8,7 @@
 // itself, so a RobotsCache made with the main entry is the very class used here. The one internal
 // helper, strictDispatcher (http/), holds no state worth sharing and is bundled in.
 
+import { createRequire } from 'node:module'
 import { fail } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
 import { strictDispatcher, type Dispatcher } from '../http/strict-decoding.js'
@@ -230,8 +231,11 @@ export class RobotsTxtFile {
   /**
    * The sitemap URLs the file lists, kept when they match `options.enqueueStrategy` relative to the
    * robots.txt host (default 'same-hostname'; 'all' keeps every http(s) one). Other schemes are dropped.
-   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there), or
-   * the origins for an IP address; a trailing dot on a host name is ignored, as in Crawlee.
+   * 'same-domain' compares registrable domains as Crawlee does: the public-suffix list through `tldts`
+   * (the library Crawlee uses, installed with it), ICANN suffixes only, so `www.example.co.uk` and
+   * `other.co.uk` differ while `alice.github.io` and `bob.github.io` (a private suffix) are one
+   * domain; a host with no registrable domain (an IP address, `localhost`) must have the same origin.
+   * A trailing dot on a host name is ignored by the other strategies, as in Crawlee.
    */
   getSitemaps(options?: RobotsTxtFileSitemapsOptions): string[] {
     const strategy = options?.enqueueStrategy ?? 'same-hostname'
@@ -339,16 +343,44 @@ function hostName(u: URL): string {
   return u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname
 }
 
+/** tldts' `getDomain`, as Crawlee calls it. */
+type GetDomain = (hostname: string, options: { mixedInputs: boolean }) => string | null
+
+/** tldts once loaded (null: not found); undefined until the first 'same-domain' asks for it. */
+let tldtsGetDomain: GetDomain | null | undefined
+
 /**
- * Crawlee's 'same-domain': the same registrable domain, approximated by the last two labels; an IP
- * address has no domain, and its last labels ("0.1") say nothing, so its origin must match.
+ * tldts, loaded on first use and synchronously (`getSitemaps` is synchronous in Crawlee too): from
+ * this package's place (an install with crawlee has it, and it is an optional peer of this entry),
+ * else from where crawlee's own packages find theirs.
+ */
+function loadGetDomain(): GetDomain | null {
+  const here = createRequire(typeof __filename === 'string' ? __filename : import.meta.url)
+  for (const via of [null, '@crawlee/utils', 'crawlee', '@crawlee/basic']) {
+    try {
+      const from = via === null ? here : createRequire(here.resolve(via))
+      const tldts = from('tldts') as { getDomain?: unknown }
+      if (typeof tldts.getDomain === 'function') return tldts.getDomain as GetDomain
+    } catch {
+      // Not installed there: try the next place.
+    }
+  }
+  return null
+}
+
+/**
+ * Crawlee's 'same-domain' (`matchesEnqueueStrategy` in @crawlee/utils): the registrable domains of
+ * both hosts by the public-suffix list, with tldts' defaults (ICANN section; private suffixes such
+ * as github.io are not boundaries); a host without one (an IP address) must have the same origin.
  */
 function sameDomain(u: URL, base: URL): boolean {
-  const host = hostName(base)
-  // The URL parser writes an IPv4 host in dotted decimal and an IPv6 one in brackets.
-  if (host.startsWith('[') || /^[0-9]+(\.[0-9]+){3}$/.test(host)) return u.origin === base.origin
-  const lastLabels = (h: string): string => h.split('.').slice(-2).join('.')
-  return lastLabels(hostName(u)) === lastLabels(host)
+  if (tldtsGetDomain === undefined) tldtsGetDomain = loadGetDomain()
+  if (tldtsGetDomain === null) {
+    throw new Error("robotstxt-wasm/crawlee: getSitemaps({ enqueueStrategy: 'same-domain' }) needs the tldts package, which crawlee installs (npm install crawlee, or tldts)")
+  }
+  const domain = tldtsGetDomain(base.hostname, { mixedInputs: false })
+  if (domain === null || domain === '') return u.origin === base.origin
+  return domain === tldtsGetDomain(u.hostname, { mixedInputs: false })
 }
 
 /** A fetch that goes through `proxyUrl`, built on undici (Node's own fetch has no proxy option). */
