@@ -4,7 +4,7 @@
 
 export { parseRobots, Robots, DEFAULT_MAX_BYTES, type ParseOptions } from './engine/robots.js'
 export { Matcher, type Verdict } from './engine/matcher.js'
-export type { LineReport } from './engine/parse.js'
+export type { LineReport } from './engine/line-report.js'
 export type { Directive, UsagePreference } from './engine/directives.js'
 export { crawlers, crawlerTokens, type Crawler } from './engine/crawlers.js'
 export { diffRobots, type RobotsDiff, type VerdictChange, type DiffOptions } from './engine/diff.js'

@@ -1,11 +1,13 @@
-// The wasm line scanner (assembly/scanner.ts) against its TS twin (scanBodyTs in src/engine/parse.ts):
+// The wasm line scanner (assembly/scanner.ts) against its TS twin (scanBodyTs in src/engine/scanner.ts):
 // every line record, the parsed structure (groups, rules, escapes, sitemaps, indexes, line count)
 // and the per-line report must be identical.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { utf8 } from '../src/engine/bytes.js'
 import { parseRobots } from '../src/index.js'
-import { parseBody, parsedCrawlDelay, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from '../src/engine/parse.js'
+import { reportLines, type LineReport } from '../src/engine/line-report.js'
+import { parseBody, parsedCrawlDelay, scanSitemaps, selectRules, type ParsedRobots } from '../src/engine/parse.js'
+import { scanBodyTs, type LineSink } from '../src/engine/scanner.js'
 import { agentTokens } from '../src/engine/args.js'
 import { getEngine } from '../src/engine/wasm.js'
 import { keptBytes } from './helpers/tables.js'

@@ -1,6 +1,6 @@
 // Every binary layout that crosses the boundary between the wasm engine and its host, defined once.
 // Both sides compile this very file: the AssemblyScript modules in assembly/ import it, and so does
-// the TypeScript host (wasm.ts, table.ts, parse.ts). It is written in the subset of TypeScript that
+// the TypeScript host (wasm.ts, table.ts, scanner.ts, parse.ts). It is written in the subset of TypeScript that
 // AssemblyScript also accepts (plain integer constants), so a field can never mean one offset on
 // one side and another on the other; test/layout.test.ts checks that the built wasm agrees.
 //
@@ -97,7 +97,7 @@ export const TYPE_SUFFIX = 3
 export const TYPE_CONTAINS = 4
 
 // ─── Scan record: one per line of the body, u32 fields (assembly/scanner.ts writes them; the
-// host's Builder in parse.ts reads them, and so does its TypeScript twin's output).
+// host's Builder in parse.ts reads them, and scanBodyTs in scanner.ts, its TypeScript twin, writes the same).
 export const SCAN_LINE = 0
 /** The line's kind (KIND_*) in the low byte, SCAN_F_* flags above it. */
 export const SCAN_KIND = 4

@@ -7,7 +7,8 @@
 import { firstInvalidUtf8, isAscii } from './bytes.js'
 import { MAX_LINE_BYTES } from './layout.js'
 import { readPreference } from './directives.js'
-import { reportLines, valueAgentToken, type LineReport } from './parse.js'
+import { reportLines, type LineReport } from './line-report.js'
+import { valueAgentToken } from './parse.js'
 import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from './robots.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */

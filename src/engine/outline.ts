@@ -9,7 +9,8 @@
 
 import type { TextReader } from './bytes.js'
 import { KIND_MASK, KIND_OTHER, KIND_USER_AGENT, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START } from './layout.js'
-import { AgentIndex, GroupTracker, type LineSink, type Scanner } from './parse.js'
+import { AgentIndex, GroupTracker } from './parse.js'
+import type { LineSink, Scanner } from './scanner.js'
 
 /** Fields of one other-key line in `Outline.others` (flat, OTHER_STRIDE numbers per line). */
 export const O_LINE = 0

@@ -9,7 +9,9 @@ import { Outline, outlineOf } from './outline.js'
 import { getEngine, type Body } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
-import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
+import { reportLines, type LineReport } from './line-report.js'
+import { Builder, parsedCrawlDelay, parseWith, scanSitemaps, selectRules, type ParsedRobots } from './parse.js'
+import { scanBodyTs, type LineSink } from './scanner.js'
 
 // Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
 export { DEFAULT_MAX_BYTES }

@@ -13,7 +13,8 @@ import { MAX_LINE_BYTES, REF_BITS, REF_F_ALLOW, REF_F_HAS_ORIG, REF_LINE, REF_OR
   SCAN_VAL_START } from './layout.js'
 import { NAMING_TOKEN } from './args.js'
 import { encoder } from './bytes.js'
-import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type LineSink, type ParsedRobots } from './parse.js'
+import { R_ALLOW, R_END, R_LINE, R_START, RULE_STRIDE, rulePattern, type ParsedRobots } from './parse.js'
+import type { LineSink } from './scanner.js'
 import { align16, codedPlainLength, type Body, type Engine, type HeldBody } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
 

@@ -1,0 +1,99 @@
+// The per-line report (`Robots.lines`, `Robots.forEachLine`, lint, the playground): for each line of
+// a scan, its kind, key, value, flags and group, as a fresh LineReport. Group boundaries come from
+// GroupTracker, the parser's own, so a report's group is the group the parsed form puts the line in.
+//
+// Never throws on content; linear in the body. Text is decoded only for lines with a key and value.
+
+import { textReader } from './bytes.js'
+import {
+  KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, SCAN_F_COMMENT, SCAN_F_NO_COLON, SCAN_F_TOO_LONG, SCAN_F_TYPO,
+  SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
+} from './layout.js'
+import { GroupTracker } from './parse.js'
+import type { LineSink, Scanner } from './scanner.js'
+
+/**
+ * One line of the per-line report, as `Robots.lines` returns it.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type LineReport } from 'robotstxt-wasm'
+ *
+ * const lines: readonly LineReport[] = parseRobots('Dissallow: /x\nUser-agent: *').lines
+ * lines.map((l) => `${l.line} ${l.type}${l.typo ? ' typo' : ''}${l.outsideGroup ? ' outside-group' : ''}`) // → [ '1 disallow typo outside-group', '2 user-agent' ]
+ * ```
+ */
+export interface LineReport {
+  /** Line number, from 1. */
+  line: number
+  /** What the line is: a directive kind, or `empty`, `comment` (only a comment) or `invalid` (text without a usable key and value). */
+  type: 'empty' | 'comment' | 'invalid' | 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'other'
+  /** The key as written (directives only). */
+  key?: string
+  /** The value as written, after trimming and comment removal (directives only). */
+  value?: string
+  /** The line has a `#` comment. */
+  comment: boolean
+  /** The key is an accepted misspelling (`useragent`, `dissallow`, `site-map`, ...). */
+  typo: boolean
+  /** Key and value were separated by whitespace instead of a colon. */
+  missingColon: boolean
+  /** The line was longer than 16,663 bytes; the rest was ignored. */
+  tooLong: boolean
+  /** An allow/disallow line before any user-agent line: it applies to nobody. */
+  outsideGroup: boolean
+  /** An allow/disallow pattern that can never match (non-empty, starts with neither `/` nor `*`). */
+  neverMatches: boolean
+  /** Index of the group the line stands in, -1 outside any group. */
+  group: number
+}
+
+const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
+
+/** Makes each line's report from its scan record and hands it to `emit`, in order. */
+class LineReporter implements LineSink {
+  readonly #groups = new GroupTracker()
+  #text: ((start: number, end: number) => string) | null = null
+
+  /** `source`: the string the body was encoded from, if any. */
+  constructor(private readonly body: Uint8Array, private readonly emit: (report: LineReport) => void, private readonly source?: string) {}
+
+  line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
+    const kind = kindFlags & KIND_MASK
+    const groups = this.#groups
+    groups.line(kind)
+    const directive = kind <= KIND_OTHER
+    const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
+    const body = this.body
+    // Decoding waits for the first line with text: a file of empty lines never pays for it.
+    const text = directive ? (this.#text ??= textReader(body, this.source).text) : null
+    // Every field set at once, in one order: one object shape for every line.
+    this.emit({
+      line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
+      missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
+      outsideGroup: isRule && groups.current < 0,
+      neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
+      group: groups.current,
+      key: text !== null ? text(keyStart, keyEnd) : undefined,
+      value: text !== null ? text(valStart, valEnd) : undefined,
+    })
+  }
+
+  records(w: Uint32Array, at: number, count: number): void {
+    for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+      this.line(
+        w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0,
+        w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!,
+      )
+    }
+  }
+}
+
+/**
+ * The per-line report of a body, from `scan`'s records: each line's report, a fresh object, to
+ * `emit`, in order. `source` is the string the body was encoded from, if any.
+ */
+export function reportLines(body: Uint8Array, scan: Scanner, emit: (report: LineReport) => void, source?: string): void {
+  scan(body, new LineReporter(body, emit, source))
+}
+
