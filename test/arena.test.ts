@@ -74,6 +74,20 @@ describe('arena: a two-level segregated-fit allocator in wasm memory', () => {
     expect(arena.alloc(1.8 * REGION)).toBeGreaterThan(0)
   })
 
+  test('a region past the cap is cut to what the cap leaves; past it, none is taken', () => {
+    const arena = new Arena(new Uint32Array((4 * REGION) / 4), () => REGION + REGION / 2)
+    expect(arena.addRegion(0, REGION)).toBe(REGION)
+    expect(arena.addRegion(2 * REGION, 4 * REGION)).toBe(REGION / 2)
+    expect(arena.bytes).toBe(REGION + REGION / 2)
+    expect(arena.addRegion(3 * REGION, 4 * REGION)).toBe(0)
+    expect(arena.bytes).toBe(REGION + REGION / 2)
+    // The cut region's blocks end inside what it took.
+    const at = arena.alloc(REGION / 4)
+    expect(at).toBeGreaterThan(0)
+    const big = arena.alloc(REGION / 3)
+    expect(big === 0 || big + REGION / 3 <= 2 * REGION + REGION / 2).toBe(true)
+  })
+
   test('a region elsewhere stands apart: blocks never span two regions', () => {
     const arena = arenaOver(0)
     arena.addRegion(3 * REGION, 4 * REGION)
@@ -406,5 +420,38 @@ describe('engine: one table for a site\'s agents with the same rules', () => {
     } finally {
       e.tables.track = track
     }
+  })
+})
+
+describe('engine: the arena never passes its cap, whatever joins it', () => {
+  // Last in the file: it fills the process's arena for real. Each table of about 60 KB (1,000 rules)
+  // takes a fresh page of the arena until the cap refuses the next; then the work area must grow
+  // past the arena, and its old span (a few MiB after a long URL) is memory the arena may take.
+  test('filled to arenaMax() by real tables, then the work area moves: the arena holds at most arenaMax() bytes', () => {
+    const e = getEngine()
+    const arena = e.tables.arena
+    if (arena === null) return
+    // A long URL first, so that the work area, and the span it leaves behind, is large.
+    const site = parseRobots('User-agent: *\nDisallow: /private\n')
+    const m = site.matcher('bot')
+    expect(m.isAllowed('/private/' + 'y'.repeat(1 << 20))).toBe(false)
+    const span = e.workEnd - e.workStart
+    expect(span).toBeGreaterThan(4 << 20)
+    const kept: Matcher[] = []
+    const rules = (i: number) => 'User-agent: *\n' + Array.from({ length: 1000 }, (_, k) => `Disallow: /t${i}/${k}/${'v'.repeat(20)}`).join('\n')
+    // Until a table is held in JS memory: the arena could not grow for it, nor evict any more.
+    for (let i = 0; ; i++) {
+      const table = compileAgents(e, utf8(rules(i)), ['bot'])
+      kept.push(matcherOver(table))
+      expect(arena.bytes).toBeLessThanOrEqual(arenaMax())
+      if (typeof table !== 'number') break
+    }
+    expect(arena.bytes).toBeGreaterThan(arenaMax() - span)
+    const start = e.workStart
+    expect(m.isAllowed('/private/' + 'y'.repeat(2 << 20))).toBe(false)
+    expect(e.workStart).not.toBe(start)
+    expect(arena.bytes).toBeLessThanOrEqual(arenaMax())
+    // Every table still answers, resident or in JS memory.
+    for (const [i, k] of kept.entries()) expect([k.isAllowed(`/t${i}/999/${'v'.repeat(20)}`), k.isAllowed(`/t${i}/x`)]).toEqual([false, true])
   })
 })

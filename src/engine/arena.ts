@@ -1,7 +1,8 @@
 // The table arena: where compiled tables live in wasm memory, so that a Matcher's check reaches its
 // table where the matcher reads it (no copy per check, no Uint8Array, ArrayBuffer and backing store
 // per Matcher). A two-level segregated-fit allocator (TLSF) over regions of wasm memory that the
-// Engine hands it (src/engine/wasm.ts decides where they are); it only keeps books in them.
+// Engine hands it (src/engine/wasm.ts decides where they are); it only keeps books in them, and
+// takes at most its cap's bytes of them, whoever hands them over.
 //
 // Blocks: a u32 header (the block's size, a multiple of GRAIN, and the FREE / PREV_FREE bits), then
 // the payload, 4-aligned as tables are (their sizes are multiples of 4, so no byte is lost to rounding). A free block also holds its list links after the header and
@@ -13,7 +14,7 @@
 //
 // Invariants: blocks of a region tile it exactly; no two free blocks are adjacent (they merge); a
 // free block is in the list of its size class; a block is split only when the rest can stand as a
-// block; `live` counts the bytes of blocks in use; the hand is always a block's start (or 0), moved
+// block; `bytes`, the regions' bytes, never passes the cap; `live` counts the bytes of blocks in use; the hand is always a block's start (or 0), moved
 // back to the start of the free block that swallows its block. All state is in wasm memory except
 // the lists' heads and bitmaps, the regions' bounds and the hand: the allocator allocates on the JS
 // heap only when it is given a region.
@@ -52,9 +53,11 @@ function ctz(n: number): number {
 export class Arena {
   /** The engine's current u32 view of wasm memory: refreshed by the engine whenever memory grows. */
   mem: Uint32Array
-  /** Bytes of all regions given (kept for the cap), and of the blocks in use. */
+  /** Bytes of all regions taken (at most the cap), and of the blocks in use. */
   bytes = 0
   live = 0
+  /** The cap on `bytes`, asked for when a region is given (the runtime's may be costly to learn). */
+  readonly #cap: () => number
   #flBits = 0
   readonly #slBits = new Uint32Array(FL_COUNT)
   readonly #heads = new Uint32Array(FL_COUNT * SL_COUNT)
@@ -66,21 +69,29 @@ export class Arena {
   /** The block the clock hand is on (its header), 0 before the first turn. */
   #hand = 0
 
-  constructor(mem: Uint32Array) {
+  constructor(mem: Uint32Array, cap: () => number = () => Infinity) {
     this.mem = mem
+    this.#cap = cap
+  }
+
+  /** Bytes a region may still add before the cap. */
+  get room(): number {
+    return Math.max(0, this.#cap() - this.bytes)
   }
 
   /**
-   * Adds the bytes [start, end) of wasm memory; the last SLACK bytes stay unused (the matcher's
+   * Adds the bytes [start, end) of wasm memory, or as many from `start` as the cap leaves room for;
+   * the bytes taken, 0 when too few to hold a block. The last SLACK bytes stay unused (the matcher's
    * vector loads read up to 15 bytes past a table). A region that starts where the last one ended
    * extends it instead, merging with a free block at its end.
    */
-  addRegion(start: number, end: number): void {
+  addRegion(start: number, end: number): number {
+    end = Math.min(end, start + this.room)
     const extend = start === this.#lastEnd
     // Address 0 is the lists' null: no block starts there (wasm's static data is below any region).
     const b = extend ? this.#lastSentinel : (Math.max(start, GRAIN) + GRAIN - 1) & SIZE_MASK
     const sentinel = (end - SLACK - HEADER) & SIZE_MASK
-    if (sentinel - b < MIN_BLOCK) return
+    if (sentinel - b < MIN_BLOCK) return 0
     const m = this.mem
     // The new block takes over the old sentinel's PREV_FREE bit when it extends the last region.
     const prevFree = extend ? m[b >>> 2]! & PREV_FREE : 0
@@ -92,6 +103,7 @@ export class Arena {
     else this.#regions.push(b, sentinel)
     this.#lastSentinel = sentinel
     this.#lastEnd = end
+    return end - start
   }
 
   /**

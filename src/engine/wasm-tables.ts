@@ -10,8 +10,9 @@
 // owner outlives every sharer). A check on a Matcher only points the matcher at its table
 // (useTable): no copy, and no JS object but the Matcher to reach. The arena grows at the end of
 // memory ARENA_STEP bytes at a time; when the work area must grow and the arena lies above it, the
-// work area moves to the end of memory and its old span becomes an arena region. wasm memory never
-// shrinks, so the arena is capped at arenaMax() bytes. At the cap, a new table evicts the least
+// work area moves to the end of memory and its old span becomes an arena region, as much of it as
+// the cap leaves room for. wasm memory never shrinks, so the arena (arena.ts, which holds the cap
+// for every region, however given) takes at most arenaMax() bytes. At the cap, a new table evicts the least
 // recently used ones (second chance: a tag word before each table is marked by every check that
 // switches to it and cleared by the arena's clock hand; an unmarked table goes, at most
 // EVICT_VISITS blocks visited per table kept): an evicted table's bytes move to a JS copy, which
@@ -111,7 +112,7 @@ export class Tables {
   constructor(e: TableHost) {
     this.#e = e
     const canCollect = typeof FinalizationRegistry === 'function'
-    this.arena = canCollect ? new Arena(e.u32) : null
+    this.arena = canCollect ? new Arena(e.u32, arenaMax) : null
     this.#collected = canCollect ? new FinalizationRegistry((at: number) => this.free(at)) : null
   }
 
@@ -296,7 +297,7 @@ export class Tables {
     const e = this.#e
     const arena = this.arena!
     const grow = Math.ceil(Math.max(size + 128, ARENA_STEP) / WASM_PAGE)
-    if (arena.bytes + grow * WASM_PAGE > arenaMax()) return false
+    if (grow * WASM_PAGE > arena.room) return false
     const have = e.w.memory.buffer.byteLength
     try {
       e.w.memory.grow(grow)

@@ -16,7 +16,8 @@
 //                               for the scanner and compiler: the robots.txt body (and agent tokens)
 //     [scratch,   +scratchCap)  the matcher's scratch, the scanner's records, the compiler's work area
 //                               (see the ABI in assembly/index.ts); 64 bytes of slack follow
-//   the table arena (arena.ts): every other byte, in regions: where compiled tables live
+//   the table arena (arena.ts): the other bytes, in regions, up to its cap: where compiled tables
+//                               live (an old work area's span past the cap stays unused)
 //
 // Memory ownership of compiled tables: see wasm-tables.ts.
 //
