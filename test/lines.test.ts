@@ -1,5 +1,6 @@
 // Matcher.isAllowedLines and checkLines (URLs as UTF-8 lines): every verdict equals isAllowed on the
-// line decoded as TextDecoder decodes it; line splitting, chunking, arguments and bounds.
+// line decoded by `new TextDecoder('utf-8', { ignoreBOM: true })` (the documented statement); line
+// splitting, chunking, arguments and bounds.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Matcher } from '../src/index.js'
@@ -120,6 +121,28 @@ describe('edge: line splitting', () => {
       expectSameAsSingle(MATCHER, enc.encode(text))
     })
   }
+
+  test("a line starting with EF BB BF gets isAllowed's verdict on the ignoreBOM decoding, which keeps the BOM, not on the default one", () => {
+    const keep = new TextDecoder('utf-8', { ignoreBOM: true })
+    const drop = new TextDecoder('utf-8')
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf)
+    for (const url of ['//example.com/private', 'https://example.com/private', '/private', '/private/ok', '', '?q']) {
+      const line = new Uint8Array([...bom, ...enc.encode(url)])
+      const want = MATCHER.check(keep.decode(line))
+      expect(Array.from(MATCHER.isAllowedLines(line)), url).toEqual([want.allowed ? 1 : 0])
+      expect(Array.from(MATCHER.checkLines(line)), url).toEqual([want.allowed ? want.line : -want.line])
+    }
+    // Where the rules make them differ: with the BOM kept, '//example.com' is no authority (Google's
+    // GetPathParamsQuery sees no leading '//'), so the path is the whole line and /private does not
+    // match; dropped, the path would be /private, disallowed.
+    const line = new Uint8Array([...bom, ...enc.encode('//example.com/private')])
+    expect(keep.decode(line)).toBe('\ufeff//example.com/private')
+    expect(drop.decode(line)).toBe('//example.com/private')
+    expect(MATCHER.isAllowed(keep.decode(line))).toBe(true)
+    expect(MATCHER.isAllowed(drop.decode(line))).toBe(false)
+    expect(Array.from(MATCHER.isAllowedLines(line))).toEqual([1])
+    expect(Array.from(MATCHER.isAllowedLines(new Uint8Array([...enc.encode('/a\n'), ...line])))).toEqual([1, 1])
+  })
 
   test('ill-formed UTF-8 gets the verdict of its U+FFFD decoding, never that of the raw bytes', () => {
     // 0xFF alone would normalize to %FF; decoded it is U+FFFD, %EF%BF%BD, which is disallowed.

@@ -177,8 +177,10 @@ export class Matcher {
    * Checks URLs given as UTF-8 bytes, one per line: lines end with '\n', a '\r' before it is
    * dropped, a last line without '\n' counts, and an empty line is the empty URL. Returns `out`
    * (allocated when not given) with one byte per line, 1 allowed and 0 not. Each verdict is that
-   * of `isAllowed` on the line decoded as TextDecoder would (ill-formed UTF-8 becomes U+FFFD), yet
-   * nothing is decoded to a string: this is the path for streams and files. An `out` shorter than
+   * of `isAllowed` on the line decoded by `new TextDecoder('utf-8', { ignoreBOM: true })`
+   * (ill-formed UTF-8 becomes U+FFFD; a BOM starting a line is kept, as Google's matcher reads the
+   * bytes, where a default TextDecoder drops it), yet nothing is decoded to a string: this is the
+   * path for streams and files. An `out` shorter than
    * the line count throws a TypeError (it may then hold the first verdicts).
    */
   isAllowedLines(bytes: Uint8Array, out?: Uint8Array): Uint8Array {
