@@ -217,7 +217,7 @@ export async function coldStart(runs) {
   const wasmOnly = join(dir, 'wasm-only.mjs')
   const b64 = readFileSync(join(root, 'dist', 'robots.wasm')).toString('base64')
   writeFileSync(wasmOnly, `const s=${JSON.stringify(b64)};export const instance=new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(s,'base64')),{})`)
-  // The least JS any main entry could carry: the API.md names need far more than parseRobots. An
+  // The least JS any main entry could carry: the names docs/api.md documents need far more than parseRobots. An
   // .mjs file, so Node does not first try it as CommonJS.
   const parseOnlyEntry = join(dir, 'parse-only.mjs')
   await build({

@@ -1,11 +1,11 @@
-// Bad arguments throw a TypeError that names the parameter and says what was expected (API.md);
+// Bad arguments throw a TypeError that names the parameter and says what was expected (docs/api.md);
 // any string URL gets an answer.
 import { describe, expect, test } from 'vitest'
 import { diffRobots, Matcher, parseRobots, Robots, surveyRobots } from '../src/index.js'
 
 const robots = parseRobots('User-agent: *\nDisallow: /private')
 
-describe('api.md: bad arguments throw TypeError', () => {
+describe('docs/api.md: bad arguments throw TypeError', () => {
   test.each([
     [undefined, /body: expected a string or a Uint8Array, got undefined/],
     [null, /body: expected a string or a Uint8Array, got null/],

@@ -1,4 +1,4 @@
-// Contract audit of the public names (API.md): each test pins a defect found by the audit and
+// Contract audit of the public names (docs/api.md): each test pins a defect found by the audit and
 // failed on main before its fix.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,5 @@
 // RobotsCache against real HTTP servers on loopback, with an injected clock (no sleeping for
-// lifetimes). Each case names its source: http.md "Caching" (the project's contract), rfc9309
+// lifetimes). Each case names its source: crawling.md (docs/crawling.md, the documented handling), rfc9309
 // 2.4 (caching) and 2.3.1.4 (unreachable), google (Search Central's documented handling).
 
 import { afterAll, describe, expect, it } from 'vitest'
@@ -37,8 +37,8 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 5))
 }
 
-describe('sharing and time stamps (http.md "Caching")', () => {
-  it('http.md: 20 concurrent lookups of one origin make exactly one request', async () => {
+describe('sharing and time stamps (crawling.md)', () => {
+  it('crawling.md: 20 concurrent lookups of one origin make exactly one request', async () => {
     const gate = gated(reply(200, RULES))
     const s = await serve(gate.handler)
     const cache = new RobotsCache()
@@ -52,7 +52,7 @@ describe('sharing and time stamps (http.md "Caching")', () => {
     expect(s.count()).toBe(1)
   })
 
-  it('http.md: with now injected, fetchedAt and expiresAt come from now()', async () => {
+  it('crawling.md: with now injected, fetchedAt and expiresAt come from now()', async () => {
     const s = await serve(reply(200, RULES))
     const c = clock()
     const r = await new RobotsCache({ now: c.now }).get(s.origin)
@@ -72,7 +72,7 @@ describe('sharing and time stamps (http.md "Caching")', () => {
     expect(await cache.get(s.origin)).toBe(site)
   })
 
-  it('http.md: a bad agent is a TypeError before any request', async () => {
+  it('crawling.md: a bad agent is a TypeError before any request', async () => {
     const s = await serve(reply(200, RULES))
     const cache = new RobotsCache()
     await expect(cache.isAllowed(s.origin, '')).rejects.toThrow(TypeError)
@@ -80,7 +80,7 @@ describe('sharing and time stamps (http.md "Caching")', () => {
     expect(s.requests).toHaveLength(0)
   })
 
-  it('http.md: fetch options apply to the cache\'s fetches (userAgent, timeoutMs)', async () => {
+  it('crawling.md: fetch options apply to the cache\'s fetches (userAgent, timeoutMs)', async () => {
     const s = await serve(() => {}) // never answers
     const cache = new RobotsCache({ userAgent: 'CacheBot/1.0', timeoutMs: 200 })
     expect(await cache.get(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
@@ -88,7 +88,7 @@ describe('sharing and time stamps (http.md "Caching")', () => {
   })
 })
 
-describe('lifetimes (http.md "Caching", rfc9309 2.4, google)', () => {
+describe('lifetimes (crawling.md, rfc9309 2.4, google)', () => {
   it('rfc9309 2.4: 24 h by default; expiry is not stale-while-revalidate', async () => {
     const s = await serve(reply(200, RULES))
     const c = clock()
@@ -131,21 +131,21 @@ describe('lifetimes (http.md "Caching", rfc9309 2.4, google)', () => {
     expect(s.count()).toBe(2)
   })
 
-  it('http.md: max-age is capped by maxTtlMs (7 days by default)', async () => {
+  it('crawling.md: max-age is capped by maxTtlMs (7 days by default)', async () => {
     const s = await serve(reply(200, RULES, { 'cache-control': 'max-age=31536000' }))
     const c = clock()
     expect((await new RobotsCache({ now: c.now }).get(s.origin)).expiresAt).toBe(T0 + 7 * DAY)
     expect((await new RobotsCache({ now: c.now, maxTtlMs: 3 * DAY }).get(s.origin)).expiresAt).toBe(T0 + 3 * DAY)
   })
 
-  it('http.md: Expires, no-cache, s-maxage and invalid max-age are ignored; ttlMs is the default', async () => {
+  it('crawling.md: Expires, no-cache, s-maxage and invalid max-age are ignored; ttlMs is the default', async () => {
     const s = await serve(reply(200, RULES, { 'cache-control': 'no-cache, s-maxage=5, max-age=abc', expires: 'Thu, 01 Jan 1970 00:00:00 GMT' }))
     const c = clock()
     expect((await new RobotsCache({ now: c.now, ttlMs: HOUR }).get(s.origin)).expiresAt).toBe(T0 + HOUR)
   })
 
   for (const cc of ['no-store', 'max-age=0', 'private, No-Store, max-age=600']) {
-    it(`http.md: Cache-Control "${cc}" means no reuse, though waiting lookups share the result`, async () => {
+    it(`crawling.md: Cache-Control "${cc}" means no reuse, though waiting lookups share the result`, async () => {
       const gate = gated(reply(200, RULES, { 'cache-control': cc }))
       const s = await serve(gate.handler)
       const c = clock()
@@ -164,7 +164,7 @@ describe('lifetimes (http.md "Caching", rfc9309 2.4, google)', () => {
     })
   }
 
-  it('http.md: a no-store success replaces the good copy (a later failure has none to fall back on)', async () => {
+  it('crawling.md: a no-store success replaces the good copy (a later failure has none to fall back on)', async () => {
     const s = await serve(reply(200, RULES))
     const c = clock()
     const cache = new RobotsCache({ now: c.now })
@@ -191,7 +191,7 @@ describe('lifetimes (http.md "Caching", rfc9309 2.4, google)', () => {
   })
 })
 
-describe('failures (http.md "Caching", rfc9309 2.3.1.4, google)', () => {
+describe('failures (crawling.md, rfc9309 2.3.1.4, google)', () => {
   it('google: a 5xx refresh keeps the last good copy, retried after retryMs', async () => {
     const s = await serve(reply(200, RULES))
     const c = clock()
@@ -287,8 +287,8 @@ describe('failures (http.md "Caching", rfc9309 2.3.1.4, google)', () => {
   })
 })
 
-describe('bounds (http.md "Caching")', () => {
-  it('http.md: maxEntries evicts the least recently used origin', async () => {
+describe('bounds (crawling.md)', () => {
+  it('crawling.md: maxEntries evicts the least recently used origin', async () => {
     const [a, b, d] = [await serve(reply(200, RULES)), await serve(reply(200, RULES)), await serve(reply(200, RULES))]
     const cache = new RobotsCache({ maxEntries: 2 })
     await cache.get(a.origin)
@@ -302,7 +302,7 @@ describe('bounds (http.md "Caching")', () => {
     expect(b.count()).toBe(2)
   })
 
-  it('http.md: maxBytes bounds the kept bodies, least recently used evicted first', async () => {
+  it('crawling.md: maxBytes bounds the kept bodies, least recently used evicted first', async () => {
     const body = RULES + '#'.repeat(400 - RULES.length) // 400 bytes each
     const [a, b, d] = [await serve(reply(200, body)), await serve(reply(200, body)), await serve(reply(200, body))]
     const cache = new RobotsCache({ maxBytes: 1000 })
@@ -340,7 +340,7 @@ describe('bounds (http.md "Caching")', () => {
     expect(cache.stats).not.toBe(stats)
   })
 
-  it('http.md: a body larger than maxBytes is used for that lookup and not kept', async () => {
+  it('crawling.md: a body larger than maxBytes is used for that lookup and not kept', async () => {
     const big = RULES + '#'.repeat(5000)
     const small = await serve(reply(200, RULES))
     const s = await serve(reply(200, big))
@@ -355,7 +355,7 @@ describe('bounds (http.md "Caching")', () => {
     expect(small.count()).toBe(1)
   })
 
-  it('http.md: allow-all and disallow-all entries cost no body bytes (maxBytes 0)', async () => {
+  it('crawling.md: allow-all and disallow-all entries cost no body bytes (maxBytes 0)', async () => {
     const a = await serve(reply(404))
     const b = await serve(reply(200, RULES))
     const cache = new RobotsCache({ maxBytes: 0 })
@@ -367,8 +367,8 @@ describe('bounds (http.md "Caching")', () => {
   })
 })
 
-describe('abort (http.md)', () => {
-  it('http.md: an aborted lookup rejects with signal.reason, stops its fetch, and nothing is cached', async () => {
+describe('abort (crawling.md)', () => {
+  it('crawling.md: an aborted lookup rejects with signal.reason, stops its fetch, and nothing is cached', async () => {
     let firstClosed = false
     const s = await serve((req, res) => {
       if (s.requests.length > 1) return reply(200, RULES)(req, res)
@@ -388,7 +388,7 @@ describe('abort (http.md)', () => {
     expect(s.count()).toBe(2)
   })
 
-  it('http.md: a shared fetch survives one waiter aborting', async () => {
+  it('crawling.md: a shared fetch survives one waiter aborting', async () => {
     const gate = gated(reply(200, RULES))
     const s = await serve(gate.handler)
     const cache = new RobotsCache()
@@ -403,7 +403,7 @@ describe('abort (http.md)', () => {
     expect(s.count()).toBe(1)
   })
 
-  it('http.md: the cache-wide signal aborts its fetches and later lookups', async () => {
+  it('crawling.md: the cache-wide signal aborts its fetches and later lookups', async () => {
     const s = await serve(() => {})
     const controller = new AbortController()
     const cache = new RobotsCache({ signal: controller.signal })
@@ -558,7 +558,7 @@ describe('hardening 3: storage is best effort, bounded by the lookup time budget
   })
 })
 
-describe('options (API.md)', () => {
+describe('options (docs/api.md)', () => {
   it('bad options are TypeErrors naming the option', () => {
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ ttlMs: -1 }, /options\.ttlMs/],

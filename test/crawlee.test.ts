@@ -299,7 +299,7 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(robots.isAllowed('http://other.test/a/other')).toBe(true)
   })
 
-  test('find(): outcomes of HTTP.md (200 rules, 5xx disallow-all, 404 allow-all)', async () => {
+  test('find(): outcomes of RFC 9309 2.3.1 (200 rules, 5xx disallow-all, 404 allow-all)', async () => {
     const ok = await site({ status: 200, body: ROBOTS })
     const down = await site({ status: 500 })
     const none = await site({ status: 404 })

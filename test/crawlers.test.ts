@@ -99,7 +99,7 @@ describe("Googlebot-Image's tokens as the agent", () => {
     ['no Googlebot-Image group: a Googlebot rule decides', GOOGLEBOT_ONLY, '/private/x', false, 6],
     ['a Googlebot-Image group: its rule decides', WITH_IMAGE_GROUP, '/photos/a.jpg', false, 9],
     ['a Googlebot-Image group: the * group no longer applies', WITH_IMAGE_GROUP, '/photos/b.jpg', true, 5],
-    // The groups of all tokens merge (SEMANTICS "several agents"); Google's documentation says its
+    // The groups of all tokens merge (Google's RobotsMatcher::AllowedByRobots with several user agents); Google's documentation says its
     // crawler reads only the most specific group, which has no rule for /private/x (allowed).
     ['a Googlebot-Image group: the merged Googlebot rules still apply', WITH_IMAGE_GROUP, '/private/x', false, 6],
   ])('%s', (_label, body, url, allowed, line) => {

@@ -1,6 +1,7 @@
 // fetchRobots against real HTTP servers on loopback: outcomes by status class, redirects, body
 // limits (large, endless, gzip, gzip bomb), timeouts, resets, aborts, and origin normalisation.
-// Each case names its source: http.md (the project's contract), rfc9309, google (Search Central).
+// Each case names its source: crawling.md (docs/crawling.md, the documented handling), rfc9309,
+// google (Search Central).
 
 import type http from 'node:http'
 import net from 'node:net'
@@ -56,7 +57,7 @@ async function until(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 5))
 }
 
-describe('outcome by status (http.md "Outcome of a fetch", rfc9309 2.3.1)', () => {
+describe('outcome by status (crawling.md, rfc9309 2.3.1)', () => {
   it('rfc9309 2.3.1.1: 2xx is parsed and followed', async () => {
     const s = await serve(reply(200, RULES))
     const r = await fetchRobots(`${s.origin}/some/page?q=1`)
@@ -66,7 +67,7 @@ describe('outcome by status (http.md "Outcome of a fetch", rfc9309 2.3.1)', () =
     expect(s.requests).toEqual(['/robots.txt'])
   })
 
-  it('http.md: a 2xx without a body (204) is an empty file: everything allowed', async () => {
+  it('crawling.md: a 2xx without a body (204) is an empty file: everything allowed', async () => {
     const s = await serve(reply(204))
     const r = await fetchRobots(s.origin)
     expect(r).toMatchObject({ status: 204, outcome: 'ok' })
@@ -102,13 +103,13 @@ describe('outcome by status (http.md "Outcome of a fetch", rfc9309 2.3.1)', () =
     })
   }
 
-  it('http.md: the User-Agent option is sent', async () => {
+  it('crawling.md: the User-Agent option is sent', async () => {
     const s = await serve(reply(200, RULES))
     await fetchRobots(s.origin, { userAgent: 'ExampleBot/2.1 (+https://example.com/bot)' })
     expect(s.headers[0]!['user-agent']).toBe('ExampleBot/2.1 (+https://example.com/bot)')
   })
 
-  it('http.md: expiresAt is 24 h after fetchedAt by default, Cache-Control max-age otherwise', async () => {
+  it('crawling.md: expiresAt is 24 h after fetchedAt by default, Cache-Control max-age otherwise', async () => {
     const a = await serve(reply(200, RULES))
     const b = await serve(reply(200, RULES, { 'cache-control': 'public, max-age=3600' }))
     const c = await serve(reply(200, RULES, { 'cache-control': 'max-age=99999999' }))
@@ -122,7 +123,7 @@ describe('outcome by status (http.md "Outcome of a fetch", rfc9309 2.3.1)', () =
   })
 })
 
-describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
+describe('redirects (rfc9309 2.3.1.2, crawling.md)', () => {
   it('rfc9309 2.3.1.2: 5 redirects are followed (6 requests)', async () => {
     const s = await serve(chain(5))
     const r = await fetchRobots(s.origin)
@@ -139,7 +140,7 @@ describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
     expect(s.requests).toHaveLength(6)
   })
 
-  it('http.md: a redirect loop is a 404 (allow-all), detected without exhausting the hops', async () => {
+  it('crawling.md: a redirect loop is a 404 (allow-all), detected without exhausting the hops', async () => {
     const s = await serve((req, res) => {
       res.writeHead(307, { location: req.url === '/robots.txt' ? '/a' : '/robots.txt' })
       res.end()
@@ -149,7 +150,7 @@ describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
     expect(s.requests).toEqual(['/robots.txt', '/a'])
   })
 
-  it('http.md: a 3xx without a Location, or with a non-http(s) one, is a 404 (allow-all)', async () => {
+  it('crawling.md: a 3xx without a Location, or with a non-http(s) one, is a 404 (allow-all)', async () => {
     const none = await serve(reply(302))
     const ftp = await serve(reply(301, '', { location: 'ftp://example.com/robots.txt' }))
     const bad = await serve(reply(301, '', { location: 'http://[bad' }))
@@ -182,13 +183,13 @@ describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
     expect(s.headers.map((h) => h.host!.split(':')[0])).toEqual(['127.0.0.1', 'localhost', '127.0.0.1', 'localhost', '127.0.0.1', 'localhost'])
   })
 
-  it('http.md: a redirect to a server error is a server error', async () => {
+  it('crawling.md: a redirect to a server error is a server error', async () => {
     const target = await serve(reply(503))
     const start = await serve(reply(302, '', { location: `${target.origin}/robots.txt` }))
     expect(await fetchRobots(start.origin)).toMatchObject({ status: 503, outcome: 'disallow-all' })
   })
 
-  it('http.md: where manual redirects are opaque (browsers), the platform follows them', async () => {
+  it('crawling.md: where manual redirects are opaque (browsers), the platform follows them', async () => {
     const s = await serve(chain(2))
     const inits: (string | undefined)[] = []
     // A browser-like fetch: redirect 'manual' yields an opaque redirect, 'follow' follows.
@@ -211,7 +212,7 @@ describe('redirects (rfc9309 2.3.1.2, http.md)', () => {
   })
 })
 
-describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
+describe('body (crawling.md, google 500 KiB)', () => {
   it('google: a 2 MB body is cut at exactly 512,000 bytes, even mid-line', async () => {
     // Rules at the start, a rule straddling the cut, and a rule past it that must not count.
     const head = 'User-agent: *\nDisallow: /early\n'
@@ -231,7 +232,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(r.isAllowed(`${s.origin}/dog`, 'Bot')).toBe(true)
   })
 
-  it('http.md: an endless body stops at the limit, the rest is cancelled and the connection released', async () => {
+  it('crawling.md: an endless body stops at the limit, the rest is cancelled and the connection released', async () => {
     const stats = { written: 0, closed: false }
     const s = await serve(endless(Buffer.from('User-agent: *\nDisallow: /private\n# ' + 'x'.repeat(16_000) + '\n'), stats))
     const r = await fetchRobots(s.origin)
@@ -244,7 +245,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(stats.written).toBeLessThan(16 * 1024 * 1024)
   })
 
-  it('http.md: a gzip body (Content-Encoding: gzip) is decompressed and parsed', async () => {
+  it('crawling.md: a gzip body (Content-Encoding: gzip) is decompressed and parsed', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
       res.end(gzipSync(RULES))
@@ -254,7 +255,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
   })
 
-  it('http.md: a gzip bomb (100 MB from ~100 KB) is cut at 512,000 decoded bytes', async () => {
+  it('crawling.md: a gzip bomb (100 MB from ~100 KB) is cut at 512,000 decoded bytes', async () => {
     const expanded = Buffer.alloc(100 * 1024 * 1024, 0x23) // '#': one giant comment line
     Buffer.from('User-agent: *\nDisallow: /private\n').copy(expanded)
     const bomb = gzipSync(expanded, { level: 9 })
@@ -269,7 +270,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
   })
 
-  it('http.md: a complete brotli bomb is not decoded past the limit once the fetch has returned', async () => {
+  it('crawling.md: a complete brotli bomb is not decoded past the limit once the fetch has returned', async () => {
     // Found by review, 2026-11-29: the strict-decoding check decoded the whole stream to see it
     // end, after the fetch had read its 512,000 bytes and returned: an 8 GiB bomb, 29 s of CPU.
     // 256 MiB of spaces, 203 bytes of brotli: about 0.8 s of CPU to decode whole.
@@ -286,7 +287,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect((after.user + after.system) / 1000).toBeLessThan(300)
   })
 
-  it('http.md: an endless gzip stream is cut at the limit and the connection released', async () => {
+  it('crawling.md: an endless gzip stream is cut at the limit and the connection released', async () => {
     // Without the cut this never finishes: the compressed stream has no end.
     const stats = { written: 0, closed: false, expanded: 0 }
     const s = await serve((_req, res) => {
@@ -316,7 +317,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     await until(() => stats.closed)
   })
 
-  it('http.md: a stalled body with a timeout is a network failure (status null)', async () => {
+  it('crawling.md: a stalled body with a timeout is a network failure (status null)', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.write('User-agent: *\nAllow: /\n') // then nothing, forever
@@ -326,13 +327,13 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(r.isAllowed(`${s.origin}/`, 'Bot')).toBe(false)
   })
 
-  it('http.md: a server that never answers times out (status null)', async () => {
+  it('crawling.md: a server that never answers times out (status null)', async () => {
     const s = await serve(() => {})
     const r = await fetchRobots(s.origin, { timeoutMs: 200 })
     expect(r).toMatchObject({ status: null, outcome: 'disallow-all' })
   })
 
-  it('http.md: the timeout covers the whole redirect chain', async () => {
+  it('crawling.md: the timeout covers the whole redirect chain', async () => {
     const s = await serve((req, res) => {
       if (req.url === '/robots.txt') {
         res.writeHead(302, { location: '/next' })
@@ -342,12 +343,12 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(await fetchRobots(s.origin, { timeoutMs: 200 })).toMatchObject({ status: null, outcome: 'disallow-all' })
   })
 
-  it('http.md: a reset connection is a network failure (status null)', async () => {
+  it('crawling.md: a reset connection is a network failure (status null)', async () => {
     const s = await serve((req) => req.socket.destroy())
     expect(await fetchRobots(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
   })
 
-  it('http.md: a body truncated by a reset is a network failure (status null, not the 200)', async () => {
+  it('crawling.md: a body truncated by a reset is a network failure (status null, not the 200)', async () => {
     const s = await serve((req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 10_000 })
       res.write('User-agent: *\nAllow: /\n', () => req.socket.destroy())
@@ -355,7 +356,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(await fetchRobots(s.origin)).toMatchObject({ status: null, outcome: 'disallow-all' })
   })
 
-  it('http.md: a refused connection is a network failure (status null)', async () => {
+  it('crawling.md: a refused connection is a network failure (status null)', async () => {
     const s = await serve(reply(200, RULES))
     const port = s.port
     await s.close()
@@ -403,7 +404,7 @@ describe('body (http.md "Outcome of a fetch", google 500 KiB)', () => {
     expect(await fetchRobots('https://example.com/', { fetch: encoded })).toMatchObject({ status: 200, outcome: 'ok' })
   })
 
-  it('http.md: a broken response from a custom fetch (rejecting body) is a network failure', async () => {
+  it('crawling.md: a broken response from a custom fetch (rejecting body) is a network failure', async () => {
     const broken = (async () =>
       new Response(new ReadableStream({ pull: (c) => c.error(new Error('boom')) }), { status: 200 })) as unknown as typeof fetch
     expect(await fetchRobots('https://example.com/', { fetch: broken })).toMatchObject({ status: null, outcome: 'disallow-all' })
@@ -453,8 +454,8 @@ describe('encoded bodies despite Accept-Encoding: identity (rfc9309 2.3.1.4, iss
   })
 })
 
-describe('abort (http.md)', () => {
-  it('http.md: aborting through the signal rejects with signal.reason', async () => {
+describe('abort (crawling.md)', () => {
+  it('crawling.md: aborting through the signal rejects with signal.reason', async () => {
     let closed = false
     const s = await serve((_req, res) => res.on('close', () => void (closed = true))) // never answers
     const controller = new AbortController()
@@ -466,7 +467,7 @@ describe('abort (http.md)', () => {
     await until(() => closed) // the request itself was aborted, not just abandoned
   })
 
-  it('http.md: an abort during the body rejects with signal.reason', async () => {
+  it('crawling.md: an abort during the body rejects with signal.reason', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200)
       res.write('User-agent: *\n')
@@ -479,14 +480,14 @@ describe('abort (http.md)', () => {
     await expect(p).rejects.toBe('stop')
   })
 
-  it('http.md: an already aborted signal rejects without a request', async () => {
+  it('crawling.md: an already aborted signal rejects without a request', async () => {
     const s = await serve(reply(200, RULES))
     await expect(fetchRobots(s.origin, { signal: AbortSignal.abort('early') })).rejects.toBe('early')
     expect(s.requests).toHaveLength(0)
   })
 })
 
-describe('origin (http.md "Which robots.txt applies to a URL", rfc9309 2.3)', () => {
+describe('origin (crawling.md, rfc9309 2.3)', () => {
   /** A fetch that records the URLs asked for and answers with RULES, for hosts we cannot serve. */
   function recorder(): { fetch: typeof fetch; urls: string[] } {
     const urls: string[] = []
@@ -519,14 +520,14 @@ describe('origin (http.md "Which robots.txt applies to a URL", rfc9309 2.3)', ()
     expect(s.requests).toEqual(['/robots.txt'])
   })
 
-  it('http.md: an IPv4 host is its own origin, canonicalised', async () => {
+  it('crawling.md: an IPv4 host is its own origin, canonicalised', async () => {
     const s = await serve(reply(200, RULES))
     const r = await fetchRobots(`http://0x7f.0.0.1:${s.port}/x`)
     expect(r.origin).toBe(`http://127.0.0.1:${s.port}`)
     expect(() => r.isAllowed(`http://localhost:${s.port}/x`, 'Bot')).toThrow(TypeError)
   })
 
-  it('http.md: an IPv6 host is its own origin (served on ::1)', async () => {
+  it('crawling.md: an IPv6 host is its own origin (served on ::1)', async () => {
     const s = await serve(reply(200, RULES), '::1')
     const r = await fetchRobots(`http://[0:0:0:0:0:0:0:1]:${s.port}/x`)
     expect(r).toMatchObject({ origin: s.origin, status: 200, outcome: 'ok' })
@@ -543,7 +544,7 @@ describe('origin (http.md "Which robots.txt applies to a URL", rfc9309 2.3)', ()
     expect(() => r.isAllowed('https://example.com/', 'Bot')).toThrow(/url: expected a URL on http:\/\/example\.com/)
   })
 
-  it('http.md: only http and https are fetched; anything else is a TypeError', async () => {
+  it('crawling.md: only http and https are fetched; anything else is a TypeError', async () => {
     for (const url of ['ftp://example.com/', 'file:///etc/robots.txt', 'data:text/plain,x', 'not a url', '/robots.txt']) {
       await expect(fetchRobots(url)).rejects.toThrow(TypeError)
     }
@@ -551,7 +552,7 @@ describe('origin (http.md "Which robots.txt applies to a URL", rfc9309 2.3)', ()
   })
 })
 
-describe('arguments (http.md, API.md)', () => {
+describe('arguments (crawling.md, docs/api.md)', () => {
   it('isAllowed checks the agent even when the outcome ignores the rules', async () => {
     const allow = await serve(reply(404))
     const deny = await serve(reply(503))

@@ -128,7 +128,7 @@ test('the installed package.json has no runtime dependencies and points every en
   for (const target of targets) expect(PACKED, target).toContain(target.replace(/^\.\//, ''))
 })
 
-/** The public names of the API contract (API.md), which the main entry must export. */
+/** The public names docs/api.md documents, which the main entry must export. */
 const API = ['parseRobots', 'Robots', 'Matcher', 'Verdict', 'LineReport', 'fetchRobots', 'FetchOptions', 'RobotsFetch', 'RobotsCache', 'diffRobots', 'RobotsDiff', 'Directive', 'UsagePreference', 'crawlers', 'crawlerTokens', 'surveyRobots']
 
 /** Exported names of a declaration file, and the declarations (or members) without a TSDoc comment. */

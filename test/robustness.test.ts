@@ -30,7 +30,7 @@ describe('edge: malformed bodies never throw', () => {
     const invalid = Uint8Array.from([0x55, 0x73, 0x65, 0x72, 0x2d, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x3a, 0x2a, 0x0a, 0xff, 0xfe, 0xc0, 0x80, 0x0a, 0x44, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x3a, 0x2f, 0xed, 0xa0, 0x80])
     const r = parseRobots(invalid)
     exercise(r)
-    // The invalid bytes of the pattern are escaped one by one (SEMANTICS.md 5).
+    // The invalid bytes of the pattern are escaped one by one (RFC 9309 2.2.2; Google's MaybeEscapePattern).
     expect(r.isAllowed('http://x/%ED%A0%80', 'bot')).toBe(false)
   })
   test('UTF-16 files (NUL every other byte) parse to nothing, so everything is allowed', () => {

@@ -1,5 +1,5 @@
-// Unit tables for each section of ../shared/spec/SEMANTICS.md, named by section. Expected values
-// come from the spec's own text and examples.
+// Unit tables for each rule docs/semantics.md lists, each named by its source: an RFC 9309 section,
+// a google/robotstxt function, or our input rules. Expected values come from those sources.
 import { describe, expect, test } from 'vitest'
 import { parseRobots } from '../src/index.js'
 import { referencePath } from '../src/engine/reference.js'
@@ -20,7 +20,7 @@ function verdict(body: string | Uint8Array, agent: string | string[], url: strin
 const bytes = (...parts: (string | number[])[]) =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)))
 
-describe('SEMANTICS.md 1: inputs', () => {
+describe('inputs (docs/semantics.md: our three input rules; RFC 9309 2.5)', () => {
   test('size limit: only the first maxBytes bytes are parsed, even mid-line', () => {
     const body = 'User-agent: *\nDisallow: /abcdef\n'
     expect(verdict(body, 'a', 'http://x/abc')).toEqual([true, 0])
@@ -86,7 +86,7 @@ describe('SEMANTICS.md 1: inputs', () => {
   })
 })
 
-describe('SEMANTICS.md 2: lines', () => {
+describe('lines (RFC 9309 2.2; google/robotstxt ParseRobotsTxt)', () => {
   test.each([
     ['full BOM', [0xef, 0xbb, 0xbf], false],
     ['partial BOM EF BB', [0xef, 0xbb], false],
@@ -128,7 +128,7 @@ describe('SEMANTICS.md 2: lines', () => {
   })
 })
 
-describe('SEMANTICS.md 3: one line', () => {
+describe('one line (google/robotstxt GetKeyAndValueFrom)', () => {
   test.each([
     ['Disallow: /p#x', 'http://x/p', false],
     ['Disallow: /p#x', 'http://x/q', true],
@@ -149,7 +149,7 @@ describe('SEMANTICS.md 3: one line', () => {
   })
 })
 
-describe('SEMANTICS.md 4: keys', () => {
+describe('keys (RFC 9309 2.2; google/robotstxt ParsedRobotsKey::Parse)', () => {
   test.each([
     ['User-agent'], ['useragent'], ['user agent'], ['USER-AGENTS'], ['User-agent-x'],
   ])('%s is a user-agent key', (key) => {
@@ -172,7 +172,7 @@ describe('SEMANTICS.md 4: keys', () => {
   })
 })
 
-describe('SEMANTICS.md 5: pattern escaping', () => {
+describe('pattern escaping (RFC 9309 2.2.2; google/robotstxt MaybeEscapePattern)', () => {
   test.each([
     ['/%aa', 'http://x/%AA', false],
     ['/%62%61%7A', 'http://x/baz', true],
@@ -190,7 +190,7 @@ describe('SEMANTICS.md 5: pattern escaping', () => {
   })
 })
 
-describe('SEMANTICS.md 6: groups and agents', () => {
+describe('groups and agents (RFC 9309 2.2.1; google/robotstxt RobotsMatcher::HandleUserAgent)', () => {
   test('a user-agent line after a rule starts a new group, whatever the rule applies to', () => {
     const body = 'User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y'
     expect(verdict(body, 'b', 'http://x/x')).toEqual([true, 0])
@@ -233,7 +233,7 @@ describe('SEMANTICS.md 6: groups and agents', () => {
   })
 })
 
-describe('SEMANTICS.md 7: verdict and matching line', () => {
+describe('verdict and matching line (RFC 9309 2.2.2; google/robotstxt LongestMatchRobotsMatchStrategy)', () => {
   test('longest match wins; allow wins a tie', () => {
     expect(verdict('User-agent: *\nDisallow: /a\nAllow: /a', 'x', 'http://x/a')).toEqual([true, 3])
     expect(verdict('User-agent: *\nDisallow: /ab\nAllow: /a*', 'x', 'http://x/ab')).toEqual([true, 3]) // 3 ties 3
@@ -262,7 +262,7 @@ describe('SEMANTICS.md 7: verdict and matching line', () => {
   })
 })
 
-describe('SEMANTICS.md 8: URL -> path', () => {
+describe('URL -> path (google/robotstxt GetPathParamsQuery)', () => {
   test.each([
     ['', '/'], ['http://a.com', '/'], ['http://a.com?q', '/?q'], ['http://a.com;p', '/;p'],
     ['http://a.com/a?x#f', '/a?x'], ['http://a.com#x/y', '/'], ['example.com/a', '/a'], ['a/b', '/b'],
@@ -279,7 +279,7 @@ describe('SEMANTICS.md 8: URL -> path', () => {
   })
 })
 
-describe('SEMANTICS.md 9: matching one pattern', () => {
+describe('matching one pattern (RFC 9309 2.2.3; google/robotstxt RobotsMatchStrategy::Matches)', () => {
   test.each([
     ['/a', '/a/b', false], ['/a', '/b/a', true], ['/A', '/a', true],
     ['/*.php', '/x/y.php?z', false], ['/*.php$', '/x/y.php?z', true], ['/*.php$', '/x/y.php', false],
@@ -295,7 +295,7 @@ describe('SEMANTICS.md 9: matching one pattern', () => {
   })
 })
 
-describe('SEMANTICS.md 10: index.html', () => {
+describe('index.html (google/robotstxt RobotsMatcher::HandleAllow)', () => {
   test.each([
     ['/a/index.html', '/a/', true, 2], ['/a/index.html', '/a/x', false, 3],
     ['/a/index.htm', '/a/', true, 2], ['/a/index.html$', '/a/', true, 2],
@@ -312,7 +312,7 @@ describe('SEMANTICS.md 10: index.html', () => {
   })
 })
 
-describe('SEMANTICS.md 11: beyond the matcher', () => {
+describe('beyond the matcher (sitemaps, Crawl-delay: RFC 9309 2.2.4; Google Search Central)', () => {
   test('sitemaps: in file order, anywhere, duplicates dropped, invalid UTF-8 as U+FFFD', () => {
     const r = parseRobots(bytes('Sitemap: http://x/a.xml\nUser-agent: *\nsite-map: http://x/b\xff.xml\nDisallow: /\nSitemaps: http://x/a.xml\n'))
     expect(r.sitemaps).toEqual(['http://x/a.xml', 'http://x/b\ufffd.xml'])

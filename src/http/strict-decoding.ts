@@ -52,7 +52,7 @@ interface Sink {
 
 type Method = (...args: unknown[]) => unknown
 
-/** Decoded bytes past which a check is settled: the most a robots.txt fetch reads (HTTP.md). */
+/** Decoded bytes past which a check is settled: the most a robots.txt fetch reads (RFC 9309 2.5; Google's 500 KiB limit). */
 const DECODED_ENOUGH = DEFAULT_MAX_BYTES
 
 /** The key undici keeps its global dispatcher under (the same for Node's copy and the package). */

@@ -47,7 +47,7 @@ export function explain(body: ModelBody, url: string, ua: string | undefined, ta
 
 /**
  * The 'url' category in detail: what about the URL text makes WHATWG parsing (robots-parser) and
- * SEMANTICS.md 8 (compat) read different paths. The first feature present, in this order; null
+ * Google's GetPathParamsQuery (compat) read different paths. The first feature present, in this order; null
  * when none is, which means an undocumented difference.
  */
 export const URL_FEATURES = [

@@ -1,6 +1,6 @@
 // A model of robots-parser 3.0.1's verdicts with switches, one per documented difference between it
 // and this library (docs/migrating-from-robots-parser.md). With no switch on, the model is
-// robots-parser; each switch replaces one of its behaviours by Google's (SEMANTICS.md); with every
+// robots-parser; each switch replaces one of its behaviours by Google's (docs/semantics.md); with every
 // switch on, it is this library. test/compat.test.ts holds both ends to the real thing on every
 // labelled case, so a disagreement between robots-parser and compat is explained by the smallest set
 // of switches that turns the model's answer into compat's, and every switch is a named category.
@@ -12,7 +12,7 @@ import { referencePath } from '../../src/engine/reference.js'
 
 /** The documented differences, in the order the migration guide lists them. */
 export const SWITCHES = [
-  'url', // the path is taken from the URL text (SEMANTICS.md 8), not from WHATWG URL parsing
+  'url', // the path is taken from the URL text (Google's GetPathParamsQuery), not from WHATWG URL parsing
   'encoding', // patterns: only non-ASCII bytes are escaped, not what encodeURI escapes
   'uaToken', // a user-agent line names the [A-Za-z_-]* prefix of its value
   'globalAgent', // `*` followed by nothing or whitespace is the global agent (`* x` yes, `*/1.0` no)
@@ -180,7 +180,7 @@ function upperHex(s: string): string {
   return s.replace(/%[0-9a-fA-F]{2}/g, (m) => m.toUpperCase())
 }
 
-/** SEMANTICS.md 5: bytes >= 0x80 as %XX, existing escapes upper-cased. */
+/** RFC 9309 2.2.2; Google's MaybeEscapePattern: bytes >= 0x80 as %XX, existing escapes upper-cased. */
 function googleEscape(value: string): string {
   let out = ''
   for (const b of encoder.encode(value)) out += b >= 0x80 ? '%' + b.toString(16).toUpperCase().padStart(2, '0') : String.fromCharCode(b)
