@@ -1,11 +1,15 @@
 // Robots.directives (every line Google's matcher ignores, with its group) and
 // Robots.usagePreferences (Cloudflare's Content-Signal and the IETF AIPREF Content-Usage), on the
 // published examples, on malformed values, and over the real-file corpus.
+import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
+import { readPreference } from '../src/engine/preferences.js'
 import { lint } from '../src/engine/lint.js'
 import { parseRobots } from '../src/index.js'
 import { corpusAvailable, loadCorpus } from './helpers/cases.js'
+import { fuzzOptions } from './helpers/fuzz.js'
+import { oraclePreferences, oracleRead } from './helpers/preference-oracle.js'
 
 describe('directives: every other line, in place', () => {
   test('keys as written and normalized, values, lines, groups and their agents; file-wide lines have none', () => {
@@ -147,5 +151,54 @@ describe('usagePreferences: Content-Signal and Content-Usage', () => {
   test('the README example file parses as documented', () => {
     const robots = parseRobots(readFileSync(new URL('../examples/robots.txt', import.meta.url)))
     expect(() => robots.usagePreferences('GPTBot')).not.toThrow()
+  })
+})
+
+describe('property: usagePreferences and readPreference equal their readable twin (split, trim, RegExp)', () => {
+  // Characters that reach every branch of the value reader: separators, every kind of whitespace
+  // String.prototype.trim removes (and some it keeps), cases, the Kelvin sign (which lower-cases to
+  // `k`), U+0130 (which lower-cases to two characters), and the vocabularies' words.
+  const piece = fc.constantFrom(
+    ',', '=', ' ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028', '\u200b', '\u180e', '\u0085',
+    'search', 'ai-train', 'Train-AI', 'a.b*c_d', '9x', '_x', 'K', '\u212a', '\u0130', 'é', 'y', 'Y', 'yes', 'YeS', 'n', 'No', 'maybe', '/', '/p/', '*', '🙂',
+  )
+  const valueArb = fc.array(piece, { maxLength: 14 }).map((p) => p.join('').trim())
+  // Mostly well-formed members of a few categories, so that lines agree and disagree on them.
+  const memberArb = fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom('search', 'ai-train', 'Search', 'train-ai', 'x'), fc.constantFrom('=', ' = ', '='), fc.constantFrom('y', 'n', 'yes', 'no', 'NO', 'Y', 'maybe')).map((t) => t.join('')) },
+    { weight: 1, arbitrary: valueArb },
+  )
+  const membersArb = fc.array(memberArb, { minLength: 1, maxLength: 4 }).map((m) => m.join(', '))
+
+  test(`readPreference: members, problems and path as the twin reads them (${fuzzOptions(20_000).numRuns} runs)`, () => {
+    fc.assert(
+      fc.property(fc.constantFrom('content-signal', 'content-usage'), fc.oneof(valueArb, fc.string({ unit: 'binary', maxLength: 30 })), (name, value) => {
+        expect(readPreference({ line: 7, name, value })).toEqual(oracleRead(7, name, value))
+      }),
+      fuzzOptions(20_000, 0x9e5),
+    )
+  })
+
+  test(`usagePreferences: the same record, key order included, for generated files and agents (${fuzzOptions(3_000).numRuns} runs)`, () => {
+    // Runs of one to three lines: other lines repeated, or preference lines with one key and one
+    // set of members, each with its own path (none, `/`, `*` or a path): real files repeat lines,
+    // and list paths with the same members.
+    const other = fc.constantFrom('User-agent: *', 'User-agent: a', 'User-agent: B/1.0', 'User-agent: * x', 'user-agent: bot', 'Disallow: /x', 'Allow: /', '', '# c', 'Crawl-delay: 1', 'Sitemap: /s', 'Content-Signam: a=y', 'Content_Signal: a=y')
+    const runArb = fc.oneof(
+      fc.tuple(other, fc.integer({ min: 1, max: 3 })).map(([l, n]) => Array<string>(n).fill(l)),
+      fc.tuple(fc.constantFrom('Content-Signal', 'content-usage', 'CONTENT-USAGE', 'Content-signal'), fc.array(fc.constantFrom('', '', '/p/ ', '/ ', '* ', '/q ', '/p/x\t', '/'), { minLength: 1, maxLength: 3 }), membersArb)
+        .map(([k, paths, v]) => paths.map((path) => `${k}: ${path}${v}`)),
+    )
+    const linesArb = fc.array(runArb, { maxLength: 12 }).map((runs) => runs.flat())
+    fc.assert(
+      fc.property(linesArb, fc.constantFrom('a', 'b', 'bot', 'x'), (lines, agent) => {
+        const robots = parseRobots(lines.join('\n'))
+        const got = robots.usagePreferences(agent)
+        const want = oraclePreferences(robots, agent)
+        expect(Object.keys(got)).toEqual(Object.keys(want))
+        expect({ ...got }).toEqual({ ...want })
+      }),
+      fuzzOptions(3_000, 0x9e6),
+    )
   })
 })

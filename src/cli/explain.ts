@@ -3,7 +3,7 @@
 // decision trace (src/engine/reference.ts), so it shows the losers too and decides nothing itself.
 
 import { agentTokens } from '../engine/args.js'
-import type { UsagePreference } from '../engine/directives.js'
+import type { UsagePreference } from '../engine/preferences.js'
 import { decodeUtf8, utf8 } from '../engine/bytes.js'
 import { R_END, R_START, RULE_STRIDE, valueAgentToken } from '../engine/parse.js'
 import { referenceTrace, type TracedRule } from '../engine/reference.js'

@@ -1,0 +1,581 @@
+// The AI usage preferences of a robots.txt (Robots.usagePreferences): the Content-Signal and
+// Content-Usage lines of the outline (outline.ts), read once into an index of numbers, and the
+// record for an agent made from it. Read leniently, as the drafts ask: unknown categories are kept,
+// malformed members are skipped (lint reports them, through readPreference), nothing throws.
+// * Cloudflare's Content Signals Policy, `Content-Signal: search=yes, ai-input=no, ai-train=no`
+//   (values yes/no; also draft-romm-aipref-contentsignals-00);
+// * the IETF AIPREF working group's `Content-Usage` rule, `Content-Usage: [path] train-ai=n, search=y`
+//   (draft-ietf-aipref-attach-04 for the robots.txt rule and its optional path;
+//   draft-ietf-aipref-vocab-05 for the categories and the y/n values).
+//
+// Invariants: a value is read in one pass over its numbers (an ASCII body's own bytes), with no
+// string made but a category's name the first time it is seen, and a line that repeats the line
+// before is not read again, so the index costs about a pass over the preference lines; a record is
+// made fresh per call, without prototype, so a category named like an Object.prototype key
+// (`constructor`) is an own data property like any other. test/helpers/preference-oracle.ts is the
+// readable twin (split, trim, a RegExp) the tests hold this module to.
+
+import { encoder, type TextReader } from './bytes.js'
+import type { Directive } from './directives.js'
+import { O_GROUP, O_KEY_END, O_KEY_START, O_LINE, O_VAL_END, O_VAL_START, OTHER_STRIDE, type Outline } from './outline.js'
+import { namedGroups, type ParsedRobots } from './parse.js'
+
+/**
+ * One category of an AI usage preference, for one agent.
+ *
+ * @example
+ * ```ts
+ * import { parseRobots, type UsagePreference } from 'robotstxt-wasm'
+ *
+ * const prefs: Record<string, UsagePreference> = parseRobots('User-agent: *\nContent-Signal: ai-train=no\n').usagePreferences('GPTBot')
+ * prefs['ai-train'] // → { allowed: false, line: 2, source: 'Content-Signal', value: 'no', paths: [] }
+ * ```
+ */
+export interface UsagePreference {
+  /** The preference: `y`/`yes` is true, `n`/`no` false; null when only path-limited rules state it. */
+  allowed: boolean | null
+  /** The line that decided it (with several lines for one category, `n` wins: the most restrictive). */
+  line: number
+  /** Which vocabulary said it. */
+  source: 'Content-Signal' | 'Content-Usage'
+  /** The value as written (`n`, `yes`). */
+  value: string
+  /**
+   * Content-Usage rules for this category limited to a path (draft-ietf-aipref-attach: they apply
+   * to URLs under that path, the longest matching path winning), in file order.
+   */
+  paths: {
+    /** The path the rule is limited to, as written. */
+    path: string
+    /** The preference under that path. */
+    allowed: boolean
+    /** The rule's line. */
+    line: number
+  }[]
+}
+
+/** One member of a preference line that could not be read. */
+export interface PreferenceProblem {
+  line: number
+  member: string
+  reason: string
+}
+
+interface Member {
+  category: string
+  allowed: boolean
+  value: string
+}
+
+const SIGNAL = 'content-signal'
+const USAGE = 'content-usage'
+
+// ─── One line's value: its path and members, read in one pass ─────────────────────────────────────
+
+/** Text as numbers: a body's bytes (ASCII, so a byte a character) or a string's UTF-16 code units. */
+type Codes = Uint8Array | Uint16Array
+
+/** What a member of a value is: a preference, or why it is not one. */
+const M_PREFERENCE = 0
+const M_NO_EQUALS = 1
+const M_BAD_CATEGORY = 2
+const M_BAD_VALUE = 3
+/**
+ * Fields of one member in `ValueReader.found` (FIELDS numbers per member): its kind, its text
+ * [start, end) trimmed, the end of its category (trimmed), the start of its value (trimmed), its
+ * truth (1 yes, 0 no) and the hash of its category lower-cased.
+ */
+const F_KIND = 0
+const F_START = 1
+const F_END = 2
+const F_CAT_END = 3
+const F_VAL_START = 4
+const F_TRUTH = 5
+const F_HASH = 6
+const FIELDS = 7
+
+/** The characters String.prototype.trim removes: ECMAScript's WhiteSpace and LineTerminator. */
+function isTrimmed(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d)
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+}
+
+/**
+ * `c` lower-cased, when that is one ASCII character; -1 otherwise. Besides A-Z only the Kelvin sign
+ * lower-cases to ASCII alone (`k`); every other character is non-ASCII lower-cased, or lower-cases
+ * to more than one character (U+0130 to `i` and a combining dot), so it can never be part of a
+ * category name.
+ */
+function asciiLower(c: number): number {
+  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c + 0x20 : c
+  return c === 0x212a ? 0x6b : -1
+}
+
+/** A lower-cased category character may be [a-z0-9_.*-]; the first only [a-z]. */
+function isCategoryChar(c: number, first: boolean): boolean {
+  if (c >= 0x61 && c <= 0x7a) return true
+  return !first && ((c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x2a || c === 0x2d)
+}
+
+/** The truth of codes[start, end): `y`/`yes` true, `n`/`no` false (any case), else -1. */
+function truthAt(codes: Codes, start: number, end: number): number {
+  const n = end - start
+  const a = codes[start]! | 0x20
+  if (n === 1) return a === 0x79 ? 1 : a === 0x6e ? 0 : -1
+  if (n === 2) return a === 0x6e && (codes[start + 1]! | 0x20) === 0x6f ? 0 : -1
+  if (n === 3) return a === 0x79 && (codes[start + 1]! | 0x20) === 0x65 && (codes[start + 2]! | 0x20) === 0x73 ? 1 : -1
+  return -1
+}
+
+/**
+ * The end of a value's path: a Content-Usage value's first word, when it starts with '/' or '*'
+ * (draft-ietf-aipref-attach). `start` when the value has none.
+ */
+function pathEnd(codes: Codes, start: number, end: number, usage: boolean): number {
+  if (!usage || start === end || (codes[start] !== 0x2f && codes[start] !== 0x2a)) return start
+  let at = start
+  while (at < end && codes[at] !== 0x20 && codes[at] !== 0x09) at++
+  return at
+}
+
+/**
+ * Reads the members of a preference line's value, `key=value, key=value, …` (after its path, if
+ * any): they are split at commas and trimmed as String.prototype.trim does, and a category is
+ * valid when, lower-cased, it matches /^[a-z][a-z0-9_.*-]*$/. One pass over numbers, not a string;
+ * only offsets are written (into `found`, reused from line to line), and the index and
+ * readPreference make what they need of them.
+ */
+class ValueReader {
+  found = new Int32Array(FIELDS * 8)
+  /** Members in `found`. */
+  count = 0
+
+  read(codes: Codes, start: number, end: number): void {
+    this.count = 0
+    // One member per comma-separated segment: s its first untrimmed code (-1 none yet), t one past
+    // its last, eq its first '=' (-1 none yet), catEnd one past the category's last untrimmed code.
+    let s = -1
+    let t = 0
+    let eq = -1
+    let catEnd = 0
+    let valStart = -1
+    let valid = true
+    let gap = false
+    let hash = 0
+    for (let i = start; ; i++) {
+      const c = i < end ? codes[i]! : 0x2c
+      if (c === 0x2c) {
+        if (s >= 0) this.#member(codes, s, t, eq, catEnd, valStart, valid, hash)
+        if (i >= end) return
+        s = eq = valStart = -1
+        valid = true
+        gap = false
+        hash = 0
+        continue
+      }
+      if (isTrimmed(c)) {
+        // Inside a category, a space is one of its codes: the name is then no valid one.
+        if (s >= 0 && eq < 0) gap = true
+        continue
+      }
+      if (s < 0) s = i
+      t = i + 1
+      if (eq >= 0) {
+        if (valStart < 0) valStart = i
+        continue
+      }
+      if (c === 0x3d) {
+        eq = i
+        continue
+      }
+      if (gap) valid = false
+      const lower = asciiLower(c)
+      if (!isCategoryChar(lower, i === s)) valid = false
+      hash = Math.imul(hash ^ lower, 0x01000193)
+      catEnd = i + 1
+    }
+  }
+
+  #member(codes: Codes, s: number, t: number, eq: number, catEnd: number, valStart: number, valid: boolean, hash: number): void {
+    if (this.count * FIELDS === this.found.length) {
+      const grown = new Int32Array(this.found.length * 2)
+      grown.set(this.found)
+      this.found = grown
+    }
+    const f = this.found
+    const at = this.count++ * FIELDS
+    f[at + F_START] = s
+    f[at + F_END] = t
+    if (eq <= s) {
+      f[at + F_KIND] = M_NO_EQUALS
+      return
+    }
+    if (valStart < 0) valStart = t
+    const truth = valStart < t ? truthAt(codes, valStart, t) : -1
+    f[at + F_KIND] = !valid ? M_BAD_CATEGORY : truth < 0 ? M_BAD_VALUE : M_PREFERENCE
+    f[at + F_CAT_END] = catEnd
+    f[at + F_VAL_START] = valStart
+    f[at + F_TRUTH] = truth
+    f[at + F_HASH] = hash
+  }
+}
+
+const values = new ValueReader()
+
+/** A string's UTF-16 code units, for the value reader. */
+function codesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i)
+  return codes
+}
+
+/**
+ * Reads a preference line's value: `[path ]key=value, key=value, …`. The path (Content-Usage only)
+ * is the first word when it starts with '/' or '*'. Members that are not `key=token` with a known
+ * truth value are returned as problems, never thrown.
+ */
+export function readPreference(d: Pick<Directive, 'line' | 'name' | 'value'> & Partial<Directive>): { path: string | null; members: Member[]; problems: PreferenceProblem[] } {
+  const text = d.value
+  const codes = codesOf(text)
+  const path = pathEnd(codes, 0, text.length, d.name === USAGE)
+  values.read(codes, path < text.length && path > 0 ? path + 1 : path, text.length)
+  const members: Member[] = []
+  const problems: PreferenceProblem[] = []
+  const f = values.found
+  for (let at = 0; at < values.count * FIELDS; at += FIELDS) {
+    const member = text.slice(f[at + F_START]!, f[at + F_END]!)
+    const kind = f[at + F_KIND]!
+    if (kind === M_NO_EQUALS) {
+      problems.push({ line: d.line, member, reason: 'expected category=value' })
+      continue
+    }
+    const category = text.slice(f[at + F_START]!, f[at + F_CAT_END]!).toLowerCase()
+    if (kind === M_BAD_CATEGORY) problems.push({ line: d.line, member, reason: `"${category}" is not a category name` })
+    else if (kind === M_BAD_VALUE) problems.push({ line: d.line, member, reason: d.name === SIGNAL ? 'expected yes or no' : 'expected y or n' })
+    else members.push({ category, allowed: f[at + F_TRUTH] === 1, value: text.slice(f[at + F_VAL_START]!, f[at + F_END]!) })
+  }
+  if (members.length === 0 && problems.length === 0) problems.push({ line: d.line, member: d.value, reason: 'no preference given' })
+  return { path: path > 0 ? text.slice(0, path) : null, members, problems }
+}
+
+// ─── The preference lines of a file, read once ────────────────────────────────────────────────────
+
+/** Fields of one preference line in `PreferenceIndex.lines` (LINE_STRIDE numbers each). */
+const L_LINE = 0 // its line number
+const L_GROUP = 1
+const L_VAL_START = 2 // where its value starts in the body
+const L_USAGE = 3 // 1 Content-Usage, 0 Content-Signal
+const L_PATH_END = 4 // the end of its path, relative to its value, when the path limits it; else 0
+const LINE_STRIDE = 5
+/** Fields of one preference in `PreferenceIndex.members` (MEMBER_STRIDE numbers each); offsets relative to its line's value. */
+const P_LINE = 0 // index of its line in `lines`
+const P_CATEGORY = 1 // index into `categories`
+const P_TRUTH = 2
+const P_VAL_START = 3
+const P_VAL_END = 4
+const MEMBER_STRIDE = 5
+
+/** The preference lines of a file, read once, and the group index that selects among them. */
+export interface PreferenceIndex {
+  /** The preference lines in file order (L_* layout). */
+  readonly lines: Int32Array
+  /** Their well-formed members in file order (P_* layout). */
+  readonly members: Int32Array
+  /** Category names (lower-cased), each once, by the index a member holds. */
+  readonly categories: string[]
+  /** Each line's value as text when the body is not ASCII (offsets are then into it); empty when it is. */
+  readonly texts: string[]
+  /** The text of body ranges, for the values and paths of an ASCII body. */
+  readonly reader: TextReader
+  /** Null when no preference line stands in a group (the file-wide ones then always apply). */
+  readonly agents: Pick<ParsedRobots, 'agentGroups' | 'globalGroups'> | null
+}
+
+/** A key the index looks for: its length, and its bytes as big-endian words (the last one zero-padded). */
+interface KeyWords {
+  length: number
+  words: Int32Array
+}
+
+function keyWords(word: string): KeyWords {
+  const bytes = new Uint8Array((word.length + 3) & ~3)
+  bytes.set(encoder.encode(word))
+  const view = new DataView(bytes.buffer)
+  return { length: word.length, words: Int32Array.from({ length: bytes.length / 4 }, (_, k) => view.getInt32(4 * k)) }
+}
+
+const SIGNAL_KEY = keyWords(SIGNAL)
+const USAGE_KEY = keyWords(USAGE)
+
+/**
+ * bytes[start, end) is `key`, ASCII case-insensitively, compared four bytes at a time: OR-ing 0x20
+ * into every byte lower-cases a letter and leaves the key's other bytes ('-') as they are.
+ */
+function isKey(view: DataView, start: number, end: number, key: KeyWords): boolean {
+  if (end - start !== key.length) return false
+  const whole = key.length >>> 2
+  for (let k = 0; k < whole; k++) if ((view.getInt32(start + 4 * k) | 0x20202020) !== key.words[k]) return false
+  // The last word, partly: its bytes past the key are zero in `words`.
+  let last = 0
+  for (let b = 4 * whole; b < key.length; b++) last |= (view.getUint8(start + b) | 0x20) << (24 - 8 * (b - 4 * whole))
+  return whole === key.words.length || last === key.words[whole]
+}
+
+/** Category names by index, found by their hash and codes: a string is made once per name. */
+class Categories {
+  readonly names: string[] = []
+  /** Indexes by hash; a hash several names share lists them all. */
+  readonly #byHash = new Map<number, number | number[]>()
+
+  /** The index of the category codes[start, end) (valid, so it lower-cases code by code) of hash `hash`; -1 when it is new. */
+  find(codes: Codes, start: number, end: number, hash: number): number {
+    const found = this.#byHash.get(hash)
+    if (found === undefined) return -1
+    if (typeof found === 'number') return this.#same(this.names[found]!, codes, start, end) ? found : -1
+    for (const id of found) if (this.#same(this.names[id]!, codes, start, end)) return id
+    return -1
+  }
+
+  /** Adds category `name` (lower-cased) of hash `hash`; its index. */
+  add(name: string, hash: number): number {
+    const id = this.names.length
+    this.names.push(name)
+    const found = this.#byHash.get(hash)
+    this.#byHash.set(hash, found === undefined ? id : typeof found === 'number' ? [found, id] : [...found, id])
+    return id
+  }
+
+  #same(name: string, codes: Codes, start: number, end: number): boolean {
+    if (name.length !== end - start) return false
+    for (let i = 0; i < name.length; i++) if (asciiLower(codes[start + i]!) !== name.charCodeAt(i)) return false
+    return true
+  }
+}
+
+/** A growing list of 32-bit integers, five appended at a time (a record of the index). */
+class Records {
+  at = new Int32Array(1280)
+  length = 0
+
+  push(v0: number, v1: number, v2: number, v3: number, v4: number): void {
+    let a = this.at
+    const n = this.length
+    if (n + 5 > a.length) {
+      a = new Int32Array(a.length * 2)
+      a.set(this.at)
+      this.at = a
+    }
+    a[n] = v0
+    a[n + 1] = v1
+    a[n + 2] = v2
+    a[n + 3] = v3
+    a[n + 4] = v4
+    this.length = n + 5
+  }
+
+  /** The records, in a array of their own length. */
+  done(): Int32Array {
+    return this.at.slice(0, this.length)
+  }
+}
+
+/** bytes[a, a + n) and bytes[b, b + n) are the same, compared four at a time. */
+function sameBytes(view: DataView, a: number, b: number, n: number): boolean {
+  let k = 0
+  for (; k + 4 <= n; k += 4) if (view.getUint32(a + k) !== view.getUint32(b + k)) return false
+  for (; k < n; k++) if (view.getUint8(a + k) !== view.getUint8(b + k)) return false
+  return true
+}
+
+/** A path limits a line's preferences unless it is `/` alone: the end of a limiting path (relative to the value), else 0. */
+function limitingPath(codes: Codes, start: number, end: number): number {
+  return end - start > 1 || (end - start === 1 && codes[start] !== 0x2f) ? end - start : 0
+}
+
+/**
+ * Reads every preference line of the outline once: what each call of `preferencesFor` starts from.
+ * In an ASCII body (where members need no text of their own: their offsets are the body's), a line
+ * whose key and members repeat the last line read, bytes for bytes, takes its members without
+ * reading them (a path may differ: Content-Usage lines often list paths with the same members),
+ * and a category of the same bytes as the one the last line had at its place takes its index.
+ */
+export function preferenceIndex(body: Uint8Array, outline: Outline, reader: TextReader): PreferenceIndex {
+  const o = outline.others
+  const lines = new Records()
+  const members = new Records()
+  const texts: string[] = []
+  const categories = new Categories()
+  const ascii = reader.ascii
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
+  let grouped = false
+  // The last line read: its key, whether it is Content-Usage, where its members start (after the
+  // path) and end in the body, the same relative to its value, and how many it has.
+  let lastKey = -1
+  let lastKeyLength = -1
+  let lastUsage = false
+  let lastRest = 0
+  let lastRestLength = -1
+  let lastRestFromValue = 0
+  let lastMembers = 0
+  const lastCategories: number[] = []
+  for (let i = 0; i < outline.othersLength; i += OTHER_STRIDE) {
+    const keyStart = o[i + O_KEY_START]!
+    const keyEnd = o[i + O_KEY_END]!
+    let usage: boolean = lastUsage
+    if (keyEnd - keyStart !== lastKeyLength || !sameBytes(view, lastKey, keyStart, lastKeyLength)) {
+      usage = isKey(view, keyStart, keyEnd, USAGE_KEY)
+      if (!usage && !isKey(view, keyStart, keyEnd, SIGNAL_KEY)) continue
+    }
+    const valStart = o[i + O_VAL_START]!
+    const valEnd = o[i + O_VAL_END]!
+    const group = o[i + O_GROUP]!
+    if (group >= 0) grouped = true
+    const line = lines.length / LINE_STRIDE
+    const from = members.length
+    // An ASCII body is read where it is; any other, as the text of the value (offsets then from 0).
+    const text = ascii ? '' : reader.text(valStart, valEnd)
+    const codes = ascii ? body : codesOf(text)
+    const base = ascii ? valStart : 0
+    const end = ascii ? valEnd : text.length
+    const path = pathEnd(codes, base, end, usage)
+    const rest = path < end && path > base ? path + 1 : path
+    lines.push(o[i + O_LINE]!, group, valStart, usage ? 1 : 0, limitingPath(codes, base, path))
+    if (ascii && end - rest === lastRestLength && sameBytes(view, lastRest, rest, lastRestLength)) {
+      // The members of the last line read, moved by where this line's start in its value.
+      const shift = rest - base - lastRestFromValue
+      for (let m = from - lastMembers; m < from; m += MEMBER_STRIDE) {
+        const mem = members.at
+        members.push(line, mem[m + P_CATEGORY]!, mem[m + P_TRUTH]!, mem[m + P_VAL_START]! + shift, mem[m + P_VAL_END]! + shift)
+      }
+      lastRestFromValue = rest - base
+      continue
+    }
+    if (!ascii) texts[line] = text
+    values.read(codes, rest, end)
+    const f = values.found
+    for (let at = 0, k = 0; at < values.count * FIELDS; at += FIELDS) {
+      if (f[at + F_KIND] !== M_PREFERENCE) continue
+      const start = f[at + F_START]!
+      const catEnd = f[at + F_CAT_END]!
+      let category = -1
+      if (ascii && 3 * k < lastCategories.length) {
+        const c = 3 * k
+        const length = lastCategories[c + 1]! - lastCategories[c]!
+        if (length === catEnd - start && sameBytes(view, lastCategories[c]!, start, length)) category = lastCategories[c + 2]!
+      }
+      if (category < 0) category = categories.find(codes, start, catEnd, f[at + F_HASH]!)
+      if (category < 0) category = categories.add((ascii ? reader.text(start, catEnd) : text.slice(start, catEnd)).toLowerCase(), f[at + F_HASH]!)
+      lastCategories[3 * k] = start
+      lastCategories[3 * k + 1] = catEnd
+      lastCategories[3 * k + 2] = category
+      k++
+      members.push(line, category, f[at + F_TRUTH]!, f[at + F_VAL_START]! - base, f[at + F_END]! - base)
+    }
+    lastKey = keyStart
+    lastKeyLength = keyEnd - keyStart
+    lastUsage = usage
+    lastRest = rest
+    lastRestLength = end - rest
+    lastRestFromValue = rest - base
+    lastMembers = members.length - from
+  }
+  const index = grouped ? outline.agents(body, reader) : null
+  return {
+    lines: lines.done(), members: members.done(), categories: categories.names, texts, reader,
+    agents: index === null ? null : { agentGroups: index.agentGroups!, globalGroups: index.globalGroups },
+  }
+}
+
+// ─── The record for an agent ──────────────────────────────────────────────────────────────────────
+
+/**
+ * Which preference lines apply to these agents (lower-cased product tokens): those in the groups
+ * that name them, else in the global groups, else the file-wide ones (lines before any user-agent
+ * line). One flag per line. Lines come in file order, so in increasing group order, as the chosen
+ * groups do: one merge of the two lists.
+ */
+function chosenLines(index: PreferenceIndex, tokens: readonly string[]): Uint8Array {
+  const lines = index.lines
+  const chosen = new Uint8Array(lines.length / LINE_STRIDE)
+  let any = false
+  if (index.agents !== null) {
+    const named = namedGroups(index.agents, tokens)
+    const wanted = named.length > 0 ? named : index.agents.globalGroups
+    for (let l = 0, w = 0; l < chosen.length && w < wanted.length; l++) {
+      const g = lines[l * LINE_STRIDE + L_GROUP]!
+      while (w < wanted.length && wanted[w]! < g) w++
+      if (wanted[w] === g) {
+        chosen[l] = 1
+        any = true
+      }
+    }
+  }
+  if (!any) for (let l = 0; l < chosen.length && lines[l * LINE_STRIDE + L_GROUP]! < 0; l++) chosen[l] = 1
+  return chosen
+}
+
+/** The text [start, end) of preference line `l`'s value. */
+function valueText(index: PreferenceIndex, l: number, start: number, end: number): string {
+  const text = index.texts[l]
+  if (text !== undefined) return text.slice(start, end)
+  const at = index.lines[l * LINE_STRIDE + L_VAL_START]!
+  return index.reader.text(at + start, at + end)
+}
+
+function sourceOf(index: PreferenceIndex, l: number): UsagePreference['source'] {
+  return index.lines[l * LINE_STRIDE + L_USAGE] === 1 ? 'Content-Usage' : 'Content-Signal'
+}
+
+/**
+ * The preferences for these agents (lower-cased product tokens), from the lines chosenLines picks.
+ * A fresh record without prototype, of fresh objects, on every call; its categories in the order
+ * the chosen lines first name them. With several lines for a category, `n` wins (the most
+ * restrictive: draft-ietf-aipref-vocab, combining): the first `n`, else the first `y`; a line
+ * limited to a path adds to the category's `paths` instead.
+ */
+export function preferencesFor(index: PreferenceIndex, tokens: readonly string[]): Record<string, UsagePreference> {
+  const chosen = chosenLines(index, tokens)
+  const lines = index.lines
+  const mem = index.members
+  const count = index.categories.length
+  // Per category: the member that decides (-1 none yet) and the first member naming it.
+  const winner = new Int32Array(count).fill(-1)
+  const first = new Int32Array(count).fill(-1)
+  const order: number[] = []
+  let limited = false
+  for (let m = 0; m < mem.length; m += MEMBER_STRIDE) {
+    const l = mem[m + P_LINE]!
+    if (chosen[l] === 0) continue
+    const c = mem[m + P_CATEGORY]!
+    if (first[c]! < 0) {
+      first[c] = m
+      order.push(c)
+    }
+    if (lines[l * LINE_STRIDE + L_PATH_END] !== 0) {
+      limited = true
+      continue
+    }
+    const w = winner[c]!
+    if (w < 0 || (mem[w + P_TRUTH] === 1 && mem[m + P_TRUTH] === 0)) winner[c] = m
+  }
+  const out: Record<string, UsagePreference> = Object.create(null)
+  const entries: UsagePreference[] = []
+  for (const c of order) {
+    const w = winner[c]!
+    const l = mem[(w < 0 ? first[c]! : w) + P_LINE]!
+    const entry: UsagePreference = w < 0
+      ? { allowed: null, line: 0, source: sourceOf(index, l), value: '', paths: [] }
+      : { allowed: mem[w + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]!, source: sourceOf(index, l), value: valueText(index, l, mem[w + P_VAL_START]!, mem[w + P_VAL_END]!), paths: [] }
+    entries[c] = entry
+    out[index.categories[c]!] = entry
+  }
+  if (limited) {
+    for (let m = 0; m < mem.length; m += MEMBER_STRIDE) {
+      const l = mem[m + P_LINE]!
+      const pathEnd = lines[l * LINE_STRIDE + L_PATH_END]!
+      if (chosen[l] === 0 || pathEnd === 0) continue
+      entries[mem[m + P_CATEGORY]!]!.paths.push({ path: valueText(index, l, 0, pathEnd), allowed: mem[m + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]! })
+    }
+  }
+  return out
+}
