@@ -266,12 +266,13 @@ const L_GROUP = 1
 const L_VAL_START = 2 // where its value starts in the body
 const L_USAGE = 3 // 1 Content-Usage, 0 Content-Signal
 const L_PATH_END = 4 // the end of its path, relative to its value, when the path limits it; else 0
-const LINE_STRIDE = 5
-/** Fields of one preference in `PreferenceIndex.members` (MEMBER_STRIDE numbers each); offsets relative to its line's value. */
+const L_MEMBERS = 5 // where its members start (after the path), relative to its value
+const LINE_STRIDE = 6
+/** Fields of one preference in `PreferenceIndex.members` (MEMBER_STRIDE numbers each). */
 const P_LINE = 0 // index of its line in `lines`
 const P_CATEGORY = 1 // index into `categories`
 const P_TRUTH = 2
-const P_VAL_START = 3
+const P_VAL_START = 3 // its value, relative to where its line's members start
 const P_VAL_END = 4
 const MEMBER_STRIDE = 5
 
@@ -321,18 +322,82 @@ function isKey(view: DataView, start: number, end: number, key: KeyWords): boole
   return whole === key.words.length || last === key.words[whole]
 }
 
+/**
+ * 32-bit keys (hashes) to values >= 0, by open addressing over typed arrays: a Map of numbers cost
+ * each line of the index more than reading it. The hashes are not seeded, so a file could be made
+ * of colliding ones: past a budget of probes (a few per key) the table moves to a Map.
+ */
+class IntMap {
+  #keys = new Int32Array(256)
+  #values = new Int32Array(256).fill(-1)
+  /** 32 - log2 of the slots: a slot is the top bits of the key times an odd constant (Fibonacci hashing). */
+  #shift = 24
+  #count = 0
+  #probes = 0
+  #map: Map<number, number> | null = null
+
+  /** The value of `key`, -1 when none. */
+  get(key: number): number {
+    if (this.#map !== null) return this.#map.get(key) ?? -1
+    const mask = this.#keys.length - 1
+    for (let s = Math.imul(key, 0x9e3779b1) >>> this.#shift; ; s = (s + 1) & mask) {
+      const v = this.#values[s]!
+      if (v < 0 || this.#keys[s] === key) return v
+    }
+  }
+
+  set(key: number, value: number): void {
+    if (this.#map !== null) {
+      this.#map.set(key, value)
+      return
+    }
+    const mask = this.#keys.length - 1
+    let s = Math.imul(key, 0x9e3779b1) >>> this.#shift
+    while (this.#values[s]! >= 0 && this.#keys[s] !== key) {
+      s = (s + 1) & mask
+      this.#probes++
+    }
+    if (this.#values[s]! < 0) this.#count++
+    this.#keys[s] = key
+    this.#values[s] = value
+    if (this.#probes > 8 * this.#count + 1024) this.#map = this.#toMap()
+    else if (this.#count * 2 > mask) this.#grow()
+  }
+
+  #toMap(): Map<number, number> {
+    const map = new Map<number, number>()
+    for (let s = 0; s < this.#keys.length; s++) if (this.#values[s]! >= 0) map.set(this.#keys[s]!, this.#values[s]!)
+    return map
+  }
+
+  /** Twice the slots, every key placed again. */
+  #grow(): void {
+    const keys = this.#keys
+    const values = this.#values
+    this.#keys = new Int32Array(keys.length * 2)
+    this.#values = new Int32Array(keys.length * 2).fill(-1)
+    this.#shift--
+    const mask = this.#keys.length - 1
+    for (let k = 0; k < keys.length; k++) {
+      if (values[k]! < 0) continue
+      let s = Math.imul(keys[k]!, 0x9e3779b1) >>> this.#shift
+      while (this.#values[s]! >= 0) s = (s + 1) & mask
+      this.#keys[s] = keys[k]!
+      this.#values[s] = values[k]!
+    }
+  }
+}
+
 /** Category names by index, found by their hash and codes: a string is made once per name. */
 class Categories {
   readonly names: string[] = []
-  /** Indexes by hash; a hash several names share lists them all. */
-  readonly #byHash = new Map<number, number | number[]>()
+  /** The newest category of each hash, and for each category the one before it of the same hash (-1 none). */
+  readonly #byHash = new IntMap()
+  readonly #sameHash: number[] = []
 
   /** The index of the category codes[start, end) (valid, so it lower-cases code by code) of hash `hash`; -1 when it is new. */
   find(codes: Codes, start: number, end: number, hash: number): number {
-    const found = this.#byHash.get(hash)
-    if (found === undefined) return -1
-    if (typeof found === 'number') return this.#same(this.names[found]!, codes, start, end) ? found : -1
-    for (const id of found) if (this.#same(this.names[id]!, codes, start, end)) return id
+    for (let id = this.#byHash.get(hash); id >= 0; id = this.#sameHash[id]!) if (this.#same(this.names[id]!, codes, start, end)) return id
     return -1
   }
 
@@ -340,8 +405,8 @@ class Categories {
   add(name: string, hash: number): number {
     const id = this.names.length
     this.names.push(name)
-    const found = this.#byHash.get(hash)
-    this.#byHash.set(hash, found === undefined ? id : typeof found === 'number' ? [found, id] : [...found, id])
+    this.#sameHash.push(this.#byHash.get(hash))
+    this.#byHash.set(hash, id)
     return id
   }
 
@@ -352,28 +417,22 @@ class Categories {
   }
 }
 
-/** A growing list of 32-bit integers, five appended at a time (a record of the index). */
+/** A growing list of records of 32-bit integers (the index's lines and members). */
 class Records {
-  at = new Int32Array(1280)
+  at = new Int32Array(1536)
   length = 0
 
-  push(v0: number, v1: number, v2: number, v3: number, v4: number): void {
-    let a = this.at
-    const n = this.length
-    if (n + 5 > a.length) {
-      a = new Int32Array(a.length * 2)
+  /** Room for `n` more numbers; the array to write them to, from `length` on. */
+  room(n: number): Int32Array {
+    if (this.length + n > this.at.length) {
+      const a = new Int32Array(this.at.length * 2)
       a.set(this.at)
       this.at = a
     }
-    a[n] = v0
-    a[n + 1] = v1
-    a[n + 2] = v2
-    a[n + 3] = v3
-    a[n + 4] = v4
-    this.length = n + 5
+    return this.at
   }
 
-  /** The records, in a array of their own length. */
+  /** The records, in an array of their own length. */
   done(): Int32Array {
     return this.at.slice(0, this.length)
   }
@@ -387,36 +446,73 @@ function sameBytes(view: DataView, a: number, b: number, n: number): boolean {
   return true
 }
 
+/** FNV-1a over bytes[start, start + n), four at a time. */
+function hashBytes(view: DataView, start: number, n: number): number {
+  let h = 0x811c9dc5
+  let k = 0
+  for (; k + 4 <= n; k += 4) h = Math.imul(h ^ view.getInt32(start + k), 0x01000193)
+  for (; k < n; k++) h = Math.imul(h ^ view.getUint8(start + k), 0x01000193)
+  return h
+}
+
 /** A path limits a line's preferences unless it is `/` alone: the end of a limiting path (relative to the value), else 0. */
 function limitingPath(codes: Codes, start: number, end: number): number {
   return end - start > 1 || (end - start === 1 && codes[start] !== 0x2f) ? end - start : 0
 }
 
 /**
- * Reads every preference line of the outline once: what each call of `preferencesFor` starts from.
- * In an ASCII body (where members need no text of their own: their offsets are the body's), a line
- * whose key and members repeat the last line read, bytes for bytes, takes its members without
- * reading them (a path may differ: Content-Usage lines often list paths with the same members),
- * and a category of the same bytes as the one the last line had at its place takes its index.
+ * The members' text of the lines read so far, in an ASCII body: a line whose members' text has the
+ * same bytes as one read before takes its members without reading them (real files repeat their
+ * lines, and list paths with the same members). The last one read is tried first; any other is
+ * found by a hash of the bytes, keeping the last line read for each hash, so that no sequence of
+ * lines costs more than one lookup and one comparison a line.
  */
+class ReadMembers {
+  /** Per line read: where its members' text starts and how long it is, and its members [from, to) in the index's members. */
+  readonly #reads = new Records()
+  readonly #byHash = new IntMap()
+
+  /** The members [from, to) of a line read whose members' text is bytes[start, start + n), or null. */
+  find(view: DataView, start: number, n: number): [number, number] | null {
+    const r = this.#reads.at
+    let at = this.#reads.length - 4
+    if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) {
+      at = 4 * this.#byHash.get(hashBytes(view, start, n))
+      if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) return null
+    }
+    return [r[at + 2]!, r[at + 3]!]
+  }
+
+  /** Keeps the members [from, to) of a line just read, its members' text at bytes[start, start + n). */
+  add(view: DataView, start: number, n: number, from: number, to: number): void {
+    const r = this.#reads.room(4)
+    const at = this.#reads.length
+    r[at] = start
+    r[at + 1] = n
+    r[at + 2] = from
+    r[at + 3] = to
+    this.#reads.length = at + 4
+    this.#byHash.set(hashBytes(view, start, n), at / 4)
+  }
+}
+
+/** Reads every preference line of the outline once: what each call of `preferencesFor` starts from. */
 export function preferenceIndex(body: Uint8Array, outline: Outline, reader: TextReader): PreferenceIndex {
   const o = outline.others
   const lines = new Records()
   const members = new Records()
   const texts: string[] = []
   const categories = new Categories()
+  const read = new ReadMembers()
   const ascii = reader.ascii
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
   let grouped = false
-  // The last line read: its key, whether it is Content-Usage, where its members start (after the
-  // path) and end in the body, the same relative to its value, and how many it has.
+  // The key of the last preference line, and whether it is Content-Usage: files repeat their keys.
   let lastKey = -1
   let lastKeyLength = -1
   let lastUsage = false
-  let lastRest = 0
-  let lastRestLength = -1
-  let lastRestFromValue = 0
-  let lastMembers = 0
+  // Where the categories of the last line read are (start, end, index, per member): a category of
+  // the same bytes at the same place of the next line read is the same one.
   const lastCategories: number[] = []
   for (let i = 0; i < outline.othersLength; i += OTHER_STRIDE) {
     const keyStart = o[i + O_KEY_START]!
@@ -425,13 +521,15 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     if (keyEnd - keyStart !== lastKeyLength || !sameBytes(view, lastKey, keyStart, lastKeyLength)) {
       usage = isKey(view, keyStart, keyEnd, USAGE_KEY)
       if (!usage && !isKey(view, keyStart, keyEnd, SIGNAL_KEY)) continue
+      lastKey = keyStart
+      lastKeyLength = keyEnd - keyStart
+      lastUsage = usage
     }
     const valStart = o[i + O_VAL_START]!
     const valEnd = o[i + O_VAL_END]!
     const group = o[i + O_GROUP]!
     if (group >= 0) grouped = true
     const line = lines.length / LINE_STRIDE
-    const from = members.length
     // An ASCII body is read where it is; any other, as the text of the value (offsets then from 0).
     const text = ascii ? '' : reader.text(valStart, valEnd)
     const codes = ascii ? body : codesOf(text)
@@ -439,18 +537,32 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const end = ascii ? valEnd : text.length
     const path = pathEnd(codes, base, end, usage)
     const rest = path < end && path > base ? path + 1 : path
-    lines.push(o[i + O_LINE]!, group, valStart, usage ? 1 : 0, limitingPath(codes, base, path))
-    if (ascii && end - rest === lastRestLength && sameBytes(view, lastRest, rest, lastRestLength)) {
-      // The members of the last line read, moved by where this line's start in its value.
-      const shift = rest - base - lastRestFromValue
-      for (let m = from - lastMembers; m < from; m += MEMBER_STRIDE) {
-        const mem = members.at
-        members.push(line, mem[m + P_CATEGORY]!, mem[m + P_TRUTH]!, mem[m + P_VAL_START]! + shift, mem[m + P_VAL_END]! + shift)
+    const l = lines.room(LINE_STRIDE)
+    const at = lines.length
+    l[at + L_LINE] = o[i + O_LINE]!
+    l[at + L_GROUP] = group
+    l[at + L_VAL_START] = valStart
+    l[at + L_USAGE] = usage ? 1 : 0
+    l[at + L_PATH_END] = limitingPath(codes, base, path)
+    l[at + L_MEMBERS] = rest - base
+    lines.length += LINE_STRIDE
+    const seen = ascii ? read.find(view, rest, end - rest) : null
+    if (seen !== null) {
+      // A copy of the members of that line, for this one.
+      const m = members.room(seen[1] - seen[0])
+      for (let k = seen[0]; k < seen[1]; k += MEMBER_STRIDE) {
+        const to = members.length
+        m[to + P_LINE] = line
+        m[to + P_CATEGORY] = m[k + P_CATEGORY]!
+        m[to + P_TRUTH] = m[k + P_TRUTH]!
+        m[to + P_VAL_START] = m[k + P_VAL_START]!
+        m[to + P_VAL_END] = m[k + P_VAL_END]!
+        members.length = to + MEMBER_STRIDE
       }
-      lastRestFromValue = rest - base
       continue
     }
     if (!ascii) texts[line] = text
+    const from = members.length
     values.read(codes, rest, end)
     const f = values.found
     for (let at = 0, k = 0; at < values.count * FIELDS; at += FIELDS) {
@@ -469,15 +581,16 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
       lastCategories[3 * k + 1] = catEnd
       lastCategories[3 * k + 2] = category
       k++
-      members.push(line, category, f[at + F_TRUTH]!, f[at + F_VAL_START]! - base, f[at + F_END]! - base)
+      const m = members.room(MEMBER_STRIDE)
+      const to = members.length
+      m[to + P_LINE] = line
+      m[to + P_CATEGORY] = category
+      m[to + P_TRUTH] = f[at + F_TRUTH]!
+      m[to + P_VAL_START] = f[at + F_VAL_START]! - rest
+      m[to + P_VAL_END] = f[at + F_END]! - rest
+      members.length = to + MEMBER_STRIDE
     }
-    lastKey = keyStart
-    lastKeyLength = keyEnd - keyStart
-    lastUsage = usage
-    lastRest = rest
-    lastRestLength = end - rest
-    lastRestFromValue = rest - base
-    lastMembers = members.length - from
+    if (ascii) read.add(view, rest, end - rest, from, members.length)
   }
   const index = grouped ? outline.agents(body, reader) : null
   return {
@@ -520,6 +633,13 @@ function valueText(index: PreferenceIndex, l: number, start: number, end: number
   if (text !== undefined) return text.slice(start, end)
   const at = index.lines[l * LINE_STRIDE + L_VAL_START]!
   return index.reader.text(at + start, at + end)
+}
+
+/** The value of member `m` (an offset into the index's members), as written. */
+function memberValue(index: PreferenceIndex, m: number): string {
+  const l = index.members[m + P_LINE]!
+  const from = index.lines[l * LINE_STRIDE + L_MEMBERS]!
+  return valueText(index, l, from + index.members[m + P_VAL_START]!, from + index.members[m + P_VAL_END]!)
 }
 
 function sourceOf(index: PreferenceIndex, l: number): UsagePreference['source'] {
@@ -565,7 +685,7 @@ export function preferencesFor(index: PreferenceIndex, tokens: readonly string[]
     const l = mem[(w < 0 ? first[c]! : w) + P_LINE]!
     const entry: UsagePreference = w < 0
       ? { allowed: null, line: 0, source: sourceOf(index, l), value: '', paths: [] }
-      : { allowed: mem[w + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]!, source: sourceOf(index, l), value: valueText(index, l, mem[w + P_VAL_START]!, mem[w + P_VAL_END]!), paths: [] }
+      : { allowed: mem[w + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]!, source: sourceOf(index, l), value: memberValue(index, w), paths: [] }
     entries[c] = entry
     out[index.categories[c]!] = entry
   }
