@@ -266,15 +266,16 @@ const L_GROUP = 1
 const L_VAL_START = 2 // where its value starts in the body
 const L_USAGE = 3 // 1 Content-Usage, 0 Content-Signal
 const L_PATH_END = 4 // the end of its path, relative to its value, when the path limits it; else 0
-const L_MEMBERS = 5 // where its members start (after the path), relative to its value
-const LINE_STRIDE = 6
+const L_REST = 5 // where its members' text starts (after the path), relative to its value
+const L_FROM = 6 // its members: [from, to) in `members`, shared by every line of the same members' text
+const L_TO = 7
+const LINE_STRIDE = 8
 /** Fields of one preference in `PreferenceIndex.members` (MEMBER_STRIDE numbers each). */
-const P_LINE = 0 // index of its line in `lines`
-const P_CATEGORY = 1 // index into `categories`
-const P_TRUTH = 2
-const P_VAL_START = 3 // its value, relative to where its line's members start
-const P_VAL_END = 4
-const MEMBER_STRIDE = 5
+const P_CATEGORY = 0 // index into `categories`
+const P_TRUTH = 1
+const P_VAL_START = 2 // its value, relative to where its line's members' text starts
+const P_VAL_END = 3
+const MEMBER_STRIDE = 4
 
 /** The preference lines of a file, read once, and the group index that selects among them. */
 export interface PreferenceIndex {
@@ -432,9 +433,9 @@ class Records {
     return this.at
   }
 
-  /** The records, in an array of their own length. */
+  /** The records (a view: copying them cost more than the room they leave). */
   done(): Int32Array {
-    return this.at.slice(0, this.length)
+    return this.at.subarray(0, this.length)
   }
 }
 
@@ -468,19 +469,30 @@ function limitingPath(codes: Codes, start: number, end: number): number {
  * lines costs more than one lookup and one comparison a line.
  */
 class ReadMembers {
-  /** Per line read: where its members' text starts and how long it is, and its members [from, to) in the index's members. */
+  /** Per line read (READ_STRIDE numbers): where its members' text starts and how long it is, and its members [from, to). */
   readonly #reads = new Records()
   readonly #byHash = new IntMap()
+  /** The line read that `find` found last, or that was read last. */
+  #last = -1
 
-  /** The members [from, to) of a line read whose members' text is bytes[start, start + n), or null. */
-  find(view: DataView, start: number, n: number): [number, number] | null {
+  /** The line read whose members' text has the bytes of bytes[start, start + n) (for `from` and `to`), or -1. */
+  find(view: DataView, start: number, n: number): number {
     const r = this.#reads.at
-    let at = this.#reads.length - 4
+    let at = this.#last
     if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) {
-      at = 4 * this.#byHash.get(hashBytes(view, start, n))
-      if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) return null
+      at = this.#byHash.get(hashBytes(view, start, n))
+      if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) return -1
+      this.#last = at
     }
-    return [r[at + 2]!, r[at + 3]!]
+    return at
+  }
+
+  from(at: number): number {
+    return this.#reads.at[at + 2]!
+  }
+
+  to(at: number): number {
+    return this.#reads.at[at + 3]!
   }
 
   /** Keeps the members [from, to) of a line just read, its members' text at bytes[start, start + n). */
@@ -492,7 +504,8 @@ class ReadMembers {
     r[at + 2] = from
     r[at + 3] = to
     this.#reads.length = at + 4
-    this.#byHash.set(hashBytes(view, start, n), at / 4)
+    this.#byHash.set(hashBytes(view, start, n), at)
+    this.#last = at
   }
 }
 
@@ -529,7 +542,6 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const valEnd = o[i + O_VAL_END]!
     const group = o[i + O_GROUP]!
     if (group >= 0) grouped = true
-    const line = lines.length / LINE_STRIDE
     // An ASCII body is read where it is; any other, as the text of the value (offsets then from 0).
     const text = ascii ? '' : reader.text(valStart, valEnd)
     const codes = ascii ? body : codesOf(text)
@@ -537,6 +549,19 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const end = ascii ? valEnd : text.length
     const path = pathEnd(codes, base, end, usage)
     const rest = path < end && path > base ? path + 1 : path
+    // The members of a line read before with the same members' text, else this line's, read.
+    const seen = ascii ? read.find(view, rest, end - rest) : -1
+    let from = members.length
+    let to = from
+    if (seen >= 0) {
+      from = read.from(seen)
+      to = read.to(seen)
+    } else {
+      if (!ascii) texts[lines.length / LINE_STRIDE] = text
+      readMembers(codes, rest, end, members, categories, ascii ? reader : text, view, lastCategories)
+      to = members.length
+      if (ascii) read.add(view, rest, end - rest, from, to)
+    }
     const l = lines.room(LINE_STRIDE)
     const at = lines.length
     l[at + L_LINE] = o[i + O_LINE]!
@@ -544,58 +569,50 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     l[at + L_VAL_START] = valStart
     l[at + L_USAGE] = usage ? 1 : 0
     l[at + L_PATH_END] = limitingPath(codes, base, path)
-    l[at + L_MEMBERS] = rest - base
-    lines.length += LINE_STRIDE
-    const seen = ascii ? read.find(view, rest, end - rest) : null
-    if (seen !== null) {
-      // A copy of the members of that line, for this one.
-      const m = members.room(seen[1] - seen[0])
-      for (let k = seen[0]; k < seen[1]; k += MEMBER_STRIDE) {
-        const to = members.length
-        m[to + P_LINE] = line
-        m[to + P_CATEGORY] = m[k + P_CATEGORY]!
-        m[to + P_TRUTH] = m[k + P_TRUTH]!
-        m[to + P_VAL_START] = m[k + P_VAL_START]!
-        m[to + P_VAL_END] = m[k + P_VAL_END]!
-        members.length = to + MEMBER_STRIDE
-      }
-      continue
-    }
-    if (!ascii) texts[line] = text
-    const from = members.length
-    values.read(codes, rest, end)
-    const f = values.found
-    for (let at = 0, k = 0; at < values.count * FIELDS; at += FIELDS) {
-      if (f[at + F_KIND] !== M_PREFERENCE) continue
-      const start = f[at + F_START]!
-      const catEnd = f[at + F_CAT_END]!
-      let category = -1
-      if (ascii && 3 * k < lastCategories.length) {
-        const c = 3 * k
-        const length = lastCategories[c + 1]! - lastCategories[c]!
-        if (length === catEnd - start && sameBytes(view, lastCategories[c]!, start, length)) category = lastCategories[c + 2]!
-      }
-      if (category < 0) category = categories.find(codes, start, catEnd, f[at + F_HASH]!)
-      if (category < 0) category = categories.add((ascii ? reader.text(start, catEnd) : text.slice(start, catEnd)).toLowerCase(), f[at + F_HASH]!)
-      lastCategories[3 * k] = start
-      lastCategories[3 * k + 1] = catEnd
-      lastCategories[3 * k + 2] = category
-      k++
-      const m = members.room(MEMBER_STRIDE)
-      const to = members.length
-      m[to + P_LINE] = line
-      m[to + P_CATEGORY] = category
-      m[to + P_TRUTH] = f[at + F_TRUTH]!
-      m[to + P_VAL_START] = f[at + F_VAL_START]! - rest
-      m[to + P_VAL_END] = f[at + F_END]! - rest
-      members.length = to + MEMBER_STRIDE
-    }
-    if (ascii) read.add(view, rest, end - rest, from, members.length)
+    l[at + L_REST] = rest - base
+    l[at + L_FROM] = from
+    l[at + L_TO] = to
+    lines.length = at + LINE_STRIDE
   }
   const index = grouped ? outline.agents(body, reader) : null
   return {
     lines: lines.done(), members: members.done(), categories: categories.names, texts, reader,
     agents: index === null ? null : { agentGroups: index.agentGroups!, globalGroups: index.globalGroups },
+  }
+}
+
+/**
+ * Reads the members' text codes[rest, end) of one line into `members` (its well-formed members:
+ * category index, truth, value relative to `rest`). `source` makes a new category's name: the body's
+ * reader (codes are the body's) or the value's text (codes are its code units).
+ */
+function readMembers(codes: Codes, rest: number, end: number, members: Records, categories: Categories, source: TextReader | string, view: DataView, lastCategories: number[]): void {
+  values.read(codes, rest, end)
+  const f = values.found
+  const inBody = typeof source !== 'string'
+  for (let at = 0, k = 0; at < values.count * FIELDS; at += FIELDS) {
+    if (f[at + F_KIND] !== M_PREFERENCE) continue
+    const start = f[at + F_START]!
+    const catEnd = f[at + F_CAT_END]!
+    let category = -1
+    if (inBody && 3 * k < lastCategories.length) {
+      const c = 3 * k
+      const length = lastCategories[c + 1]! - lastCategories[c]!
+      if (length === catEnd - start && sameBytes(view, lastCategories[c]!, start, length)) category = lastCategories[c + 2]!
+    }
+    if (category < 0) category = categories.find(codes, start, catEnd, f[at + F_HASH]!)
+    if (category < 0) category = categories.add((inBody ? source.text(start, catEnd) : source.slice(start, catEnd)).toLowerCase(), f[at + F_HASH]!)
+    lastCategories[3 * k] = start
+    lastCategories[3 * k + 1] = catEnd
+    lastCategories[3 * k + 2] = category
+    k++
+    const m = members.room(MEMBER_STRIDE)
+    const to = members.length
+    m[to + P_CATEGORY] = category
+    m[to + P_TRUTH] = f[at + F_TRUTH]!
+    m[to + P_VAL_START] = f[at + F_VAL_START]! - rest
+    m[to + P_VAL_END] = f[at + F_END]! - rest
+    members.length = to + MEMBER_STRIDE
   }
 }
 
@@ -635,11 +652,10 @@ function valueText(index: PreferenceIndex, l: number, start: number, end: number
   return index.reader.text(at + start, at + end)
 }
 
-/** The value of member `m` (an offset into the index's members), as written. */
-function memberValue(index: PreferenceIndex, m: number): string {
-  const l = index.members[m + P_LINE]!
-  const from = index.lines[l * LINE_STRIDE + L_MEMBERS]!
-  return valueText(index, l, from + index.members[m + P_VAL_START]!, from + index.members[m + P_VAL_END]!)
+/** The value of member `m` (an offset into the index's members) on preference line `l`, as written. */
+function memberValue(index: PreferenceIndex, l: number, m: number): string {
+  const rest = index.lines[l * LINE_STRIDE + L_REST]!
+  return valueText(index, l, rest + index.members[m + P_VAL_START]!, rest + index.members[m + P_VAL_END]!)
 }
 
 function sourceOf(index: PreferenceIndex, l: number): UsagePreference['source'] {
@@ -658,43 +674,52 @@ export function preferencesFor(index: PreferenceIndex, tokens: readonly string[]
   const lines = index.lines
   const mem = index.members
   const count = index.categories.length
-  // Per category: the member that decides (-1 none yet) and the first member naming it.
-  const winner = new Int32Array(count).fill(-1)
+  // Per category: the line and member that decide (-1 none yet), and the first line naming it.
+  const winnerLine = new Int32Array(count).fill(-1)
+  const winner = new Int32Array(count)
   const first = new Int32Array(count).fill(-1)
   const order: number[] = []
   let limited = false
-  for (let m = 0; m < mem.length; m += MEMBER_STRIDE) {
-    const l = mem[m + P_LINE]!
+  for (let l = 0; l < chosen.length; l++) {
     if (chosen[l] === 0) continue
-    const c = mem[m + P_CATEGORY]!
-    if (first[c]! < 0) {
-      first[c] = m
-      order.push(c)
+    const at = l * LINE_STRIDE
+    const pathLimited = lines[at + L_PATH_END] !== 0
+    for (let m = lines[at + L_FROM]!; m < lines[at + L_TO]!; m += MEMBER_STRIDE) {
+      const c = mem[m + P_CATEGORY]!
+      if (first[c]! < 0) {
+        first[c] = l
+        order.push(c)
+      }
+      if (pathLimited) {
+        limited = true
+        continue
+      }
+      if (winnerLine[c]! < 0 || (mem[winner[c]! + P_TRUTH] === 1 && mem[m + P_TRUTH] === 0)) {
+        winnerLine[c] = l
+        winner[c] = m
+      }
     }
-    if (lines[l * LINE_STRIDE + L_PATH_END] !== 0) {
-      limited = true
-      continue
-    }
-    const w = winner[c]!
-    if (w < 0 || (mem[w + P_TRUTH] === 1 && mem[m + P_TRUTH] === 0)) winner[c] = m
   }
   const out: Record<string, UsagePreference> = Object.create(null)
   const entries: UsagePreference[] = []
   for (const c of order) {
-    const w = winner[c]!
-    const l = mem[(w < 0 ? first[c]! : w) + P_LINE]!
-    const entry: UsagePreference = w < 0
-      ? { allowed: null, line: 0, source: sourceOf(index, l), value: '', paths: [] }
-      : { allowed: mem[w + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]!, source: sourceOf(index, l), value: memberValue(index, w), paths: [] }
+    const l = winnerLine[c]!
+    const entry: UsagePreference = l < 0
+      ? { allowed: null, line: 0, source: sourceOf(index, first[c]!), value: '', paths: [] }
+      : { allowed: mem[winner[c]! + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]!, source: sourceOf(index, l), value: memberValue(index, l, winner[c]!), paths: [] }
     entries[c] = entry
     out[index.categories[c]!] = entry
   }
   if (limited) {
-    for (let m = 0; m < mem.length; m += MEMBER_STRIDE) {
-      const l = mem[m + P_LINE]!
-      const pathEnd = lines[l * LINE_STRIDE + L_PATH_END]!
+    for (let l = 0; l < chosen.length; l++) {
+      const at = l * LINE_STRIDE
+      const pathEnd = lines[at + L_PATH_END]!
       if (chosen[l] === 0 || pathEnd === 0) continue
-      entries[mem[m + P_CATEGORY]!]!.paths.push({ path: valueText(index, l, 0, pathEnd), allowed: mem[m + P_TRUTH] === 1, line: lines[l * LINE_STRIDE + L_LINE]! })
+      const path = valueText(index, l, 0, pathEnd)
+      const line = lines[at + L_LINE]!
+      for (let m = lines[at + L_FROM]!; m < lines[at + L_TO]!; m += MEMBER_STRIDE) {
+        entries[mem[m + P_CATEGORY]!]!.paths.push({ path, allowed: mem[m + P_TRUTH] === 1, line })
+      }
     }
   }
   return out
