@@ -36,7 +36,10 @@ export interface Directive {
   agents: readonly string[]
 }
 
-/** Every other-key line of the outline, in file order, frozen, with its group's agents (frozen, one list per group). */
+/**
+ * Every other-key line of the outline, in file order, frozen, with its group's agents (frozen, one
+ * list per group). Releases the outline.
+ */
 export function directivesOf(body: Uint8Array, outline: Outline, reader: TextReader): readonly Directive[] {
   const o = outline.others
   // Agent tokens are read only for the groups that have such lines.
@@ -48,13 +51,14 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
   const agentsOf: (readonly string[])[] = []
   const none: readonly string[] = Object.freeze([])
   const text = reader.text
-  const out: Directive[] = []
+  // As many as there are lines: an array made to size grows no copy of itself.
+  const out = new Array<Directive>(outline.othersLength / OTHER_STRIDE)
   // Files repeat a few keys: a key with the last one's bytes reuses its strings (no slice, no lower case).
   let key = ''
   let name = ''
   let lastStart = 0
   let lastEnd = 0
-  for (let i = 0; i < outline.othersLength; i += OTHER_STRIDE) {
+  for (let i = 0, d = 0; i < outline.othersLength; i += OTHER_STRIDE, d++) {
     const g = o[i + O_GROUP]!
     let agents = g < 0 ? none : agentsOf[g]
     if (agents === undefined) {
@@ -70,7 +74,8 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
     }
     lastStart = keyStart
     lastEnd = keyEnd
-    out.push(Object.freeze({ line: o[i + O_LINE]!, key, name, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents }))
+    out[d] = Object.freeze({ line: o[i + O_LINE]!, key, name, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents })
   }
+  outline.release()
   return Object.freeze(out)
 }

@@ -8,7 +8,7 @@
 // AgentIndex, the parser's own, so the views and the parsed form always agree.
 
 import type { TextReader } from './bytes.js'
-import { KIND_MASK, KIND_OTHER, KIND_USER_AGENT, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START } from './layout.js'
+import { KIND_MASK, KIND_OTHER, KIND_SITEMAP, KIND_USER_AGENT, SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START } from './layout.js'
 import { AgentIndex, GroupTracker } from './parse.js'
 import type { LineSink, Scanner } from './scanner.js'
 
@@ -28,12 +28,27 @@ const A_VAL_START = 2
 const A_VAL_END = 3
 const AGENT_STRIDE = 4
 
+/**
+ * The arrays of outlines released, for the next outlines to fill: an outline lives only while the
+ * view made from it is built, and allocating its arrays afresh (hundreds of KB for a file of short
+ * lines, four times over as they grow) cost as much as the scan. At most SPARES arrays of at most
+ * SPARE_MAX numbers each are kept.
+ */
+const spares: Int32Array[] = []
+const SPARES = 2
+const SPARE_MAX = 1 << 18
+
+/** A spare array, or a new one of `n` numbers. */
+function buffer(n: number): Int32Array {
+  return spares.pop() ?? new Int32Array(n)
+}
+
 export class Outline implements LineSink {
   /** The lines whose key is not allow, disallow, user-agent or sitemap, in file order (O_* layout). */
-  others: Int32Array = new Int32Array(OTHER_STRIDE * 64)
+  others: Int32Array = buffer(OTHER_STRIDE * 256)
   /** Numbers used in `others`. */
   othersLength = 0
-  #agentLines: Int32Array = new Int32Array(AGENT_STRIDE * 64)
+  #agentLines: Int32Array = buffer(AGENT_STRIDE * 256)
   #agentLength = 0
   readonly #groups = new GroupTracker()
 
@@ -42,7 +57,7 @@ export class Outline implements LineSink {
     this.#groups.line(kind)
     // Typed arrays written by index: a many-argument push on a plain array cost more than the scan.
     if (kind === KIND_USER_AGENT) {
-      if (this.#agentLength === this.#agentLines.length) this.#agentLines = grown(this.#agentLines)
+      if (this.#agentLength + AGENT_STRIDE > this.#agentLines.length) this.#agentLines = grown(this.#agentLines)
       const a = this.#agentLines
       const i = this.#agentLength
       a[i + A_GROUP] = this.#groups.current
@@ -51,7 +66,7 @@ export class Outline implements LineSink {
       a[i + A_VAL_END] = valEnd
       this.#agentLength = i + AGENT_STRIDE
     } else if (kind === KIND_OTHER) {
-      if (this.othersLength === this.others.length) this.others = grown(this.others)
+      if (this.othersLength + OTHER_STRIDE > this.others.length) this.others = grown(this.others)
       const o = this.others
       const i = this.othersLength
       o[i + O_LINE] = line
@@ -66,8 +81,22 @@ export class Outline implements LineSink {
 
   records(w: Uint32Array, at: number, count: number): void {
     for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
+      // The lines this outline neither keeps nor counts in a group (sitemap, empty, comment,
+      // invalid) cost a read of their kind: files of nothing but those must not pay more.
+      const kind = w[at + SCAN_KIND / 4]! & KIND_MASK
+      if (kind === KIND_SITEMAP || kind > KIND_OTHER) continue
       this.line(w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0, w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
     }
+  }
+
+  /**
+   * Hands the outline's arrays back for the next outline: the view made from it (directivesOf,
+   * preferenceIndex) calls this when done, and the outline is empty after it.
+   */
+  release(): void {
+    for (const a of [this.others, this.#agentLines]) if (a.length > 0 && a.length <= SPARE_MAX && spares.length < SPARES) spares.push(a)
+    this.others = this.#agentLines = new Int32Array(0)
+    this.othersLength = this.#agentLength = 0
   }
 
   /** Number of groups in the file. */
@@ -90,9 +119,12 @@ export class Outline implements LineSink {
   }
 }
 
-/** A copy of `a` with twice the room: amortized growth, as a plain array's. */
+/**
+ * A copy of `a` with four times the room: amortized growth. Four, not two: allocating a typed array
+ * costs far more than copying one, and an outline lives only as long as the view made from it.
+ */
 function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2)
+  const b = new Int32Array(a.length * 4)
   b.set(a)
   return b
 }

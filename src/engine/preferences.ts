@@ -509,7 +509,7 @@ class ReadMembers {
   }
 }
 
-/** Reads every preference line of the outline once: what each call of `preferencesFor` starts from. */
+/** Reads every preference line of the outline once: what each call of `preferencesFor` starts from. Releases the outline. */
 export function preferenceIndex(body: Uint8Array, outline: Outline, reader: TextReader): PreferenceIndex {
   const o = outline.others
   const lines = new Records()
@@ -575,6 +575,7 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     lines.length = at + LINE_STRIDE
   }
   const index = grouped ? outline.agents(body, reader) : null
+  outline.release()
   return {
     lines: lines.done(), members: members.done(), categories: categories.names, texts, reader,
     agents: index === null ? null : { agentGroups: index.agentGroups!, globalGroups: index.globalGroups },
