@@ -7,7 +7,7 @@
 import { textReader } from './bytes.js'
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, SCAN_F_COMMENT, SCAN_F_NO_COLON, SCAN_F_TOO_LONG, SCAN_F_TYPO,
-  SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
+  SCAN_KEY_END, SCAN_KEY_START, SCAN_KIND, SCAN_LINE, SCAN_LINE_END, SCAN_RECORD_SIZE, SCAN_VAL_END, SCAN_VAL_START,
 } from './layout.js'
 import { GroupTracker } from './parse.js'
 import type { LineSink, Scanner } from './scanner.js'
@@ -50,36 +50,59 @@ export interface LineReport {
 
 const TYPE_NAMES: LineReport['type'][] = ['user-agent', 'allow', 'disallow', 'sitemap', 'other', 'empty', 'comment', 'invalid']
 
-/** Makes each line's report from its scan record and hands it to `emit`, in order. */
+/**
+ * Makes each line's report from its scan record, in order, and hands it to `emit`, or keeps it,
+ * frozen, in `kept` (Robots.lines: there every object is kept as long as the Robots, so every byte
+ * of it is one the garbage collector copies).
+ */
 class LineReporter implements LineSink {
   readonly #groups = new GroupTracker()
   #text: ((start: number, end: number) => string) | null = null
+  /** The reports kept (null when they are emitted), the first `keptCount` of its slots. */
+  kept: LineReport[] | null
+  keptCount = 0
 
-  /** `source`: the string the body was encoded from, if any. */
-  constructor(private readonly body: Uint8Array, private readonly emit: (report: LineReport) => void, private readonly source?: string) {}
+  /** `source`: the string the body was encoded from, if any; `emit` null to keep the reports. */
+  constructor(private readonly body: Uint8Array, private readonly emit: ((report: LineReport) => void) | null, private readonly source?: string) {
+    this.kept = emit === null ? [] : null
+  }
 
   line(line: number, kindFlags: number, _lineStart: number, _lineEnd: number, keyStart: number, keyEnd: number, valStart: number, valEnd: number): void {
     const kind = kindFlags & KIND_MASK
     const groups = this.#groups
     groups.line(kind)
-    const directive = kind <= KIND_OTHER
     const isRule = kind === KIND_ALLOW || kind === KIND_DISALLOW
     const body = this.body
-    // Decoding waits for the first line with text: a file of empty lines never pays for it.
-    const text = directive ? (this.#text ??= textReader(body, this.source).text) : null
-    // Every field set at once, in one order: one object shape for every line.
-    this.emit({
-      line, type: TYPE_NAMES[kind]!, comment: (kindFlags & SCAN_F_COMMENT) !== 0, typo: (kindFlags & SCAN_F_TYPO) !== 0,
-      missingColon: (kindFlags & SCAN_F_NO_COLON) !== 0, tooLong: (kindFlags & SCAN_F_TOO_LONG) !== 0,
-      outsideGroup: isRule && groups.current < 0,
-      neverMatches: isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a,
-      group: groups.current,
-      key: text !== null ? text(keyStart, keyEnd) : undefined,
-      value: text !== null ? text(valStart, valEnd) : undefined,
-    })
+    const type = TYPE_NAMES[kind]!
+    const comment = (kindFlags & SCAN_F_COMMENT) !== 0
+    const typo = (kindFlags & SCAN_F_TYPO) !== 0
+    const missingColon = (kindFlags & SCAN_F_NO_COLON) !== 0
+    const tooLong = (kindFlags & SCAN_F_TOO_LONG) !== 0
+    const outsideGroup = isRule && groups.current < 0
+    const neverMatches = isRule && valEnd > valStart && body[valStart] !== 0x2f && body[valStart] !== 0x2a
+    const group = groups.current
+    let report: LineReport
+    if (kind <= KIND_OTHER) {
+      // Decoding waits for the first line with text: a file of empty lines never pays for it.
+      const text = (this.#text ??= textReader(body, this.source).text)
+      report = { line, type, comment, typo, missingColon, tooLong, outsideGroup, neverMatches, group, key: text(keyStart, keyEnd), value: text(valStart, valEnd) }
+    } else {
+      // No key and value (the fields are optional): two fewer fields on every line of nothing. The
+      // fields in one order, the directives' two last: their object shape extends this one.
+      report = { line, type, comment, typo, missingColon, tooLong, outsideGroup, neverMatches, group }
+    }
+    if (this.kept !== null) this.kept[this.keptCount++] = Object.freeze(report)
+    else this.emit!(report)
   }
 
   records(w: Uint32Array, at: number, count: number): void {
+    // A first batch that ends short of the body tells how many lines it has, about: an array of
+    // that size from the start is filled without being grown, copied and grown again.
+    const kept = this.kept
+    if (kept !== null && this.keptCount === 0 && count >= 1024) {
+      const bytes = w[at + (count - 1) * (SCAN_RECORD_SIZE / 4) + SCAN_LINE_END / 4]!
+      if (bytes > 0 && bytes < this.body.length) this.kept = new Array<LineReport>(Math.ceil((count * 1.05 * this.body.length) / bytes))
+    }
     for (let r = 0; r < count; r++, at += SCAN_RECORD_SIZE / 4) {
       this.line(
         w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0,
@@ -97,3 +120,11 @@ export function reportLines(body: Uint8Array, scan: Scanner, emit: (report: Line
   scan(body, new LineReporter(body, emit, source))
 }
 
+/** Every line's report, each frozen, in a frozen array: what Robots.lines keeps. */
+export function lineReports(body: Uint8Array, scan: Scanner, source?: string): readonly LineReport[] {
+  const reporter = new LineReporter(body, null, source)
+  scan(body, reporter)
+  const kept = reporter.kept!
+  kept.length = reporter.keptCount
+  return Object.freeze(kept)
+}

@@ -10,7 +10,7 @@ import { Outline, outlineOf } from './outline.js'
 import { getEngine, type Body } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
-import { reportLines, type LineReport } from './line-report.js'
+import { lineReports, reportLines, type LineReport } from './line-report.js'
 import { Builder, parsedCrawlDelay, parseWith, scanSitemaps, selectRules, type ParsedRobots } from './parse.js'
 import { scanBodyTs, type LineSink } from './scanner.js'
 
@@ -278,9 +278,7 @@ export class Robots {
   get lines(): readonly LineReport[] {
     const d = this.#views
     if (d.lines === null) {
-      const out: LineReport[] = []
-      reportLines(this.#body, scannerFor(this.#body), (r) => out.push(Object.freeze(r)), this.#sourceText)
-      d.lines = Object.freeze(out)
+      d.lines = lineReports(this.#body, scannerFor(this.#body), this.#sourceText)
     }
     return d.lines
   }
