@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { Bench } from 'tinybench'
 import robotsParser from 'robots-parser'
-import { diffRobots, parseRobots } from '../dist/index.js'
+import { parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
-import { accessors, hostileShapes } from './shapes.mjs'
+import { hostilePhase, hostileTable } from './hostile.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { COLD_RUNS, coldStart, perSite } from './per-site.mjs'
@@ -521,87 +521,6 @@ function loadCorpus() {
   return recs
 }
 
-/** The worst-shapes column of lineObjects: a floor, not an accessor, so no target applies to it. */
-const LINES_FLOOR = 'lines floor: frozen objects alone'
-
-/** The worst-shapes column of diffRobots: a command, not an accessor, so the accessor target does not apply. */
-const DIFF_COLUMN = 'diff (a rule added)'
-
-/**
- * `n` frozen objects of the shape Robots.lines returns, in a frozen array: the floor any kept,
- * immutable per-line report stands on.
- */
-function lineObjects(n) {
-  const out = []
-  for (let i = 0; i < n; i++) {
-    out.push(Object.freeze({ line: i + 1, type: 'empty', comment: false, typo: false, missingColon: false, tooLong: false, outsideGroup: false, neverMatches: false, group: -1, key: undefined, value: undefined }))
-  }
-  return Object.freeze(out)
-}
-
-// ── worst shapes: every accessor and CLI command against the matcher, on hostile 500 KiB files ──
-function hostilePhase() {
-  // The ratios are of CPU time (this process, user + system), best of 7: on a shared machine other
-  // processes preempt a run of a few milliseconds so often that wall time measured the load. Each
-  // series starts from a collected heap: garbage left by the phases and shapes before would
-  // otherwise be collected inside whichever run comes next. That forced collection has two costs of
-  // its own, which the runs after it paid: it throws away the optimized code that held objects it
-  // freed (V8: "embedded weak objects cleared"), and returns the young generation's pages, which
-  // the next megabytes allocated fault back in. An accessor that allocates (directives: 11,000
-  // frozen objects) measured 1.4-7.3x from run to run on them. WARMUP untimed calls after it put
-  // every series back in the steady state the matcher is measured in.
-  const WARMUP = 5
-  const best = (fn, n = 7) => {
-    globalThis.gc?.()
-    for (let k = 0; k < WARMUP; k++) fn()
-    let ms = Infinity
-    for (let k = 0; k < n; k++) {
-      const t = process.cpuUsage()
-      fn()
-      const d = process.cpuUsage(t)
-      ms = Math.min(ms, (d.user + d.system) / 1000)
-    }
-    return ms
-  }
-  const cli = join(root, 'dist', 'cli.js')
-  const tmp = join(root, 'build', 'bench-shape.txt')
-  // A CLI command is a process of its own: wall time, best of 3.
-  const run = (args) => {
-    let ms = Infinity
-    for (let k = 0; k < 3; k++) {
-      const t = performance.now()
-      execFileSync(process.execPath, [cli, ...args], { stdio: 'ignore' })
-      ms = Math.min(ms, performance.now() - t)
-    }
-    return ms
-  }
-  const out = []
-  for (const [shape, body] of Object.entries(hostileShapes())) {
-    const base = best(() => parseRobots(body).matcher('x'))
-    const ratios = {}
-    for (const [name, fn] of Object.entries(accessors(parseRobots))) ratios[name] = best(() => fn(body)) / base
-    // The floor under `lines`: one object of LineReport's shape per line, made in a bare loop with
-    // no scan at all. Where this alone nears 5x the matcher, no per-line report of objects can do better.
-    const lineCount = parseRobots(body).lines.length
-    ratios[LINES_FLOOR] = best(() => lineObjects(lineCount)) / base
-    // diffRobots with its default agents (every agent the file names), against the file with one
-    // rule added at the top; the size cut then drops its last bytes, a second change.
-    ratios[DIFF_COLUMN] = best(() => diffRobots(body, 'User-agent: *\nDisallow: /zz\n' + body)) / base
-    writeFileSync(tmp, body)
-    // Each CLI command is a process: compared with `check` of one URL on the same file.
-    const check = run(['check', tmp, 'x', '/a'])
-    // --all-lines: the report of every line, lint's most expensive output.
-    const cliMs = { lint: run(['lint', tmp, '--json', '--all-lines']), explain: run(['explain', tmp, 'x', '/d1/a.x']) }
-    out.push({ shape, bytes: body.length, base, ratios, check, cliMs })
-    log(`worst shape ${shape}: matcher ${base.toFixed(2)} ms; ${Object.entries(ratios).map(([k, r]) => `${k} ${r.toFixed(1)}x`).join(', ')}; cli check ${check.toFixed(0)} ms, lint ${cliMs.lint.toFixed(0)} ms, explain ${cliMs.explain.toFixed(0)} ms`)
-  }
-  // `lines` keeps a frozen object per line (its cost is the floor's, shown beside it); forEachLine
-  // is the per-line report held to the bound. diff is a command, measured beside them.
-  const worst = Math.max(...out.flatMap((o) => Object.entries(o.ratios).filter(([k]) => k !== LINES_FLOOR && k !== 'lines' && k !== DIFF_COLUMN).map(([, r]) => r)))
-  target('worst accessor (all but the kept `lines`) on the worst shape vs parseRobots(body).matcher(\'x\')', worst, 5, worst <= 5)
-  return out
-}
-
 // ── the CLI on the byte path: `robotstxt check ROBOTS AGENT --urls FILE`, output to a file ──────
 // 10M URLs (the synthetic 100,000, 100 times over) end to end, a fresh process each run, best of 3;
 // the peak RSS of a 1M-URL run beside the 10M one shows whether memory stays flat.
@@ -675,7 +594,7 @@ const memory = memoryPhase()
 const cli = cliStreamPhase()
 const cliThreads = await cliThreadsBench(log)
 for (const r of cliThreads) target(`CLI ${r.name}, 2 threads / 1 thread`, r.ratio, 1.7, r.ratio >= 1.7)
-const hostile = hostilePhase()
+const hostile = hostilePhase({ log, target })
 const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
 const coldWorker = await workerdColdPhase()
@@ -702,9 +621,7 @@ md.push('', '| the table arena at its cap (bench/eviction.mjs, a process of its 
 md.push(`| room in the arena | ${eviction.room.toFixed(1)} µs | |`)
 md.push(`| at the cap, the least recently used table evicted (${eviction.evictions.toLocaleString('en')} evictions in the run) | ${eviction.cold.toFixed(1)} µs | |`)
 md.push(`| at the cap, every table in use: the clock gives up at its bound and the table stays in JS memory | ${eviction.allUsed.toFixed(1)} µs | ${eviction.visits} (bound ${eviction.bound}) |`)
-const accessorNames = Object.keys(hostile[0].ratios)
-md.push('', `| worst shape (~500 KiB; CPU time, best of 7) | matcher('x') | ${accessorNames.join(' | ')} | CLI check / lint / explain |`, `|---|---:|${accessorNames.map(() => '---:').join('|')}|---:|`)
-for (const h of hostile) md.push(`| ${h.shape} | ${h.base.toFixed(2)} ms | ${accessorNames.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`)
+md.push('', ...hostileTable(hostile))
 md.push('', '| library (synthetic workload, single checks) | time per check | robotstxt-wasm is | Google\'s verdict on the labelled cases |', '|---|---:|---:|---:|')
 for (const p of peers) {
   const exact = p.exact === null ? 'n/a' : `${(100 * p.exact.right / p.exact.total).toFixed(2)}% (${p.exact.right.toLocaleString('en')} of ${p.exact.total.toLocaleString('en')})`

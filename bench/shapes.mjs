@@ -1,7 +1,7 @@
 // Hostile robots.txt shapes at the 500 KiB cap, each built to defeat one data structure of the
 // host layer (agent lists, group lists, per-line objects, long lines, sitemap sets, other-key
-// lines, lines of nothing: empty, comment-only, CR-only). Used by `npm run bench` (the "worst
-// shapes" table) and by the hardening test.
+// lines, usage preference lines, lines of nothing: empty, comment-only, CR-only). Used by
+// `npm run bench` (bench/hostile.mjs, the "worst shapes" table) and by the hardening test.
 
 export const CAP = 512_000
 
@@ -38,11 +38,19 @@ export function hostileShapes(cap = CAP) {
     'very long lines': 'User-agent: *\n' + fill((i) => `Disallow: /${'a'.repeat(20_000)}${i}\n`, cap - 14),
     'many sitemaps': fill((i) => `Sitemap: https://example.com/s${i}.xml\n`, cap),
     'crawl-delay and rules in many groups': fill((i) => (i % 3 === 0 ? `User-agent: g${letters(i)}\n` : i % 3 === 1 ? `Crawl-delay: ${i}\n` : `Disallow: /${i}\n`), cap),
+    // Lines Google's matcher ignores, of the keys files write (directives, usagePreferences).
+    'many other directives': 'User-agent: *\n' + fill((i) => `${[`Crawl-delay: ${i % 10}`, `Host: h${i}.example`, 'Content-Signal: search=yes, ai-train=no', `Clean-param: ref /p${i}/`][i % 4]}\n`, cap - 14),
+    // Usage preferences every agent gets: a Content-Signal line between path-limited Content-Usage
+    // rules, each path its own (a record with a path per rule).
+    'many usage preferences': 'User-agent: *\n' + fill((i) => (i % 2 === 0 ? 'Content-Signal: search=yes, ai-train=no\n' : `Content-Usage: /p${i}/ train-ai=n\n`), cap - 14),
     'empty lines': '\n'.repeat(cap - 1),
     'comment-only lines': fill(() => '#\n', cap),
     'CR-only lines': '\r'.repeat(cap - 1),
   }
 }
+
+/** The shapes of lines of nothing (no key, no value): `lines` keeps an object for each, so its goal there is its own. */
+export const LINES_OF_NOTHING = ['empty lines', 'comment-only lines', 'CR-only lines']
 
 /** The accessors timed against `parseRobots(body).matcher('x')`, each on a fresh Robots. */
 export function accessors(parseRobots) {

@@ -22,30 +22,39 @@ export interface TextReader {
 }
 
 /**
- * decodeUtf8 for many ranges of one body. An all-ASCII body (most robots.txt files) is decoded a
- * chunk of TEXT_CHUNK bytes at a time, each on the first range asked for in it, and a range is a
- * slice of its chunk's string, byte offsets being string offsets: a slice costs a fraction of a
- * decoder call, and a view that reads a few lines decodes only their chunks. Chunks, not the whole
- * body: a string of half a megabyte is allocated apart from the heap's pages and cost four times
- * the decoding of its bytes in chunks. `source`, the string the body was encoded from, spares that
- * decoding (it is ASCII when its UTF-8 is exactly as long). Any other body decodes each range on
- * its own.
+ * decodeUtf8 for many ranges of one body. The body is decoded a chunk of TEXT_CHUNK bytes at a
+ * time, each on the first range asked for in it, and a range in an ASCII chunk is a slice of its
+ * chunk's string, byte offsets being string offsets: a slice costs a fraction of a decoder call,
+ * and a view that reads a few lines decodes only their chunks. A range in a chunk with other bytes
+ * is decoded on its own, exactly. Chunks, not the whole body: a string of half a megabyte is
+ * allocated apart from the heap's pages and cost four times the decoding of its bytes in chunks.
+ * `source`, the string the body was encoded from, spares that decoding (it is ASCII when its UTF-8
+ * is exactly as long). `ascii`, whether the whole body is, is only found when asked for.
  */
 export function textReader(bytes: Uint8Array, source?: string): TextReader {
   if (source !== undefined && source.length === bytes.length) return { ascii: true, text: (start, end) => source.slice(start, end) }
-  if (!isAscii(bytes)) return { ascii: false, text: (start, end) => decoder.decode(bytes.subarray(start, end)) }
-  const chunks: (string | undefined)[] = []
+  /** Per chunk: its text, null when it is not ASCII, undefined until a range in it is asked for. */
+  const chunks: (string | null | undefined)[] = []
+  let ascii: boolean | undefined
   return {
-    ascii: true,
+    get ascii() {
+      return (ascii ??= isAscii(bytes))
+    },
     text(start, end) {
       // Shifts, not a division: this runs per range. Offsets fit in 32 bits (no string is that long).
       const c = start >>> TEXT_CHUNK_BITS
       const at = c * TEXT_CHUNK
-      // A range across a chunk's end (rare: lines are short) is decoded on its own, exactly (ASCII).
+      // A range across a chunk's end (rare: lines are short) is decoded on its own, exactly.
       if (end - at > TEXT_CHUNK) return decoder.decode(bytes.subarray(start, end))
       let chunk = chunks[c]
-      if (chunk === undefined) chunk = chunks[c] = decoder.decode(bytes.subarray(at, Math.min(bytes.length, at + TEXT_CHUNK)))
-      return chunk.slice(start - at, end - at)
+      if (chunk === undefined) {
+        // ASCII exactly when its text has a character per byte, none of them a replacement: any
+        // valid sequence of more bytes is fewer characters. Cheaper than a pass over the bytes.
+        const part = bytes.subarray(at, Math.min(bytes.length, at + TEXT_CHUNK))
+        const text = decoder.decode(part)
+        chunk = chunks[c] = text.length === part.length && !text.includes('\ufffd') ? text : null
+      }
+      return chunk === null ? decoder.decode(bytes.subarray(start, end)) : chunk.slice(start - at, end - at)
     },
   }
 }

@@ -420,22 +420,27 @@ class Categories {
 
 /** A growing list of records of 32-bit integers (the index's lines and members). */
 class Records {
-  at = new Int32Array(1536)
+  at: Int32Array
   length = 0
+
+  /** `room`: the numbers it is expected to hold, at most (it grows past them if need be). */
+  constructor(room = 1536) {
+    this.at = new Int32Array(Math.max(room, 64))
+  }
 
   /** Room for `n` more numbers; the array to write them to, from `length` on. */
   room(n: number): Int32Array {
     if (this.length + n > this.at.length) {
-      const a = new Int32Array(this.at.length * 2)
+      const a = new Int32Array(Math.max(this.at.length * 2, this.length + n))
       a.set(this.at)
       this.at = a
     }
     return this.at
   }
 
-  /** The records (a view: copying them cost more than the room they leave). */
+  /** The records: a view, or a copy when the view would keep more than twice their room. */
   done(): Int32Array {
-    return this.at.subarray(0, this.length)
+    return 2 * this.length < this.at.length ? this.at.slice(0, this.length) : this.at.subarray(0, this.length)
   }
 }
 
@@ -445,6 +450,15 @@ function sameBytes(view: DataView, a: number, b: number, n: number): boolean {
   for (; k + 4 <= n; k += 4) if (view.getUint32(a + k) !== view.getUint32(b + k)) return false
   for (; k < n; k++) if (view.getUint8(a + k) !== view.getUint8(b + k)) return false
   return true
+}
+
+/** No byte of bytes[start, end) has its high bit set. */
+function asciiBytes(view: DataView, start: number, end: number): boolean {
+  let acc = 0
+  let k = start
+  for (; k + 4 <= end; k += 4) acc |= view.getInt32(k)
+  for (; k < end; k++) acc |= view.getUint8(k)
+  return (acc & 0x80808080) === 0
 }
 
 /** FNV-1a over bytes[start, start + n), four at a time. */
@@ -472,19 +486,26 @@ class ReadMembers {
   /** Per line read (READ_STRIDE numbers): where its members' text starts and how long it is, and its members [from, to). */
   readonly #reads = new Records()
   readonly #byHash = new IntMap()
-  /** The line read that `find` found last, or that was read last. */
+  /** The lines read that `find` found or that were read, last and before it: files repeat a line, or alternate two. */
   #last = -1
+  #before = -1
 
   /** The line read whose members' text has the bytes of bytes[start, start + n) (for `from` and `to`), or -1. */
   find(view: DataView, start: number, n: number): number {
-    const r = this.#reads.at
-    let at = this.#last
-    if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) {
+    if (this.#holds(this.#last, view, start, n)) return this.#last
+    let at = this.#before
+    if (!this.#holds(at, view, start, n)) {
       at = this.#byHash.get(hashBytes(view, start, n))
-      if (at < 0 || r[at + 1] !== n || !sameBytes(view, r[at]!, start, n)) return -1
-      this.#last = at
+      if (!this.#holds(at, view, start, n)) return -1
     }
+    this.#before = this.#last
+    this.#last = at
     return at
+  }
+
+  #holds(at: number, view: DataView, start: number, n: number): boolean {
+    const r = this.#reads.at
+    return at >= 0 && r[at + 1] === n && sameBytes(view, r[at]!, start, n)
   }
 
   from(at: number): number {
@@ -505,6 +526,7 @@ class ReadMembers {
     r[at + 3] = to
     this.#reads.length = at + 4
     this.#byHash.set(hashBytes(view, start, n), at)
+    this.#before = this.#last
     this.#last = at
   }
 }
@@ -512,12 +534,12 @@ class ReadMembers {
 /** Reads every preference line of the outline once: what each call of `preferencesFor` starts from. Releases the outline. */
 export function preferenceIndex(body: Uint8Array, outline: Outline, reader: TextReader): PreferenceIndex {
   const o = outline.others
-  const lines = new Records()
+  // At most a record per other-key line.
+  const lines = new Records((outline.othersLength / OTHER_STRIDE) * LINE_STRIDE)
   const members = new Records()
   const texts: string[] = []
   const categories = new Categories()
   const read = new ReadMembers()
-  const ascii = reader.ascii
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
   let grouped = false
   // The key of the last preference line, and whether it is Content-Usage: files repeat their keys.
@@ -542,7 +564,8 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const valEnd = o[i + O_VAL_END]!
     const group = o[i + O_GROUP]!
     if (group >= 0) grouped = true
-    // An ASCII body is read where it is; any other, as the text of the value (offsets then from 0).
+    // An ASCII value is read where it is, in the body; any other, as its text (offsets then from 0).
+    const ascii = asciiBytes(view, valStart, valEnd)
     const text = ascii ? '' : reader.text(valStart, valEnd)
     const codes = ascii ? body : codesOf(text)
     const base = ascii ? valStart : 0
@@ -603,9 +626,11 @@ function readMembers(codes: Codes, rest: number, end: number, members: Records, 
     }
     if (category < 0) category = categories.find(codes, start, catEnd, f[at + F_HASH]!)
     if (category < 0) category = categories.add((inBody ? source.text(start, catEnd) : source.slice(start, catEnd)).toLowerCase(), f[at + F_HASH]!)
-    lastCategories[3 * k] = start
-    lastCategories[3 * k + 1] = catEnd
-    lastCategories[3 * k + 2] = category
+    if (inBody) {
+      lastCategories[3 * k] = start
+      lastCategories[3 * k + 1] = catEnd
+      lastCategories[3 * k + 2] = category
+    }
     k++
     const m = members.room(MEMBER_STRIDE)
     const to = members.length
