@@ -36,6 +36,61 @@ export interface Directive {
   agents: readonly string[]
 }
 
+/** How many keys directivesOf remembers the strings of. */
+const RECENT = 4
+
+/**
+ * The strings of the last few distinct keys, found by their bytes: files repeat a few keys, in
+ * turn, and a key found makes no string and no lower-casing. A file whose keys are all distinct
+ * would pay the comparisons for nothing: past 64 lines with fewer than one found in four, only the
+ * last key is tried.
+ */
+class RecentKeys {
+  /** Per remembered key, its bytes [start, end) in the body. */
+  readonly #at = new Int32Array(2 * RECENT)
+  readonly #keys: string[] = []
+  readonly #names: string[] = []
+  #last = 0
+  #next = 0
+  #found = 0
+  #missed = 0
+
+  constructor(private readonly body: Uint8Array, private readonly reader: TextReader) {}
+
+  /** The remembered key of the bytes [start, end), remembered now if need be: its strings are key() and name(). */
+  find(start: number, end: number): number {
+    if (this.#holds(this.#last, start, end)) return this.#last
+    if (this.#missed < 64 || this.#found * 4 >= this.#missed) {
+      for (let k = 0; k < this.#keys.length; k++) {
+        if (k !== this.#last && this.#holds(k, start, end)) {
+          this.#found++
+          return (this.#last = k)
+        }
+      }
+      this.#missed++
+    }
+    const k = this.#next
+    this.#next = (k + 1) % RECENT
+    this.#at[2 * k] = start
+    this.#at[2 * k + 1] = end
+    this.#keys[k] = this.reader.text(start, end)
+    this.#names[k] = this.#keys[k]!.toLowerCase()
+    return (this.#last = k)
+  }
+
+  key(k: number): string {
+    return this.#keys[k]!
+  }
+
+  name(k: number): string {
+    return this.#names[k]!
+  }
+
+  #holds(k: number, start: number, end: number): boolean {
+    return k < this.#keys.length && sameBytes(this.body, start, end, this.#at[2 * k]!, this.#at[2 * k + 1]!)
+  }
+}
+
 /**
  * Every other-key line of the outline, in file order, frozen, with its group's agents (frozen, one
  * list per group). Releases the outline.
@@ -53,11 +108,7 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
   const text = reader.text
   // As many as there are lines: an array made to size grows no copy of itself.
   const out = new Array<Directive>(outline.othersLength / OTHER_STRIDE)
-  // Files repeat a few keys: a key with the last one's bytes reuses its strings (no slice, no lower case).
-  let key = ''
-  let name = ''
-  let lastStart = 0
-  let lastEnd = 0
+  const keys = new RecentKeys(body, reader)
   for (let i = 0, d = 0; i < outline.othersLength; i += OTHER_STRIDE, d++) {
     const g = o[i + O_GROUP]!
     let agents = g < 0 ? none : agentsOf[g]
@@ -66,15 +117,8 @@ export function directivesOf(body: Uint8Array, outline: Outline, reader: TextRea
       const own = index.agents[g] ?? []
       agents = agentsOf[g] = Object.freeze(global[g] === 1 ? ['*', ...own] : own)
     }
-    const keyStart = o[i + O_KEY_START]!
-    const keyEnd = o[i + O_KEY_END]!
-    if (i === 0 || !sameBytes(body, keyStart, keyEnd, lastStart, lastEnd)) {
-      key = text(keyStart, keyEnd)
-      name = key.toLowerCase()
-    }
-    lastStart = keyStart
-    lastEnd = keyEnd
-    out[d] = Object.freeze({ line: o[i + O_LINE]!, key, name, value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents })
+    const k = keys.find(o[i + O_KEY_START]!, o[i + O_KEY_END]!)
+    out[d] = Object.freeze({ line: o[i + O_LINE]!, key: keys.key(k), name: keys.name(k), value: text(o[i + O_VAL_START]!, o[i + O_VAL_END]!), group: g, agents })
   }
   outline.release()
   return Object.freeze(out)
