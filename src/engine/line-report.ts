@@ -28,9 +28,9 @@ export interface LineReport {
   line: number
   /** What the line is: a directive kind, or `empty`, `comment` (only a comment) or `invalid` (text without a usable key and value). */
   type: 'empty' | 'comment' | 'invalid' | 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'other'
-  /** The key as written (directives only). */
+  /** The key as written (directives only: an empty, comment or invalid line has no `key` property). */
   key?: string
-  /** The value as written, after trimming and comment removal (directives only). */
+  /** The value as written, after trimming and comment removal (directives only, as `key`). */
   value?: string
   /** The line has a `#` comment. */
   comment: boolean
