@@ -85,7 +85,21 @@ export class Outline implements LineSink {
       // invalid) cost a read of their kind: files of nothing but those must not pay more.
       const kind = w[at + SCAN_KIND / 4]! & KIND_MASK
       if (kind === KIND_SITEMAP || kind > KIND_OTHER) continue
-      this.line(w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0, w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
+      if (kind !== KIND_OTHER) {
+        this.line(w[at + SCAN_LINE / 4]!, w[at + SCAN_KIND / 4]!, 0, 0, w[at + SCAN_KEY_START / 4]!, w[at + SCAN_KEY_END / 4]!, w[at + SCAN_VAL_START / 4]!, w[at + SCAN_VAL_END / 4]!)
+        continue
+      }
+      // An other-key line, the one kind kept line by line: its record copied here, with no call.
+      if (this.othersLength + OTHER_STRIDE > this.others.length) this.others = grown(this.others)
+      const o = this.others
+      const i = this.othersLength
+      o[i + O_LINE] = w[at + SCAN_LINE / 4]!
+      o[i + O_GROUP] = this.#groups.current
+      o[i + O_KEY_START] = w[at + SCAN_KEY_START / 4]!
+      o[i + O_KEY_END] = w[at + SCAN_KEY_END / 4]!
+      o[i + O_VAL_START] = w[at + SCAN_VAL_START / 4]!
+      o[i + O_VAL_END] = w[at + SCAN_VAL_END / 4]!
+      this.othersLength = i + OTHER_STRIDE
     }
   }
 

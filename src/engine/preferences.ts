@@ -470,11 +470,6 @@ function hashBytes(view: DataView, start: number, n: number): number {
   return h
 }
 
-/** A path limits a line's preferences unless it is `/` alone: the end of a limiting path (relative to the value), else 0. */
-function limitingPath(codes: Codes, start: number, end: number): number {
-  return end - start > 1 || (end - start === 1 && codes[start] !== 0x2f) ? end - start : 0
-}
-
 /**
  * The members' text of the lines read so far, in an ASCII body: a line whose members' text has the
  * same bytes as one read before takes its members without reading them (real files repeat their
@@ -564,26 +559,31 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const valEnd = o[i + O_VAL_END]!
     const group = o[i + O_GROUP]!
     if (group >= 0) grouped = true
-    // An ASCII value is read where it is, in the body; any other, as its text (offsets then from 0).
-    const ascii = asciiBytes(view, valStart, valEnd)
-    const text = ascii ? '' : reader.text(valStart, valEnd)
-    const codes = ascii ? body : codesOf(text)
-    const base = ascii ? valStart : 0
-    const end = ascii ? valEnd : text.length
-    const path = pathEnd(codes, base, end, usage)
-    const rest = path < end && path > base ? path + 1 : path
-    // The members of a line read before with the same members' text, else this line's, read.
-    const seen = ascii ? read.find(view, rest, end - rest) : -1
+    // The path is found in the bytes (a space or tab is never part of a longer UTF-8 sequence).
+    let path = pathEnd(body, valStart, valEnd, usage)
+    let rest = path < valEnd && path > valStart ? path + 1 : path
+    let base = valStart
+    // The members of a line read before with the same members' text; else, when that text is
+    // ASCII, read where it is, in the body; else read from the value's text (offsets then from 0).
+    const seen = read.find(view, rest, valEnd - rest)
     let from = members.length
     let to = from
     if (seen >= 0) {
       from = read.from(seen)
       to = read.to(seen)
-    } else {
-      if (!ascii) texts[lines.length / LINE_STRIDE] = text
-      readMembers(codes, rest, end, members, categories, ascii ? reader : text, view, lastCategories)
+    } else if (asciiBytes(view, rest, valEnd)) {
+      readMembers(body, rest, valEnd, members, categories, reader, view, lastCategories)
       to = members.length
-      if (ascii) read.add(view, rest, end - rest, from, to)
+      read.add(view, rest, valEnd - rest, from, to)
+    } else {
+      const text = reader.text(valStart, valEnd)
+      const codes = codesOf(text)
+      texts[lines.length / LINE_STRIDE] = text
+      base = 0
+      path = pathEnd(codes, 0, text.length, usage)
+      rest = path < text.length && path > 0 ? path + 1 : path
+      readMembers(codes, rest, text.length, members, categories, text, view, lastCategories)
+      to = members.length
     }
     const l = lines.room(LINE_STRIDE)
     const at = lines.length
@@ -591,7 +591,7 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     l[at + L_GROUP] = group
     l[at + L_VAL_START] = valStart
     l[at + L_USAGE] = usage ? 1 : 0
-    l[at + L_PATH_END] = limitingPath(codes, base, path)
+    l[at + L_PATH_END] = path - base > 1 || (path - base === 1 && body[valStart] !== 0x2f) ? path - base : 0
     l[at + L_REST] = rest - base
     l[at + L_FROM] = from
     l[at + L_TO] = to
