@@ -537,10 +537,14 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
   const read = new ReadMembers()
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
   let grouped = false
-  // The key of the last preference line, and whether it is Content-Usage: files repeat their keys.
+  // The keys of the last two preference lines of different bytes, and whether each is
+  // Content-Usage: files repeat their keys, or alternate two.
   let lastKey = -1
   let lastKeyLength = -1
   let lastUsage = false
+  let otherKey = -1
+  let otherKeyLength = -1
+  let otherUsage = false
   // Where the categories of the last line read are (start, end, index, per member): a category of
   // the same bytes at the same place of the next line read is the same one.
   const lastCategories: number[] = []
@@ -549,8 +553,15 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
     const keyEnd = o[i + O_KEY_END]!
     let usage: boolean = lastUsage
     if (keyEnd - keyStart !== lastKeyLength || !sameBytes(view, lastKey, keyStart, lastKeyLength)) {
-      usage = isKey(view, keyStart, keyEnd, USAGE_KEY)
-      if (!usage && !isKey(view, keyStart, keyEnd, SIGNAL_KEY)) continue
+      if (keyEnd - keyStart === otherKeyLength && sameBytes(view, otherKey, keyStart, otherKeyLength)) {
+        usage = otherUsage
+      } else {
+        usage = isKey(view, keyStart, keyEnd, USAGE_KEY)
+        if (!usage && !isKey(view, keyStart, keyEnd, SIGNAL_KEY)) continue
+      }
+      otherKey = lastKey
+      otherKeyLength = lastKeyLength
+      otherUsage = lastUsage
       lastKey = keyStart
       lastKeyLength = keyEnd - keyStart
       lastUsage = usage
