@@ -4,7 +4,7 @@
 // Each test failed on the release before.
 import { describe, expect, test } from 'vitest'
 import { lint } from '../src/engine/lint.js'
-import { readPreference } from '../src/engine/preferences.js'
+import { readPreference } from '../src/engine/preference-values.js'
 import { parseRobots, type LineReport } from '../src/index.js'
 
 const BODY = [

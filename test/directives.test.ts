@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { readPreference } from '../src/engine/preferences.js'
+import { readPreference } from '../src/engine/preference-values.js'
 import { lint } from '../src/engine/lint.js'
 import { parseRobots } from '../src/index.js'
 import { corpusAvailable, loadCorpus } from './helpers/cases.js'

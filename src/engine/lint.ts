@@ -6,7 +6,7 @@
 
 import { firstInvalidUtf8, isAscii } from './bytes.js'
 import { MAX_LINE_BYTES } from './layout.js'
-import { readPreference } from './preferences.js'
+import { readPreference } from './preference-values.js'
 import { reportLines, type LineReport } from './line-report.js'
 import { valueAgentToken } from './parse.js'
 import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from './robots.js'

@@ -1,24 +1,21 @@
 // The AI usage preferences of a robots.txt (Robots.usagePreferences): the Content-Signal and
 // Content-Usage lines of the outline (outline.ts), read once into an index of numbers, and the
-// record for an agent made from it. Read leniently, as the drafts ask: unknown categories are kept,
-// malformed members are skipped (lint reports them, through readPreference), nothing throws.
-// * Cloudflare's Content Signals Policy, `Content-Signal: search=yes, ai-input=no, ai-train=no`
-//   (values yes/no; also draft-romm-aipref-contentsignals-00);
-// * the IETF AIPREF working group's `Content-Usage` rule, `Content-Usage: [path] train-ai=n, search=y`
-//   (draft-ietf-aipref-attach-04 for the robots.txt rule and its optional path;
-//   draft-ietf-aipref-vocab-05 for the categories and the y/n values).
+// record for an agent made from it. A line's value is read by preference-values.ts.
 //
-// Invariants: a value is read in one pass over its numbers (an ASCII body's own bytes), with no
-// string made but a category's name the first time it is seen, and a line that repeats the line
-// before is not read again, so the index costs about a pass over the preference lines; a record is
-// made fresh per call, without prototype, so a category named like an Object.prototype key
-// (`constructor`) is an own data property like any other. test/helpers/preference-oracle.ts is the
-// readable twin (split, trim, a RegExp) the tests hold this module to.
+// Invariants: no value is read twice: a line whose members' text has the bytes of a line read
+// before takes that line's members (by reference), so the index costs about a pass over the
+// preference lines' bytes, and a category's name is made once; a record is made fresh per call,
+// without prototype, so a category named like an Object.prototype key (`constructor`) is an own
+// data property like any other. test/helpers/preference-oracle.ts is the readable twin (split,
+// trim, a RegExp) the tests hold this module and preference-values.ts to.
 
 import { encoder, type TextReader } from './bytes.js'
-import type { Directive } from './directives.js'
 import { O_GROUP, O_KEY_END, O_KEY_START, O_LINE, O_VAL_END, O_VAL_START, OTHER_STRIDE, type Outline } from './outline.js'
 import { namedGroups, type ParsedRobots } from './parse.js'
+import {
+  asciiLower, codesOf, F_CAT_END, F_END, F_HASH, F_KIND, F_START, F_TRUTH, F_VAL_START, FIELDS, M_PREFERENCE, pathEnd,
+  SIGNAL, USAGE, values, type Codes,
+} from './preference-values.js'
 
 /**
  * One category of an AI usage preference, for one agent.
@@ -54,210 +51,6 @@ export interface UsagePreference {
   }[]
 }
 
-/** One member of a preference line that could not be read. */
-export interface PreferenceProblem {
-  line: number
-  member: string
-  reason: string
-}
-
-interface Member {
-  category: string
-  allowed: boolean
-  value: string
-}
-
-const SIGNAL = 'content-signal'
-const USAGE = 'content-usage'
-
-// ─── One line's value: its path and members, read in one pass ─────────────────────────────────────
-
-/** Text as numbers: a body's bytes (ASCII, so a byte a character) or a string's UTF-16 code units. */
-type Codes = Uint8Array | Uint16Array
-
-/** What a member of a value is: a preference, or why it is not one. */
-const M_PREFERENCE = 0
-const M_NO_EQUALS = 1
-const M_BAD_CATEGORY = 2
-const M_BAD_VALUE = 3
-/**
- * Fields of one member in `ValueReader.found` (FIELDS numbers per member): its kind, its text
- * [start, end) trimmed, the end of its category (trimmed), the start of its value (trimmed), its
- * truth (1 yes, 0 no) and the hash of its category lower-cased.
- */
-const F_KIND = 0
-const F_START = 1
-const F_END = 2
-const F_CAT_END = 3
-const F_VAL_START = 4
-const F_TRUTH = 5
-const F_HASH = 6
-const FIELDS = 7
-
-/** The characters String.prototype.trim removes: ECMAScript's WhiteSpace and LineTerminator. */
-function isTrimmed(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d)
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-}
-
-/**
- * `c` lower-cased, when that is one ASCII character; -1 otherwise. Besides A-Z only the Kelvin sign
- * lower-cases to ASCII alone (`k`); every other character is non-ASCII lower-cased, or lower-cases
- * to more than one character (U+0130 to `i` and a combining dot), so it can never be part of a
- * category name.
- */
-function asciiLower(c: number): number {
-  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c + 0x20 : c
-  return c === 0x212a ? 0x6b : -1
-}
-
-/** A lower-cased category character may be [a-z0-9_.*-]; the first only [a-z]. */
-function isCategoryChar(c: number, first: boolean): boolean {
-  if (c >= 0x61 && c <= 0x7a) return true
-  return !first && ((c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x2a || c === 0x2d)
-}
-
-/** The truth of codes[start, end): `y`/`yes` true, `n`/`no` false (any case), else -1. */
-function truthAt(codes: Codes, start: number, end: number): number {
-  const n = end - start
-  const a = codes[start]! | 0x20
-  if (n === 1) return a === 0x79 ? 1 : a === 0x6e ? 0 : -1
-  if (n === 2) return a === 0x6e && (codes[start + 1]! | 0x20) === 0x6f ? 0 : -1
-  if (n === 3) return a === 0x79 && (codes[start + 1]! | 0x20) === 0x65 && (codes[start + 2]! | 0x20) === 0x73 ? 1 : -1
-  return -1
-}
-
-/**
- * The end of a value's path: a Content-Usage value's first word, when it starts with '/' or '*'
- * (draft-ietf-aipref-attach). `start` when the value has none.
- */
-function pathEnd(codes: Codes, start: number, end: number, usage: boolean): number {
-  if (!usage || start === end || (codes[start] !== 0x2f && codes[start] !== 0x2a)) return start
-  let at = start
-  while (at < end && codes[at] !== 0x20 && codes[at] !== 0x09) at++
-  return at
-}
-
-/**
- * Reads the members of a preference line's value, `key=value, key=value, …` (after its path, if
- * any): they are split at commas and trimmed as String.prototype.trim does, and a category is
- * valid when, lower-cased, it matches /^[a-z][a-z0-9_.*-]*$/. One pass over numbers, not a string;
- * only offsets are written (into `found`, reused from line to line), and the index and
- * readPreference make what they need of them.
- */
-class ValueReader {
-  found = new Int32Array(FIELDS * 8)
-  /** Members in `found`. */
-  count = 0
-
-  read(codes: Codes, start: number, end: number): void {
-    this.count = 0
-    // One member per comma-separated segment: s its first untrimmed code (-1 none yet), t one past
-    // its last, eq its first '=' (-1 none yet), catEnd one past the category's last untrimmed code.
-    let s = -1
-    let t = 0
-    let eq = -1
-    let catEnd = 0
-    let valStart = -1
-    let valid = true
-    let gap = false
-    let hash = 0
-    for (let i = start; ; i++) {
-      const c = i < end ? codes[i]! : 0x2c
-      if (c === 0x2c) {
-        if (s >= 0) this.#member(codes, s, t, eq, catEnd, valStart, valid, hash)
-        if (i >= end) return
-        s = eq = valStart = -1
-        valid = true
-        gap = false
-        hash = 0
-        continue
-      }
-      if (isTrimmed(c)) {
-        // Inside a category, a space is one of its codes: the name is then no valid one.
-        if (s >= 0 && eq < 0) gap = true
-        continue
-      }
-      if (s < 0) s = i
-      t = i + 1
-      if (eq >= 0) {
-        if (valStart < 0) valStart = i
-        continue
-      }
-      if (c === 0x3d) {
-        eq = i
-        continue
-      }
-      if (gap) valid = false
-      const lower = asciiLower(c)
-      if (!isCategoryChar(lower, i === s)) valid = false
-      hash = Math.imul(hash ^ lower, 0x01000193)
-      catEnd = i + 1
-    }
-  }
-
-  #member(codes: Codes, s: number, t: number, eq: number, catEnd: number, valStart: number, valid: boolean, hash: number): void {
-    if (this.count * FIELDS === this.found.length) {
-      const grown = new Int32Array(this.found.length * 2)
-      grown.set(this.found)
-      this.found = grown
-    }
-    const f = this.found
-    const at = this.count++ * FIELDS
-    f[at + F_START] = s
-    f[at + F_END] = t
-    if (eq <= s) {
-      f[at + F_KIND] = M_NO_EQUALS
-      return
-    }
-    if (valStart < 0) valStart = t
-    const truth = valStart < t ? truthAt(codes, valStart, t) : -1
-    f[at + F_KIND] = !valid ? M_BAD_CATEGORY : truth < 0 ? M_BAD_VALUE : M_PREFERENCE
-    f[at + F_CAT_END] = catEnd
-    f[at + F_VAL_START] = valStart
-    f[at + F_TRUTH] = truth
-    f[at + F_HASH] = hash
-  }
-}
-
-const values = new ValueReader()
-
-/** A string's UTF-16 code units, for the value reader. */
-function codesOf(text: string): Uint16Array {
-  const codes = new Uint16Array(text.length)
-  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i)
-  return codes
-}
-
-/**
- * Reads a preference line's value: `[path ]key=value, key=value, …`. The path (Content-Usage only)
- * is the first word when it starts with '/' or '*'. Members that are not `key=token` with a known
- * truth value are returned as problems, never thrown.
- */
-export function readPreference(d: Pick<Directive, 'line' | 'name' | 'value'> & Partial<Directive>): { path: string | null; members: Member[]; problems: PreferenceProblem[] } {
-  const text = d.value
-  const codes = codesOf(text)
-  const path = pathEnd(codes, 0, text.length, d.name === USAGE)
-  values.read(codes, path < text.length && path > 0 ? path + 1 : path, text.length)
-  const members: Member[] = []
-  const problems: PreferenceProblem[] = []
-  const f = values.found
-  for (let at = 0; at < values.count * FIELDS; at += FIELDS) {
-    const member = text.slice(f[at + F_START]!, f[at + F_END]!)
-    const kind = f[at + F_KIND]!
-    if (kind === M_NO_EQUALS) {
-      problems.push({ line: d.line, member, reason: 'expected category=value' })
-      continue
-    }
-    const category = text.slice(f[at + F_START]!, f[at + F_CAT_END]!).toLowerCase()
-    if (kind === M_BAD_CATEGORY) problems.push({ line: d.line, member, reason: `"${category}" is not a category name` })
-    else if (kind === M_BAD_VALUE) problems.push({ line: d.line, member, reason: d.name === SIGNAL ? 'expected yes or no' : 'expected y or n' })
-    else members.push({ category, allowed: f[at + F_TRUTH] === 1, value: text.slice(f[at + F_VAL_START]!, f[at + F_END]!) })
-  }
-  if (members.length === 0 && problems.length === 0) problems.push({ line: d.line, member: d.value, reason: 'no preference given' })
-  return { path: path > 0 ? text.slice(0, path) : null, members, problems }
-}
-
 // ─── The preference lines of a file, read once ────────────────────────────────────────────────────
 
 /** Fields of one preference line in `PreferenceIndex.lines` (LINE_STRIDE numbers each). */
@@ -285,9 +78,9 @@ export interface PreferenceIndex {
   readonly members: Int32Array
   /** Category names (lower-cased), each once, by the index a member holds. */
   readonly categories: string[]
-  /** Each line's value as text when the body is not ASCII (offsets are then into it); empty when it is. */
+  /** The value's text of each line whose members' text is not ASCII (its offsets are then into it). */
   readonly texts: string[]
-  /** The text of body ranges, for the values and paths of an ASCII body. */
+  /** The text of body ranges: the values and paths of the other lines. */
   readonly reader: TextReader
   /** Null when no preference line stands in a group (the file-wide ones then always apply). */
   readonly agents: Pick<ParsedRobots, 'agentGroups' | 'globalGroups'> | null
@@ -311,7 +104,8 @@ const USAGE_KEY = keyWords(USAGE)
 
 /**
  * bytes[start, end) is `key`, ASCII case-insensitively, compared four bytes at a time: OR-ing 0x20
- * into every byte lower-cases a letter and leaves the key's other bytes ('-') as they are.
+ * into every byte lower-cases a letter and leaves the key's other bytes ('-') as they are (the one
+ * other byte it turns into '-' is a CR, which ends a line and is in no key).
  */
 function isKey(view: DataView, start: number, end: number, key: KeyWords): boolean {
   if (end - start !== key.length) return false
@@ -321,6 +115,34 @@ function isKey(view: DataView, start: number, end: number, key: KeyWords): boole
   let last = 0
   for (let b = 4 * whole; b < key.length; b++) last |= (view.getUint8(start + b) | 0x20) << (24 - 8 * (b - 4 * whole))
   return whole === key.words.length || last === key.words[whole]
+}
+
+/** Which keys are preference keys: the last two found, of different bytes, are known by their bytes (files repeat a key, or alternate two). */
+class PreferenceKeys {
+  /** Per key remembered: its bytes' start and length, and 1 for Content-Usage, 0 for Content-Signal. */
+  readonly #keys = new Int32Array([-1, -1, 0, -1, -1, 0])
+
+  constructor(private readonly view: DataView) {}
+
+  /** 1 when bytes[start, end) is Content-Usage, 0 when Content-Signal (any case), -1 otherwise. */
+  usage(start: number, end: number): number {
+    const k = this.#keys
+    if (this.#holds(0, start, end)) return k[2]!
+    let usage: number
+    if (this.#holds(3, start, end)) usage = k[5]!
+    else if (isKey(this.view, start, end, USAGE_KEY)) usage = 1
+    else if (isKey(this.view, start, end, SIGNAL_KEY)) usage = 0
+    else return -1
+    k.copyWithin(3, 0, 3)
+    k[0] = start
+    k[1] = end - start
+    k[2] = usage
+    return usage
+  }
+
+  #holds(at: number, start: number, end: number): boolean {
+    return this.#keys[at + 1] === end - start && sameBytes(this.view, this.#keys[at]!, start, end - start)
+  }
 }
 
 /**
@@ -471,14 +293,14 @@ function hashBytes(view: DataView, start: number, n: number): number {
 }
 
 /**
- * The members' text of the lines read so far, in an ASCII body: a line whose members' text has the
+ * The members' text of the lines read so far, when ASCII: a line whose members' text has the
  * same bytes as one read before takes its members without reading them (real files repeat their
  * lines, and list paths with the same members). The last one read is tried first; any other is
  * found by a hash of the bytes, keeping the last line read for each hash, so that no sequence of
  * lines costs more than one lookup and one comparison a line.
  */
 class ReadMembers {
-  /** Per line read (READ_STRIDE numbers): where its members' text starts and how long it is, and its members [from, to). */
+  /** Per line read, four numbers: where its members' text starts and how long it is, and its members [from, to). */
   readonly #reads = new Records()
   readonly #byHash = new IntMap()
   /** The lines read that `find` found or that were read, last and before it: files repeat a line, or alternate two. */
@@ -537,35 +359,14 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
   const read = new ReadMembers()
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
   let grouped = false
-  // The keys of the last two preference lines of different bytes, and whether each is
-  // Content-Usage: files repeat their keys, or alternate two.
-  let lastKey = -1
-  let lastKeyLength = -1
-  let lastUsage = false
-  let otherKey = -1
-  let otherKeyLength = -1
-  let otherUsage = false
+  const keys = new PreferenceKeys(view)
   // Where the categories of the last line read are (start, end, index, per member): a category of
   // the same bytes at the same place of the next line read is the same one.
   const lastCategories: number[] = []
   for (let i = 0; i < outline.othersLength; i += OTHER_STRIDE) {
-    const keyStart = o[i + O_KEY_START]!
-    const keyEnd = o[i + O_KEY_END]!
-    let usage: boolean = lastUsage
-    if (keyEnd - keyStart !== lastKeyLength || !sameBytes(view, lastKey, keyStart, lastKeyLength)) {
-      if (keyEnd - keyStart === otherKeyLength && sameBytes(view, otherKey, keyStart, otherKeyLength)) {
-        usage = otherUsage
-      } else {
-        usage = isKey(view, keyStart, keyEnd, USAGE_KEY)
-        if (!usage && !isKey(view, keyStart, keyEnd, SIGNAL_KEY)) continue
-      }
-      otherKey = lastKey
-      otherKeyLength = lastKeyLength
-      otherUsage = lastUsage
-      lastKey = keyStart
-      lastKeyLength = keyEnd - keyStart
-      lastUsage = usage
-    }
+    const found = keys.usage(o[i + O_KEY_START]!, o[i + O_KEY_END]!)
+    if (found < 0) continue
+    const usage = found === 1
     const valStart = o[i + O_VAL_START]!
     const valEnd = o[i + O_VAL_END]!
     const group = o[i + O_GROUP]!
