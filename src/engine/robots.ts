@@ -272,8 +272,8 @@ export class Robots {
   /**
    * The per-line report: for each line, its kind, key, value and group. Computed on first access
    * and kept, frozen (the array and every report), so it costs an object per line for as long as
-   * the Robots lives: on half a million empty lines, 10-19x a matcher's compile (the bench's worst
-   * shapes). `forEachLine` gives the same reports without keeping them.
+   * the Robots lives: on half a million empty lines, many times a matcher's compile (the worst
+   * shapes of bench/hostile.mjs). `forEachLine` gives the same reports without keeping them.
    */
   get lines(): readonly LineReport[] {
     const d = this.#views
