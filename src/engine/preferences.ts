@@ -86,35 +86,18 @@ export interface PreferenceIndex {
   readonly agents: Pick<ParsedRobots, 'agentGroups' | 'globalGroups'> | null
 }
 
-/** A key the index looks for: its length, and its bytes as big-endian words (the last one zero-padded). */
-interface KeyWords {
-  length: number
-  words: Int32Array
-}
-
-function keyWords(word: string): KeyWords {
-  const bytes = new Uint8Array((word.length + 3) & ~3)
-  bytes.set(encoder.encode(word))
-  const view = new DataView(bytes.buffer)
-  return { length: word.length, words: Int32Array.from({ length: bytes.length / 4 }, (_, k) => view.getInt32(4 * k)) }
-}
-
-const SIGNAL_KEY = keyWords(SIGNAL)
-const USAGE_KEY = keyWords(USAGE)
+const SIGNAL_BYTES = encoder.encode(SIGNAL)
+const USAGE_BYTES = encoder.encode(USAGE)
 
 /**
- * bytes[start, end) is `key`, ASCII case-insensitively, compared four bytes at a time: OR-ing 0x20
- * into every byte lower-cases a letter and leaves the key's other bytes ('-') as they are (the one
- * other byte it turns into '-' is a CR, which ends a line and is in no key).
+ * bytes[start, end) is `word` (lower-case), ASCII case-insensitively: OR-ing 0x20 into a byte
+ * lower-cases a letter and leaves '-' as it is (the one other byte it turns into '-' is a CR, which
+ * ends a line and is in no key). Rarely called: PreferenceKeys knows the keys it found.
  */
-function isKey(view: DataView, start: number, end: number, key: KeyWords): boolean {
-  if (end - start !== key.length) return false
-  const whole = key.length >>> 2
-  for (let k = 0; k < whole; k++) if ((view.getInt32(start + 4 * k) | 0x20202020) !== key.words[k]) return false
-  // The last word, partly: its bytes past the key are zero in `words`.
-  let last = 0
-  for (let b = 4 * whole; b < key.length; b++) last |= (view.getUint8(start + b) | 0x20) << (24 - 8 * (b - 4 * whole))
-  return whole === key.words.length || last === key.words[whole]
+function isKey(body: Uint8Array, start: number, end: number, word: Uint8Array): boolean {
+  if (end - start !== word.length) return false
+  for (let i = 0; i < word.length; i++) if ((body[start + i]! | 0x20) !== word[i]) return false
+  return true
 }
 
 /** Which keys are preference keys: the last two found, of different bytes, are known by their bytes (files repeat a key, or alternate two). */
@@ -122,7 +105,7 @@ class PreferenceKeys {
   /** Per key remembered: its bytes' start and length, and 1 for Content-Usage, 0 for Content-Signal. */
   readonly #keys = new Int32Array([-1, -1, 0, -1, -1, 0])
 
-  constructor(private readonly view: DataView) {}
+  constructor(private readonly body: Uint8Array, private readonly view: DataView) {}
 
   /** 1 when bytes[start, end) is Content-Usage, 0 when Content-Signal (any case), -1 otherwise. */
   usage(start: number, end: number): number {
@@ -130,8 +113,8 @@ class PreferenceKeys {
     if (this.#holds(0, start, end)) return k[2]!
     let usage: number
     if (this.#holds(3, start, end)) usage = k[5]!
-    else if (isKey(this.view, start, end, USAGE_KEY)) usage = 1
-    else if (isKey(this.view, start, end, SIGNAL_KEY)) usage = 0
+    else if (isKey(this.body, start, end, USAGE_BYTES)) usage = 1
+    else if (isKey(this.body, start, end, SIGNAL_BYTES)) usage = 0
     else return -1
     k.copyWithin(3, 0, 3)
     k[0] = start
@@ -145,82 +128,16 @@ class PreferenceKeys {
   }
 }
 
-/**
- * 32-bit keys (hashes) to values >= 0, by open addressing over typed arrays: a Map of numbers cost
- * each line of the index more than reading it. The hashes are not seeded, so a file could be made
- * of colliding ones: past a budget of probes (a few per key) the table moves to a Map.
- */
-class IntMap {
-  #keys = new Int32Array(256)
-  #values = new Int32Array(256).fill(-1)
-  /** 32 - log2 of the slots: a slot is the top bits of the key times an odd constant (Fibonacci hashing). */
-  #shift = 24
-  #count = 0
-  #probes = 0
-  #map: Map<number, number> | null = null
-
-  /** The value of `key`, -1 when none. */
-  get(key: number): number {
-    if (this.#map !== null) return this.#map.get(key) ?? -1
-    const mask = this.#keys.length - 1
-    for (let s = Math.imul(key, 0x9e3779b1) >>> this.#shift; ; s = (s + 1) & mask) {
-      const v = this.#values[s]!
-      if (v < 0 || this.#keys[s] === key) return v
-    }
-  }
-
-  set(key: number, value: number): void {
-    if (this.#map !== null) {
-      this.#map.set(key, value)
-      return
-    }
-    const mask = this.#keys.length - 1
-    let s = Math.imul(key, 0x9e3779b1) >>> this.#shift
-    while (this.#values[s]! >= 0 && this.#keys[s] !== key) {
-      s = (s + 1) & mask
-      this.#probes++
-    }
-    if (this.#values[s]! < 0) this.#count++
-    this.#keys[s] = key
-    this.#values[s] = value
-    if (this.#probes > 8 * this.#count + 1024) this.#map = this.#toMap()
-    else if (this.#count * 2 > mask) this.#grow()
-  }
-
-  #toMap(): Map<number, number> {
-    const map = new Map<number, number>()
-    for (let s = 0; s < this.#keys.length; s++) if (this.#values[s]! >= 0) map.set(this.#keys[s]!, this.#values[s]!)
-    return map
-  }
-
-  /** Twice the slots, every key placed again. */
-  #grow(): void {
-    const keys = this.#keys
-    const values = this.#values
-    this.#keys = new Int32Array(keys.length * 2)
-    this.#values = new Int32Array(keys.length * 2).fill(-1)
-    this.#shift--
-    const mask = this.#keys.length - 1
-    for (let k = 0; k < keys.length; k++) {
-      if (values[k]! < 0) continue
-      let s = Math.imul(keys[k]!, 0x9e3779b1) >>> this.#shift
-      while (this.#values[s]! >= 0) s = (s + 1) & mask
-      this.#keys[s] = keys[k]!
-      this.#values[s] = values[k]!
-    }
-  }
-}
-
 /** Category names by index, found by their hash and codes: a string is made once per name. */
 class Categories {
   readonly names: string[] = []
   /** The newest category of each hash, and for each category the one before it of the same hash (-1 none). */
-  readonly #byHash = new IntMap()
+  readonly #byHash = new Map<number, number>()
   readonly #sameHash: number[] = []
 
   /** The index of the category codes[start, end) (valid, so it lower-cases code by code) of hash `hash`; -1 when it is new. */
   find(codes: Codes, start: number, end: number, hash: number): number {
-    for (let id = this.#byHash.get(hash); id >= 0; id = this.#sameHash[id]!) if (this.#same(this.names[id]!, codes, start, end)) return id
+    for (let id = this.#byHash.get(hash) ?? -1; id >= 0; id = this.#sameHash[id]!) if (this.#same(this.names[id]!, codes, start, end)) return id
     return -1
   }
 
@@ -228,7 +145,7 @@ class Categories {
   add(name: string, hash: number): number {
     const id = this.names.length
     this.names.push(name)
-    this.#sameHash.push(this.#byHash.get(hash))
+    this.#sameHash.push(this.#byHash.get(hash) ?? -1)
     this.#byHash.set(hash, id)
     return id
   }
@@ -302,7 +219,8 @@ function hashBytes(view: DataView, start: number, n: number): number {
 class ReadMembers {
   /** Per line read, four numbers: where its members' text starts and how long it is, and its members [from, to). */
   readonly #reads = new Records()
-  readonly #byHash = new IntMap()
+  /** The last line read of each hash of its members' text. */
+  readonly #byHash = new Map<number, number>()
   /** The lines read that `find` found or that were read, last and before it: files repeat a line, or alternate two. */
   #last = -1
   #before = -1
@@ -312,7 +230,7 @@ class ReadMembers {
     if (this.#holds(this.#last, view, start, n)) return this.#last
     let at = this.#before
     if (!this.#holds(at, view, start, n)) {
-      at = this.#byHash.get(hashBytes(view, start, n))
+      at = this.#byHash.get(hashBytes(view, start, n)) ?? -1
       if (!this.#holds(at, view, start, n)) return -1
     }
     this.#before = this.#last
@@ -359,7 +277,7 @@ export function preferenceIndex(body: Uint8Array, outline: Outline, reader: Text
   const read = new ReadMembers()
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
   let grouped = false
-  const keys = new PreferenceKeys(view)
+  const keys = new PreferenceKeys(body, view)
   // Where the categories of the last line read are (start, end, index, per member): a category of
   // the same bytes at the same place of the next line read is the same one.
   const lastCategories: number[] = []
