@@ -30,10 +30,9 @@ export interface SurveyRecord {
 function outcomeOf(rec: SurveyRecord): SurveyOutcome {
   if (rec.error !== null) return 'error'
   if (rec.status === null) return 'disallow-all'
-  const decision = statusOutcome(rec.status)
-  // An archive holds one response: a redirect whose target it does not hold is taken as a chain
-  // that cannot be followed, which RFC 9309 2.3.1.2 handles as a 404.
-  return decision === 'redirect' ? 'allow-all' : decision
+  // An archive holds one response: a redirect whose target it does not hold is a chain that cannot
+  // be followed, which statusOutcome (RFC 9309 2.3.1.2) answers as a 404.
+  return statusOutcome(rec.status)
 }
 
 /**
