@@ -134,6 +134,39 @@ describe('edge: checkUrls verdicts', () => {
   })
 })
 
+describe('checkUrls: a failed lookup\'s error code, and Retry-After', () => {
+  test('verdicts of an origin whose robots.txt fetch failed carry its code; others have none', async () => {
+    reset()
+    const closed = await serve(() => {})
+    const gone = `http://127.0.0.1:${closed.port}`
+    await closed.close()
+    const got = await collect(checkUrls([`${gone}/a`, `${origin(5)}/private/x`, `${gone}/b`, 'nope'], { agent: 'x' }))
+    expect(got.map((v) => [v.allowed, v.outcome, v.fetchError])).toEqual([
+      [false, 'disallow-all', 'refused'], [false, 'ok', undefined], [false, 'disallow-all', 'refused'], [false, null, undefined],
+    ])
+    expect('fetchError' in got[1]!).toBe(false)
+  })
+
+  test('a 503 with Retry-After keeps its disallow-all for the time asked: no refetch before then', async () => {
+    reset()
+    const down = await serve((_req, res) => void res.writeHead(503, { 'retry-after': '600' }).end())
+    let now = Date.now()
+    const cache = new RobotsCache({ now: () => now })
+    async function* later() {
+      yield `${down.origin}/a`
+      await new Promise((r) => setTimeout(r, 20))
+      now += 300_000 // 5 minutes: past the 60 s retry default, within the 10 minutes asked
+      yield `${down.origin}/b`
+      await new Promise((r) => setTimeout(r, 20))
+      now += 301_000
+      yield `${down.origin}/c`
+    }
+    const got = await collect(checkUrls(later(), { agent: 'x', cache }))
+    expect(got.map((v) => v.outcome)).toEqual(['disallow-all', 'disallow-all', 'disallow-all'])
+    expect(down.count()).toBe(2)
+  })
+})
+
 describe('edge: checkUrls bounds', () => {
   test('at most `concurrency` robots.txt fetches at once', async () => {
     reset()
