@@ -65,7 +65,7 @@
 //   lineBounds(data, len, base, out): u32   the starts and text ends (+ base) of the lines the line
 //                                     exports see in data[0, len), see url.ts.
 //   verdictLines(data, len, code, marks, out, stage): u32   see verdicts.ts.
-//   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls   see verdicts.ts.
+//   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls, verdictSuspects   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   utf16ToUtf8(units, from, to, dst): u32   UTF-16 code units [from, to) at `units` as UTF-8 at
 //                                     `dst`, as TextEncoder writes them; the byte count. Reads up
@@ -81,7 +81,7 @@
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch, utf16ToUtf8 } from './url';
 export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scanner';
-export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
+export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen, verdictSuspects } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
 export { compactFinish, expandCompact } from './compact';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd, namedSignature } from './compiler';

@@ -63,13 +63,22 @@ export function agentArgument(agent: string, command: string): string {
  * "example.com/a", which the matcher would read as the path "/a".
  */
 export function urlArgument(url: string, command: string): string {
+  const problem = urlProblem(url)
+  if (problem !== null) throw new UsageError(`URL: ${problem}`, command)
+  return url
+}
+
+/**
+ * Why `url` is not what a URL argument or a `check --urls` line must be (isUrlOrPath), or null
+ * when it is: one rule, one message, wherever a URL to check comes from.
+ */
+export function urlProblem(url: string): string | null {
   // The matcher reads "//a/b" as host a and path /b (Google's GetPathParamsQuery), so a leading
   // "//" is no path here, and new URL would reject it for its missing scheme anyway.
   if (url.startsWith('//')) {
-    throw new UsageError(`URL: expected an absolute URL (https://host/path) or a path starting with a single "/", got ${JSON.stringify(url)}, which starts with "//" and so names a host; for a path starting with "//", write it behind a host (https://host//a)`, command)
+    return `expected an absolute URL (https://host/path) or a path starting with a single "/", got ${JSON.stringify(url)}, which starts with "//" and so names a host; for a path starting with "//", write it behind a host (https://host//a)`
   }
-  if (!isUrlOrPath(url)) throw new UsageError(`URL: expected ${URL_OR_PATH}, got ${JSON.stringify(url)}`, command)
-  return url
+  return isUrlOrPath(url) ? null : `expected ${URL_OR_PATH}, got ${JSON.stringify(url)}`
 }
 
 /** What a URL argument (or a `test` expectation's URL-OR-PATH) must be, for messages. */

@@ -29,14 +29,9 @@ function marksRoom(len: number): number {
   return align16(len + 1 + 16)
 }
 
-/** Bytes the verdict-line exports use after a chunk of `len` bytes of lines and its marks: the stage, then the output. */
+/** Bytes the verdict-line exports write after a chunk of `len` bytes of lines and its marks: each URL as read, plus each line's prefix. */
 function verdictsRoom(len: number): number {
-  return verdictsStage(len) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
-}
-
-/** The stage's share of verdictsRoom: 3 bytes per byte, for lines repaired from ill-formed UTF-8. */
-function verdictsStage(len: number): number {
-  return align16(3 * len + 64)
+  return len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
 }
 
 
@@ -45,8 +40,10 @@ export interface VerdictLines {
   out: Uint8Array
   lines: number
   disallowed: number
-  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi): the CLI escapes them. */
+  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi) or ill-formed UTF-8: the CLI escapes them. */
   controls: number
+  /** Lines (not rejected by a mark) that are not plainly a URL or a path: the CLI judges them (assembly/verdicts.ts plainUrl). */
+  suspects: number
 }
 
 /** `a`, or when it has fewer than `need` items an array of its kind, twice as long at least, holding its first `keep`. */
@@ -211,7 +208,7 @@ export function lineBounds(e: Engine, data: Uint8Array): Uint32Array {
  * how many were disallowed (lines marked rejected not counted).
  */
 export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
-  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, out) => e.w.verdictLines(at, len, code, marksAt, out))
 }
 
 /**
@@ -219,18 +216,18 @@ export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: U
  * pass that writes the output (assembly/verdicts.ts, checkVerdictLines).
  */
 export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
-  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, out) => e.w.checkVerdictLines(at, len, marksAt, out))
 }
 
 /**
  * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
- * lays out its stage and output (verdictsRoom), lets `write` run the wasm export over it (the
+ * lays out its output (verdictsRoom), lets `write` run the wasm export over it (the
  * bytes written back) and collects the output and counts: into `into` while it has room (a
  * buffer of a block before, reused), else into a new buffer.
  */
 function verdictChunks(e: Engine,
   data: Uint8Array, marks: Uint8Array | null, into: Uint8Array | undefined,
-  write: (at: number, len: number, marksAt: number, stage: number, out: number) => number,
+  write: (at: number, len: number, marksAt: number, out: number) => number,
 ): VerdictLines {
   let result = into ?? new Uint8Array(0)
   let used = 0
@@ -238,11 +235,11 @@ function verdictChunks(e: Engine,
   let lines = 0
   let disallowed = 0
   let controls = 0
+  let suspects = 0
   eachChunk(e, data, (len) => marksRoom(len) + verdictsRoom(len), (at, len, free) => {
     if (marks !== null) e.u8.set(marks.subarray(lines, lines + len + 1), free)
-    const stage = free + marksRoom(len)
-    const out = stage + verdictsStage(len)
-    const written = write(at, len, marks === null ? 0 : free, stage, out)
+    const out = free + marksRoom(len)
+    const written = write(at, len, marks === null ? 0 : free, out)
     seen += len
     if (used + written > result.length) {
       // Sized by the output per input byte so far: a block of many chunks is copied out once,
@@ -257,8 +254,9 @@ function verdictChunks(e: Engine,
     lines += e.w.verdictLinesSeen()
     disallowed += e.w.verdictDisallowed()
     controls += e.w.verdictControls()
+    suspects += e.w.verdictSuspects()
   })
-  return { out: result.subarray(0, used), lines, disallowed, controls }
+  return { out: result.subarray(0, used), lines, disallowed, controls, suspects }
 }
 
 /**
