@@ -210,27 +210,27 @@ describe('cli: check', () => {
 })
 
 describe('cli: check --urls (streaming)', () => {
-  test('one output line per input line, in order: CRLF, a last line without LF, empty lines, invalid UTF-8, a BOM', async () => {
+  test('one output line per input line, in order: CRLF, a last line without LF, a blank line (an error), invalid UTF-8 (echoed as \\xHH), a BOM', async () => {
     const input = Buffer.concat([
       Buffer.from('\ufeffhttps://example.com/private/a\r\n'),
       Buffer.from('\n'),
-      Buffer.from('/cart/\xff\xfe/x\n', 'latin1'), // invalid UTF-8: replaced, still checked
+      Buffer.from('/cart/\xff\xfe/x\n', 'latin1'), // invalid UTF-8: checked as U+FFFD, echoed as the bytes read
       Buffer.from('https://example.com/caf\u00e9\r\n'),
       Buffer.from('/report.pdf'),
     ])
     const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], input)
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(1)
+    expect(r.stderr).toBe('robotstxt: --urls line 2: expected an absolute URL (https://host/path) or a path starting with "/", got ""\n')
+    expect(r.code).toBe(3)
     expect(r.stdout).toBe([
       'disallowed\t17\thttps://example.com/private/a',
-      'allowed\t0\t',
-      'allowed\t0\t/cart/\ufffd\ufffd/x',
+      'error\t0\t',
+      'allowed\t0\t/cart/\\xff\\xfe/x',
       'allowed\t0\thttps://example.com/caf\u00e9',
       'allowed\t19\t/report.pdf',
       '',
     ].join('\n'))
     const star = await run(['check', EXAMPLE, 'x', '--urls', '-'], Buffer.from('/cart/\xff\n/search\n', 'latin1'))
-    expect(star.stdout).toBe('disallowed\t6\t/cart/\ufffd\ndisallowed\t8\t/search\n')
+    expect(star.stdout).toBe('disallowed\t6\t/cart/\\xff\ndisallowed\t8\t/search\n')
   })
 
   test('an empty list prints nothing and exits 0; a list of allowed URLs exits 0', async () => {
@@ -734,8 +734,8 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
 
   test('splits on LF across chunks, drops the CR of CRLF (even split from its LF), keeps a lone CR (echoed escaped), counts a final line', async () => {
     const r = await streamOf(['/a\r', '\n/priv', 'ate\n/d\re\n\n', '/last'])
-    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\\re\nallowed\t0\t\nallowed\t0\t/last\n')
-    expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 0 })
+    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\\re\nerror\t0\t\nallowed\t0\t/last\n')
+    expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 1 })
   })
 
   test('a line over the limit, across chunks or within one, costs only itself', async () => {
@@ -747,9 +747,9 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
   })
 
   test('a filter rejects its lines with their numbers; the other lines keep their verdicts', async () => {
-    const r = await streamOf(['/ok\nbad\n/private\nbad too'], (b, s, e) => (b[s] === 0x62 ? `line of ${e - s} bytes` : null))
-    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\tbad\ndisallowed\t2\t/private\nerror\t0\tbad too\n')
-    expect(r.stderr).toBe('robotstxt: --urls line 2: line of 3 bytes\nrobotstxt: --urls line 4: line of 7 bytes\n')
+    const r = await streamOf(['/ok\n/bad\n/private\n/bad too'], (b, s, e) => (b[s + 1] === 0x62 ? `line of ${e - s} bytes` : null))
+    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\t/bad\ndisallowed\t2\t/private\nerror\t0\t/bad too\n')
+    expect(r.stderr).toBe('robotstxt: --urls line 2: line of 4 bytes\nrobotstxt: --urls line 4: line of 8 bytes\n')
   })
 
   test('each kind of control character is echoed escaped, alone in its block or not; other text is untouched', async () => {
@@ -768,9 +768,19 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
     expect((await streamOf([near + '\n'])).stdout).toBe(`allowed\t0\t${near}\n`)
   })
 
-  test('ill-formed UTF-8 is echoed as it was checked; a BOM only at the very start is dropped', async () => {
+  test('ill-formed UTF-8 is echoed as its bytes, \\xHH each; a BOM only at the very start is dropped (elsewhere the line is no URL)', async () => {
     const r = await streamOf([Uint8Array.of(0xef, 0xbb, 0xbf, 0x2f, 0x61, 0xff, 0x0a), enc.encode('\ufeff/b\n/private/\u00e9\n')])
-    expect(r.stdout).toBe('allowed\t0\t/a\ufffd\nallowed\t0\t\ufeff/b\ndisallowed\t2\t/private/\u00e9\n')
+    expect(r.stdout).toBe('allowed\t0\t/a\\xff\nerror\t0\t\ufeff/b\ndisallowed\t2\t/private/\u00e9\n')
+  })
+
+  test('every ill-formed sequence is escaped byte by byte, well-formed text around it kept; lines stay one per input line', async () => {
+    const bad = [
+      [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80, 0xbf],
+    ]
+    const chunks = bad.map((b) => Uint8Array.from([0x2f, 0x78, ...b, 0xc3, 0xa9, 0x0a]))
+    const r = await streamOf(chunks)
+    const hex = (b: number[]) => b.map((x) => `\\x${x.toString(16).padStart(2, '0')}`).join('')
+    expect(r.stdout.split('\n').slice(0, -1)).toEqual(bad.map((b) => `allowed\t0\t/x${hex(b)}\u00e9`))
   })
 })
 
@@ -808,7 +818,7 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     expect(r.stderr).toBe(`robots.txt: 200 ok (${base}/robots.txt)\n`)
     expect(r.stdout).toBe(`disallowed\t2\t${base}/private/x\nallowed\t0\t/public\nallowed\t0\t${base}/\n`)
     expect(r.code).toBe(1)
-    expect(seen[0]!['user-agent']).toMatch(/^robotstxt-wasm\/\d+\.\d+\.\d+/)
+    expect(seen[0]!['user-agent']).toMatch(/^Googlebot \(compatible; robotstxt-wasm\/\d+\.\d+\.\d+\S*; \+https:\/\/www\.npmjs\.com\/package\/robotstxt-wasm\)$/)
     seen = []
     const ua = await run(['check', base, 'Googlebot', '/', '--user-agent', 'MyCrawler/1.0'])
     expect(ua.code).toBe(0)
@@ -824,9 +834,9 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
   test('503: disallow-all, line 0, exit 1, for positional URLs and streams', async () => {
     serve(503, 'User-agent: *\nAllow: /\n')
     const r = await run(['check', base, 'Googlebot', '/a', `${base}/b`])
-    expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+    expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all, retry after 60 s (${base}/robots.txt)\n` })
     const s = await run(['check', base, 'Googlebot', '--urls', '-'], `/a\n${base}/b\n`)
-    expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+    expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all, retry after 60 s (${base}/robots.txt)\n` })
   })
 
   test('hardening 9: bad lines in a 10,000-line list each get their own error; every other line its verdict', async () => {
@@ -846,9 +856,9 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     })
     expect(r.stderr).toBe(
       `robots.txt: 200 ok (${base}/robots.txt)\n` +
-      `robotstxt: --urls line 5000: "" is not on ${base}, whose robots.txt was fetched\n` +
+      `robotstxt: --urls line 5000: expected an absolute URL (https://host/path) or a path starting with "/", got ""\n` +
       `robotstxt: --urls line 7001: "https://elsewhere.example/x" is not on ${base}, whose robots.txt was fetched\n` +
-      `robotstxt: --urls line 9999: "not a url at all" is not on ${base}, whose robots.txt was fetched\n`,
+      `robotstxt: --urls line 9999: expected an absolute URL (https://host/path) or a path starting with "/", got "not a url at all"\n`,
     )
   })
 
@@ -884,7 +894,7 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     const port = (closed.address() as AddressInfo).port
     await new Promise((resolve) => closed.close(resolve))
     const r = await run(['check', `http://127.0.0.1:${port}/`, 'Googlebot', '/a', '--timeout', '5000'])
-    expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: `robots.txt: no response disallow-all (http://127.0.0.1:${port}/robots.txt)\n` })
+    expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: expect.stringMatching(new RegExp(`^robots\\.txt: no response: connection refused \\(.*ECONNREFUSED.*\\); disallow-all, retry after 60 s \\(http://127\\.0\\.0\\.1:${port}/robots\\.txt\\)\\n$`)) })
   })
 })
 
@@ -932,6 +942,24 @@ describe('cli: filter (mixed hosts, robots.txt from 127.0.0.0/8 servers)', () =>
       [false, 2, at(1, ''), 'ok'], [false, 0, null, null], [false, 0, at(3, ''), 'disallow-all'], [false, 0, null, null], [true, 0, at(4, ''), 'allow-all'],
     ])
     expect(typeof records[1]!.error).toBe('string')
+  })
+
+  test('blank and garbage lines are errors in filter and in check --urls alike; ill-formed UTF-8 is echoed as \\xHH in both', async () => {
+    const input = Buffer.concat([Buffer.from(`${at(1, '/a')}\n\nnot a url\n${at(1, '/caf')}`), Uint8Array.of(0xff), Buffer.from(`\n${at(1, '/private/x')}\n`)])
+    const f = await run(['filter', 'x', '--verdicts'], input)
+    expect(f.stdout).toBe([`allowed\t0\tok\t${at(1, '/a')}`, 'error\t0\t-\t', 'error\t0\t-\tnot a url', `allowed\t0\tok\t${at(1, '/caf')}\\xff`, `disallowed\t2\tok\t${at(1, '/private/x')}`, ''].join('\n'))
+    const allowed = await run(['filter', 'x'], input)
+    expect(allowed.stdout).toBe(`${at(1, '/a')}\n${at(1, '/caf')}\\xff\n`)
+    const robots = file('filter-like.txt', 'User-agent: *\nDisallow: /private\n')
+    const c = await run(['check', robots, 'x', '--urls', '-'], input)
+    expect(c.stdout).toBe([`allowed\t0\t${at(1, '/a')}`, 'error\t0\t', 'error\t0\tnot a url', `allowed\t0\t${at(1, '/caf')}\\xff`, `disallowed\t2\t${at(1, '/private/x')}`, ''].join('\n'))
+    for (const r of [f, allowed, c]) {
+      expect(r.code).toBe(3)
+      expect(r.stderr.split('\n').slice(0, -1).map((l) => /^robotstxt: --urls line \d+/.exec(l)?.[0])).toEqual(['robotstxt: --urls line 2', 'robotstxt: --urls line 3'])
+    }
+    // With threads the same bytes come out.
+    expect((await run(['filter', 'x', '--verdicts', '--threads', '2'], input)).stdout).toBe(f.stdout)
+    expect((await run(['check', robots, 'x', '--urls', '-', '--threads', '2'], input)).stdout).toBe(c.stdout)
   })
 
   test('a line longer than 1 MiB characters is an error line of its own', async () => {

@@ -5,9 +5,9 @@
 
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, threadsOption, timeoutOption, urlArgument } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, threadsOption, urlArgument } from './options.js'
 import { bulkStdout } from './output.js'
-import { loadRobots, openList, type LoadedRobots } from './source.js'
+import { describeFetch, fetchSettings, loadRobots, openList, type LoadedRobots } from './source.js'
 import { BLOCK, checkBlock, fileReader, lineBlocks, MAX_URL_LINE, streamReader, writeVerdicts, type BlockVerdicts, type LineBlock, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { escapeControls } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
@@ -69,9 +69,9 @@ export async function runCheck(argv: string[]): Promise<number> {
     if (urls.length === 0) throw new UsageError('missing URL (or --urls FILE for a list)', 'check')
     for (const u of urls) urlArgument(u, 'check')
   }
-  const timeoutMs = timeoutOption(values.timeout, 'check')
+  const fetch = fetchSettings(values, 'check', agent)
 
-  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'check')
+  const loaded = await loadRobots(robotsArg, fetch, 'check')
   reportFetch(loaded)
   const spec = verdictSpec(loaded, agent)
 
@@ -118,11 +118,11 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 }
 
-/** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all (https://…/robots.txt)". */
+/** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all, retry after 60 s (https://…/robots.txt)" (source.ts's describeFetch). */
 export function reportFetch(loaded: LoadedRobots): void {
   const f = loaded.fetched
   if (f === null) return
-  process.stderr.write(`robots.txt: ${f.status ?? 'no response'} ${f.outcome} (${f.origin}/robots.txt)\n`)
+  process.stderr.write(`robots.txt: ${describeFetch(f)}\n`)
 }
 
 /** The VerdictSpec of the loaded robots.txt. */

@@ -4,8 +4,8 @@ import { reportFetch } from './cmd-check.js'
 import { InputError, UsageError } from './errors.js'
 import { explain, type Explanation, type RuleMatch } from './explain.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption, urlArgument } from './options.js'
-import { loadRobots, type LoadedRobots } from './source.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, urlArgument } from './options.js'
+import { fetchSettings, loadRobots, type LoadedRobots } from './source.js'
 import { escapeControls as esc, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
@@ -24,9 +24,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`explain takes one URL, got ${extra.length + 1} (check takes several)`, 'explain')
   const agent = agentArgument(agentArg, 'explain')
   urlArgument(url, 'explain')
-  const timeoutMs = timeoutOption(values.timeout, 'explain')
-
-  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'explain')
+  const loaded = await loadRobots(robotsArg, fetchSettings(values, 'explain', agent), 'explain')
   reportFetch(loaded)
   const fetched = loaded.fetched
   if (fetched !== null && !onOrigin(url, fetched.origin)) {

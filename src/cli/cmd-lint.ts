@@ -4,8 +4,8 @@ import { reportFetch } from './cmd-check.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { lint, lintCounts, type Finding, type LintResult } from '../engine/lint.js'
-import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
-import { loadRobots, type LoadedRobots } from './source.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, parse } from './options.js'
+import { fetchSettings, loadRobots, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' }, 'all-lines': { type: 'boolean' } } as const
@@ -21,9 +21,7 @@ export async function runLint(argv: string[]): Promise<number> {
   if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'lint')
   if (extra.length > 0) throw new UsageError(`lint takes one ROBOTS, got ${extra.length + 1}`, 'lint')
   if (values['all-lines'] === true && values.json !== true) throw new UsageError('--all-lines goes with --json (it adds every line\'s report to the JSON)', 'lint')
-  const timeoutMs = timeoutOption(values.timeout, 'lint')
-
-  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'lint')
+  const loaded = await loadRobots(robotsArg, fetchSettings(values, 'lint'), 'lint')
   reportFetch(loaded)
   const result = lint(loaded)
   const fetched = loaded.fetched

@@ -16,6 +16,7 @@ import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, parse, threadsOption } from './options.js'
 import { ProgressLine } from './progress.js'
+import { installGlobalProxy, proxyConfig } from './proxy.js'
 import { readList } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'
 
@@ -30,6 +31,7 @@ const OPTIONS = {
   'threads': { type: 'string' },
   'shard': { type: 'string' },
   'max-pipe-bytes': { type: 'string' },
+  'proxy': { type: 'string' },
 } as const
 
 /** Origins read from --origins: a bound, since they are held in a list. */
@@ -89,6 +91,9 @@ export async function runSurvey(argv: string[]): Promise<number> {
     maxPipeBytes: bytesOption(values['max-pipe-bytes'], '--max-pipe-bytes'),
   }
   const origins = originsFile === undefined ? [] : await readOrigins(originsFile)
+  // The live fetches (--origins) go through --proxy or the proxy environment, as every command's do.
+  const proxy = proxyConfig(values.proxy as string | undefined, process.env, 'survey')
+  if (proxy !== null) installGlobalProxy(proxy)
 
   const chunk = await loadSurveyChunk()
   let plan

@@ -9,8 +9,8 @@ import { reportFetch } from './cmd-check.js'
 import { InputError, UsageError } from './errors.js'
 import { parseExpectations, type Expectation, type ExpectationError } from './expectations.js'
 import { HELP } from './help.js'
-import { COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, timeoutOption } from './options.js'
-import { loadRobots, readInput, type LoadedRobots } from './source.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse } from './options.js'
+import { fetchSettings, loadRobots, readInput, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, format: { type: 'string' } } as const
@@ -58,7 +58,7 @@ export async function runTest(argv: string[]): Promise<number> {
   if (robotsArg === '-' && expectationsArg === '-') throw new UsageError('ROBOTS and EXPECTATIONS cannot both be stdin ("-")', 'test')
   const format = (values.format ?? 'text') as string
   if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`, 'test')
-  const timeoutMs = timeoutOption(values.timeout, 'test')
+  const fetch = fetchSettings(values, 'test')
 
   // The expectations come first: a file that holds none is reported before any fetch.
   const label = expectationsArg === '-' ? '(stdin)' : expectationsArg
@@ -67,7 +67,7 @@ export async function runTest(argv: string[]): Promise<number> {
   const { expectations, errors } = parseExpectations(new TextDecoder().decode(read.bytes))
   if (expectations.length === 0 && errors.length === 0) throw new InputError(`${label}: no expectations (each line is "AGENT allow|disallow URL-OR-PATH")`)
 
-  const robots = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'test')
+  const robots = await loadRobots(robotsArg, fetch, 'test')
   reportFetch(robots)
   const fetched = robots.fetched
   const checked: Expectation[] = []

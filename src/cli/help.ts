@@ -1,5 +1,6 @@
 // Help texts: `robotstxt --help`, `robotstxt help COMMAND`, `robotstxt COMMAND --help`.
 
+import { defaultUserAgent } from '../http/user-agent.js'
 import { VERSION } from './version.js'
 
 const ROBOTS_ARG = `ROBOTS is a file path, '-' for stdin, or an http(s) URL: that origin's /robots.txt is
@@ -9,9 +10,21 @@ allow-all, 429/5xx and network errors mean disallow-all) and the outcome is show
 const AGENT_ARG = `AGENT is the crawler's user-agent; only its product token counts
 ("Googlebot/2.1 (+http://www.google.com/bot.html)" is matched as "Googlebot").`
 
-const FETCH_OPTS = `  --timeout MS        time limit for fetching ROBOTS, in ms (default 10000)
-  --user-agent UA     User-Agent header sent when fetching ROBOTS
-                      (default robotstxt-wasm/${VERSION})`
+/**
+ * The fetch options' help: what is fetched, and the User-Agent sent by default, as it is sent (a
+ * command with an AGENT names it; the others send the package's own).
+ */
+function fetchOpts(what: string, forAgent: boolean): string {
+  return `  --timeout MS        time limit for fetching ${what}, in ms (default 10000)
+  --user-agent UA     User-Agent header sent when fetching ${what}; default:
+    ${forAgent ? defaultUserAgent('AGENT') : defaultUserAgent()}
+  --proxy URL         fetch through this HTTP proxy (http://HOST:PORT or https://...; user:pass@
+                      for Basic auth); default: $HTTPS_PROXY for https URLs, $HTTP_PROXY for http
+                      ones, none for the hosts in $NO_PROXY (a,.b,*.c:8080 or *); '' for none`
+}
+
+const FETCH_OPTS_AGENT = fetchOpts('ROBOTS', true)
+const FETCH_OPTS = fetchOpts('ROBOTS', false)
 
 /** Help per subcommand. */
 export const HELP: Record<string, string> = {
@@ -74,7 +87,7 @@ Options:
   --threads N         with --urls, threads checking the lines (default 1, at most 256): this
                       one and N - 1 workers, each compiling the rules once; the output is the
                       same bytes, in the same order
-${FETCH_OPTS}
+${FETCH_OPTS_AGENT}
   -h, --help          show this help
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
@@ -134,7 +147,7 @@ Options:
   --threads N         threads checking the URLs (default 1, at most 256): blocks of lines go to
                       N worker threads; each robots.txt is still fetched once, and the
                       output is the same, in the same order
-${FETCH_OPTS.replaceAll('fetching ROBOTS', 'fetching each robots.txt').replace('(default robotstxt-wasm/' + VERSION + ')', '(default AGENT)')}
+${fetchOpts('each robots.txt', true)}
   -h, --help          show this help
 
 Exit status: 0 when every URL is allowed, 1 when any is disallowed, 2 on a usage error or
@@ -170,6 +183,9 @@ Options:
                       outputs together are the whole survey
   --max-pipe-bytes N  copy at most N bytes of an input on a pipe (K, M, G, T: KiB, MiB, GiB,
                       TiB; default 4G); the rest is an error row at offset N
+  --proxy URL         fetch the --origins through this HTTP proxy; default as for check
+                      ($HTTPS_PROXY, $HTTP_PROXY, $NO_PROXY); they are fetched with
+                      User-Agent: ${defaultUserAgent()}
   -h, --help          show this help
 
 The aggregate table goes to stdout (stderr with --out -). A record that cannot be read (a
@@ -197,7 +213,7 @@ ${AGENT_ARG}
 
 Options:
   --json              print the explanation as JSON
-${FETCH_OPTS}
+${FETCH_OPTS_AGENT}
   -h, --help          show this help
 
 Exit status: 0 when explained (whatever the verdict: use check for a verdict status), 2 on a

@@ -11,10 +11,11 @@ export type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: st
 /** Options every subcommand accepts. */
 export const COMMON_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionSpec
 
-/** Options of the subcommands that may fetch ROBOTS. */
+/** Options of the subcommands that fetch (read through source.ts's fetchSettings). */
 export const FETCH_OPTIONS = {
   'timeout': { type: 'string' },
   'user-agent': { type: 'string' },
+  'proxy': { type: 'string' },
 } as const satisfies OptionSpec
 
 /** Parses `argv` for `command`; parseArgs' own messages are kept, as the usage error's text. */

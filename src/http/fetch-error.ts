@@ -70,7 +70,8 @@ export const FETCH_ERROR_PHRASES: Readonly<Record<FetchErrorCode, string>> = Obj
 
 /** A frozen error record with the code's phrase, and `detail` after it when given. */
 export function fetchError(code: FetchErrorCode, detail?: string): RobotsFetchError {
-  const text = detail === undefined || detail === '' ? FETCH_ERROR_PHRASES[code] : `${FETCH_ERROR_PHRASES[code]} (${clip(detail)})`
+  const phrase = FETCH_ERROR_PHRASES[code]
+  const text = detail === undefined || detail === '' || detail === phrase ? phrase : `${phrase} (${clip(detail)})`
   return Object.freeze({ code, message: text })
 }
 
