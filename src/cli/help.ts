@@ -68,12 +68,13 @@ Prints one line per URL, tab-separated:
 LINE is the robots.txt line that decided (0 when no rule matched).
 
 Each URL is an absolute URL or a path ('/a', not '//a'). With --urls, FILE ('-' = stdin) holds
-one URL per line (LF or CRLF; invalid UTF-8 is replaced, not rejected). Output lines come in
-input order, one per input line, streamed: memory stays flat for any number of URLs. The lines
-are checked as given, without URL validation; when ROBOTS was fetched, every URL must be on the
-same origin (a path is fine). A line that cannot be checked (longer than 1,048,576 bytes, or
-not on the fetched origin, a blank line included) prints "error  0  LINE" in its place and a
-message with its line number on stderr; the other lines are still checked, in order.
+one URL per line (LF or CRLF). Output lines come in input order, one per input line, streamed:
+memory stays flat for any number of URLs. Each line is echoed as read, with controls and the
+bytes of invalid UTF-8 escaped (\x1b, \xff); it is checked as given (invalid UTF-8 as U+FFFD).
+When ROBOTS was fetched, every URL must be on the same origin (a path is fine). A line that
+cannot be checked (longer than 1,048,576 bytes, not an absolute URL or a path, a blank line
+included, or not on the fetched origin) prints "error  0  LINE" in its place and a message with
+its line number on stderr; the other lines are still checked, in order.
 
 URLs are matched as written, as Google's matcher does: "/a/../b" is not "/b" here, though an HTTP
 client requests "/b". Normalize first (new URL(...).href) to check what will be requested.
@@ -134,8 +135,10 @@ where OUTCOME is that origin's robots.txt outcome (ok, allow-all or disallow-all
 one JSON object per URL: {url, allowed, line, origin, outcome[, error]}. Memory stays flat for any
 number of URLs. On a terminal, stderr shows the progress and a summary.
 
-A line that is not an http(s) URL (or is longer than 1,048,576 characters) is an error: a message
-with its line number on stderr ("error" in --verdicts), and the other lines go on.
+A line that is not an http(s) URL (a blank line included, or one longer than 1,048,576
+characters) is an error: a message with its line number on stderr ("error" in --verdicts), and
+the other lines go on, as with check --urls. Lines are echoed as read, controls and the bytes of
+invalid UTF-8 escaped (\x1b, \xff); --json gives each URL as it was checked.
 
 ${AGENT_ARG}
 

@@ -533,14 +533,16 @@ export function msOption(param: string, value: unknown, fallback: number): numbe
  * ```ts
  * import { robotsFromResponse } from 'robotstxt-wasm'
  *
- * // A response from your own HTTP client (any object with status, headers and body will do).
- * const res = await fetch('https://example.com/robots.txt', { headers: { 'user-agent': 'MyBot/1.0 (+https://example.org/bot)' } })
- * const site = await robotsFromResponse('https://example.com/', res)
- * site.isAllowed('https://example.com/private/x', 'MyBot')
+ * // What your own HTTP client got for https://example.com/robots.txt (a WHATWG Response works too).
+ * const site = await robotsFromResponse('https://example.com/', {
+ *   status: 200, headers: { 'cache-control': 'max-age=3600' }, body: 'User-agent: *\nDisallow: /private/\n',
+ * })
+ * site.isAllowed('https://example.com/private/x', 'MyBot') // → false
+ * site.expiresAt - site.fetchedAt // → 3600000
  *
- * const down = await robotsFromResponse('https://example.com/', { status: 503, headers: { 'retry-after': '3600' } })
+ * const down = await robotsFromResponse('https://example.com/', { status: 503, headers: { 'retry-after': '7200' } })
  * down.outcome // → 'disallow-all'
- * down.expiresAt - down.fetchedAt // → 3600000
+ * down.expiresAt - down.fetchedAt // → 7200000
  * ```
  */
 export async function robotsFromResponse(url: string | URL, response: RobotsResponse, options?: RobotsFromResponseOptions): Promise<RobotsFetch> {
