@@ -289,10 +289,17 @@ describe('verdict lines: the output of check --urls', () => {
 
   test('suspects: lines not plainly a URL or a path are counted, and a line counted plain is always one the URL parser accepts', () => {
     const suspects = (lines: string[]) => verdictLines(getEngine(), enc.encode(lines.join('\n')), 0, null).suspects
-    const plain = ['/', '/a', 'http://a', 'https://example.com/x?y#z', 'HTTPS://Ex-ample.CO.uk:443/p', 'http://a.b.c:65535?q', 'http://abc1.d2/']
+    const plain = [
+      '/', '/a', 'http://a', 'https://example.com/x?y#z', 'HTTPS://Ex-ample.CO.uk:443/p', 'http://a.b.c:65535?q', 'http://abc1.d2/',
+      // Hosts past one 16-byte vector.
+      `http://${'abc.'.repeat(10)}com/`, `https://${'a'.repeat(15)}.${'b'.repeat(16)}.c-d.example:8080/x`,
+    ]
     const notPlain = [
       '', ' /a', '//host/a', 'not a url', 'ftp://a/b', 'http://', 'http:///a', 'http://a..b/', 'http://a./', 'http://1.2.3.4/',
       'http://a.1b/', 'http://xn--zz/', 'http://a:65536/', 'http://a:/', 'http://u@a/', 'http://a_b/', 'http://[::1]/', 'mailto:x@y', '\ufeff/a',
+      // Bytes that lower-case into ':' or '/' are neither; labels empty or numeric across a vector boundary.
+      'http\x1a//a/', 'http:/\x0fa/', 'https\x1a//a/', `https://${'a'.repeat(15)}..b/`, `http://${'a'.repeat(16)}./`, `http://${'a'.repeat(20)}.1x/`,
+      `http://${'b'.repeat(30)}.xn--zz/`, `http://${'a'.repeat(9)}.${'b'.repeat(40)}@c/`,
     ]
     expect(suspects(plain)).toBe(0)
     for (const line of notPlain) expect(suspects(['/a', line, '/b']), JSON.stringify(line)).toBe(1)
