@@ -226,6 +226,25 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
     }
   })
 
+  test('a 503 with Retry-After: the record keeps it, and another cache of the fleet does not fetch again before then', async () => {
+    const down = await serve((_req, res) => void res.writeHead(503, { 'retry-after': '1800' }).end())
+    const [a, b] = [await CLIENTS[2]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const first = await new RobotsCache({ storage: redisStorage(a, { prefix: 'retry:' }) }).get(down.origin)
+      expect(first).toMatchObject({ status: 503, outcome: 'disallow-all', expiresAt: first.fetchedAt + 1_800_000 })
+      const stored = JSON.parse((await a.get(`retry:${down.origin}`))!) as { expiresAt: number }
+      expect(stored.expiresAt).toBe(first.expiresAt)
+      // Past the 60 s retry default, within the 30 minutes asked: still the stored answer.
+      const later = Date.now() + 120_000
+      const other = await new RobotsCache({ storage: redisStorage(b, { prefix: 'retry:' }), now: () => later }).get(down.origin)
+      expect(other).toMatchObject({ outcome: 'disallow-all', fetchedAt: first.fetchedAt })
+      expect(down.count()).toBe(1)
+    } finally {
+      await a.quit()
+      await b.quit()
+    }
+  })
+
   test('a client without call or sendCommand is a TypeError; so are bad options', () => {
     expect(() => redisStorage({})).toThrow(/client.*Redis or Valkey client/)
     expect(() => redisStorage(null)).toThrow(TypeError)
