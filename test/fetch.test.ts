@@ -671,6 +671,18 @@ describe('why a fetch failed: RobotsFetch.error (API.md third round)', () => {
     expect((await fetchRobots('https://example.com/', { fetch: throwing })).error).toEqual({ code: 'other', message: 'fetch failed (boom)' })
   })
 
+  it('a runtime that gives no error code (Deno) is read by its words', async () => {
+    const says = (message: string) => (async () => { throw new TypeError('fetch failed', { cause: new Error(message) }) }) as unknown as typeof fetch
+    const cases: [string, string][] = [
+      ['error sending request for url (http://x.invalid/): client error (Connect): dns error: failed to lookup address', 'dns'],
+      ['error sending request: client error (Connect): tcp connect error: Connection refused (os error 111)', 'refused'],
+      ['error sending request: connection closed before message completed', 'reset'],
+      ['error sending request: client error (Connect): invalid peer certificate: UnknownIssuer', 'tls'],
+      ['something else entirely', 'other'],
+    ]
+    for (const [message, code] of cases) expect((await fetchRobots('https://example.com/', { fetch: says(message) })).error?.code, message).toBe(code)
+  })
+
   it('any answer, a 5xx included, is no error: the status says it', async () => {
     for (const status of [200, 404, 503]) {
       const s = await serve(reply(status, RULES))

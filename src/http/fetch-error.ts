@@ -101,6 +101,15 @@ const TLS_CODES = new Set([
   'HOSTNAME_MISMATCH', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_TLS_HANDSHAKE_TIMEOUT', 'EPROTO',
 ])
 
+/** What a message without a code says, for the runtimes that give none. */
+const WORDS: readonly [RegExp, FetchErrorCode][] = [
+  [/\bdns error\b|failed to lookup address|name (or service )?not known/i, 'dns'],
+  [/connection refused/i, 'refused'],
+  [/connection reset|connection closed before/i, 'reset'],
+  [/certificate|\btls\b|\bssl\b/i, 'tls'],
+  [/timed? ?out\b/i, 'timeout'],
+]
+
 /** One link of an error's cause chain, as far as we read it. */
 interface Link {
   code: string | undefined
@@ -153,6 +162,9 @@ export function classifyFetchError(err: unknown, timedOut: boolean): RobotsFetch
   if (links.some((l) => l.name === 'AbortError' || l.name === 'TimeoutError')) return fetchError(links.some((l) => l.name === 'TimeoutError') ? 'timeout' : 'aborted', detail)
   // undici's "terminated" is the body stream ending with its connection.
   if (inBody && links.some((l) => l.message === 'terminated')) return fetchError('truncated', detail)
+  // Runtimes that give no code say it in words (Deno: "dns error", "Connection refused (os error 111)").
+  const words = links.map((l) => l.message ?? '').join(' ')
+  for (const [pattern, code] of WORDS) if (pattern.test(words)) return fetchError(code === 'reset' && inBody ? 'truncated' : code, detail)
   return fetchError('other', detail)
 }
 
