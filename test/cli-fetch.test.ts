@@ -97,6 +97,13 @@ describe('the fetch line on stderr: status or why none, retry time, the URL that
       const r = await cli(args)
       expect(r.stderr.split('\n')[0], args[0]).toMatch(line)
     }
+    // The commands' own reports say it too, and their --json carries the code.
+    expect((await cli(['explain', origin, 'Bot', '/x'])).stdout).toMatch(/the robots\.txt fetch got no response: connection refused \(/)
+    expect((await cli(['lint', origin])).stdout).toMatch(/fetching the robots\.txt failed \(no response: connection refused \(/)
+    for (const args of [['lint', origin, '--json'], ['explain', origin, 'Bot', '/x', '--json'], ['test', origin, expectations, '--format', 'json']]) {
+      const fetch = (JSON.parse((await cli(args)).stdout) as { fetch: { status: null; url: null; error: { code: string } } }).fetch
+      expect([fetch.status, fetch.url, fetch.error.code], args[0]).toEqual([null, null, 'refused'])
+    }
   })
 
   test('a redirect chain that leads nowhere: allow-all, and why', async () => {

@@ -78,7 +78,7 @@ afterAll(async () => {
 interface JsonReport {
   robots: string
   expectations: string
-  fetch: { origin: string; status: number | null; outcome: string } | null
+  fetch: { origin: string; status: number | null; outcome: string; url: string | null; redirects: number; error: { code: string; message: string } | null } | null
   summary: { total: number; passed: number; failed: number; malformed: number }
   results: { line: number; agent: string; tokens: string[]; expected: string; url: string; passed: boolean; allowed: boolean; robotsLine: number; rule: { kind: string; pattern: string } | null }[]
   errors: { line: number; message: string }[]
@@ -336,7 +336,7 @@ describe('robotstxt test: ROBOTS as a URL', () => {
     const r = await cli(['test', `${server.origin}/robots.txt`, 'down.txt', '--format', 'json'])
     expect(r.code).toBe(1)
     const report = JSON.parse(r.stdout) as JsonReport
-    expect(report.fetch).toEqual({ origin: server.origin, status: 503, outcome: 'disallow-all' })
+    expect(report.fetch).toEqual({ origin: server.origin, status: 503, outcome: 'disallow-all', url: `${server.origin}/robots.txt`, redirects: 0, error: null })
     expect(report.results.map((x) => [x.allowed, x.robotsLine, x.passed])).toEqual([[false, 0, false], [false, 0, true]])
     const text = await cli(['test', `${server.origin}/robots.txt`, 'down.txt'])
     expect(text.stdout).toContain('FAIL  down.txt:1  Googlebot allow /  ->  disallowed: the robots.txt fetch got 503 (disallow-all)\n')

@@ -5,7 +5,7 @@ import { InputError, UsageError } from './errors.js'
 import { explain, type Explanation, type RuleMatch } from './explain.js'
 import { HELP } from './help.js'
 import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse, urlArgument } from './options.js'
-import { fetchSettings, loadRobots, type LoadedRobots } from './source.js'
+import { fetchJson, fetchOutcome, fetchSettings, fetchStatus, loadRobots, type LoadedRobots } from './source.js'
 import { escapeControls as esc, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' } } as const
@@ -36,8 +36,8 @@ export async function runExplain(argv: string[]): Promise<number> {
     // The fetch decided: the (empty) file's explanation would say "no group", which is not why.
     e.allowed = fetched.outcome === 'allow-all'
     e.reason = fetched.outcome === 'allow-all'
-      ? `the robots.txt fetch got ${fetched.status ?? 'no response'}: a 4xx means there is no robots.txt, so every URL is allowed`
-      : `the robots.txt fetch got ${fetched.status === null ? 'no response' : fetched.status}: a server error or an unreachable server means every URL is disallowed until a fetch succeeds`
+      ? `the robots.txt fetch got ${fetchStatus(fetched)}: ${fetched.error?.code === 'redirects' ? 'a redirect chain that leads to no robots.txt counts as a 404, and' : 'a 4xx means there is no robots.txt, so'} every URL is allowed`
+      : `the robots.txt fetch got ${fetchStatus(fetched)}: a server error or an unreachable server means every URL is disallowed until a fetch succeeds`
   } else {
     // The explanation follows the reference algorithm; the matcher is what crawlers run. They
     // are tested to agree on every labelled case; a disagreement here is a bug worth reporting.
@@ -51,7 +51,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   if (values.json === true) {
     const json = {
       robots: loaded.label,
-      fetch: fetched === null ? null : { origin: fetched.origin, status: fetched.status, outcome: fetched.outcome },
+      fetch: fetched === null ? null : fetchJson(fetched),
       ...e,
     }
     process.stdout.write(printableJson(json) + '\n')
@@ -72,7 +72,7 @@ export function render(loaded: LoadedRobots, e: Explanation, st: Style): string 
   const out: string[] = []
   const field = (name: string, value: string) => out.push(`${st.bold(name.padEnd(9))}${value}`)
   // Every value shown comes from the file, the command line or the fetch: escaped (style.ts).
-  field('robots', loaded.fetched === null ? esc(loaded.label) : `${loaded.fetched.origin}/robots.txt (${loaded.fetched.status ?? 'no response'} ${loaded.fetched.outcome})`)
+  field('robots', loaded.fetched === null ? esc(loaded.label) : `${loaded.fetched.origin}/robots.txt (${esc(fetchOutcome(loaded.fetched))})`)
   field('agent', e.token === e.agent.toLowerCase() ? esc(e.agent) : `${esc(e.agent)} (matched as "${esc(e.token)}")`)
   field('url', esc(e.url))
   field('path', esc(e.path))

@@ -10,7 +10,7 @@ import { InputError, UsageError } from './errors.js'
 import { parseExpectations, type Expectation, type ExpectationError } from './expectations.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, parse } from './options.js'
-import { fetchSettings, loadRobots, readInput, type LoadedRobots } from './source.js'
+import { fetchJson, fetchSettings, fetchStatus, loadRobots, readInput, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, format: { type: 'string' } } as const
@@ -100,7 +100,7 @@ function robotsName(loaded: LoadedRobots): string {
 function verdictText(r: TestResult, loaded: LoadedRobots): string {
   const verdict = r.allowed ? 'allowed' : 'disallowed'
   const f = loaded.fetched
-  if (f !== null && f.outcome !== 'ok') return `${verdict}: the robots.txt fetch got ${f.status ?? 'no response'} (${f.outcome})`
+  if (f !== null && f.outcome !== 'ok') return `${verdict}: the robots.txt fetch got ${fetchStatus(f)} (${f.outcome})`
   if (r.robotsLine === 0) return `${verdict}: no rule of ${robotsName(loaded)} matches`
   const rule = r.rule === null ? '' : ` (${r.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${r.rule.pattern})`
   return `${verdict} by ${robotsName(loaded)}:${r.robotsLine}${rule}`
@@ -148,7 +148,7 @@ function renderJson(report: Report): string {
   return printableJson({
     robots: report.robots.label,
     expectations: report.expectations,
-    fetch: f === null ? null : { origin: f.origin, status: f.status, outcome: f.outcome },
+    fetch: f === null ? null : fetchJson(f),
     summary: { total: report.results.length, passed: report.results.length - failed, failed, malformed: report.errors.length },
     results: report.results,
     errors: report.errors,

@@ -102,11 +102,26 @@ export async function loadRobots(arg: string, options: FetchSettings, command: s
  * Escaped for a terminal: a message may quote what a server sent.
  */
 export function describeFetch(f: RobotsFetch): string {
-  const head = f.error === null ? `${f.status} ${f.outcome}` : `${f.status ?? 'no response'}: ${f.error.message}; ${f.outcome}`
+  const head = fetchOutcome(f)
   const retry = f.outcome === 'disallow-all' || f.unreachableSince !== null ? `, retry after ${Math.round((f.expiresAt - f.fetchedAt) / 1000).toLocaleString('en-US')} s` : ''
   const robotsUrl = `${f.origin}/robots.txt`
   const from = f.url !== null && f.url !== robotsUrl ? `, from ${f.url}${f.redirects > 0 ? ` after ${f.redirects} redirect${f.redirects === 1 ? '' : 's'}` : ''}` : ''
   return escapeControls(`${head}${retry} (${robotsUrl}${from})`)
+}
+
+/** The status and outcome of a fetch, and why there was no usable answer when there was none: "503 disallow-all", "no response: connection refused (...); disallow-all" (not escaped). */
+export function fetchOutcome(f: RobotsFetch): string {
+  return f.error === null ? `${f.status} ${f.outcome}` : `${f.status ?? 'no response'}: ${f.error.message}; ${f.outcome}`
+}
+
+/** What a fetch got, in a sentence's words: its status, or "no response: " and why (not escaped: the printers escape). */
+export function fetchStatus(f: RobotsFetch): string {
+  return f.status !== null ? String(f.status) : `no response: ${f.error?.message ?? 'no status'}`
+}
+
+/** A fetch in the --json outputs: where it went, what came back and why nothing did. */
+export function fetchJson(f: RobotsFetch): { origin: string; status: number | null; outcome: string; url: string | null; redirects: number; error: { code: string; message: string } | null } {
+  return { origin: f.origin, status: f.status, outcome: f.outcome, url: f.url, redirects: f.redirects, error: f.error === null ? null : { code: f.error.code, message: f.error.message } }
 }
 
 /** The first `max` bytes of a file, or of stdin for '-'; InputError when it cannot be read. */
