@@ -596,10 +596,27 @@ describe('why a fetch failed: RobotsFetch.error (API.md third round)', () => {
     expect(r.error?.code).toBe('dns')
   })
 
-  it('a connection dropped before any response: code "reset"', async () => {
+  it('a connection dropped before any response: code "reset", after the one retry such a drop gets', async () => {
     const s = await serve((req) => req.socket.destroy())
     const r = await fetchRobots(s.origin)
     expect([r.status, r.error?.code]).toEqual([null, 'reset'])
+    expect(s.requests).toEqual(['/robots.txt', '/robots.txt'])
+  })
+
+  it('a kept-alive connection the server closed while idle: the request is sent again, and answered', async () => {
+    // The first request is dropped unanswered, as by a server that closes an idle connection just
+    // as a request goes out on it; the one sent again gets the file.
+    let dropped = false
+    const s = await serve((req, res) => {
+      if (!dropped) {
+        dropped = true
+        return void req.socket.destroy()
+      }
+      reply(200, RULES)(req, res)
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok', error: null })
+    expect(s.requests).toHaveLength(2)
   })
 
   it('no answer within timeoutMs: code "timeout", with the limit in the message', async () => {

@@ -163,9 +163,7 @@ async function follow(start: string, doFetch: typeof fetch, config: FetchConfig,
     hops.followed = hop
     const init: RequestInit & { dispatcher?: object } = { method: 'GET', headers: config.headers, redirect: 'manual', signal }
     if (dispatcher !== undefined) init.dispatcher = dispatcher
-    // Called with globalThis as `this`: browsers reject a detached window.fetch otherwise. The
-    // race makes the time limit hold even for a fetch that ignores its signal.
-    let res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, init]) as Promise<Response>, signal)
+    let res = await request(doFetch, url, init, signal)
     if (res.type === 'opaqueredirect') {
       // Browsers hide manual redirects; their own redirect handling (and hop limit) takes over.
       discard(res)
@@ -188,6 +186,22 @@ async function follow(start: string, doFetch: typeof fetch, config: FetchConfig,
     discard(res)
     visited.add(next!)
     url = next!
+  }
+}
+
+/**
+ * One request. Called with globalThis as `this`: browsers reject a detached window.fetch otherwise.
+ * The race makes the time limit hold even for a fetch that ignores its signal. A connection reset
+ * before any response is tried once more: a kept-alive connection the server closed while idle
+ * fails the next request sent on it, which never reached the server (HTTP clients resend such an
+ * idempotent request, RFC 9110 9.2.2).
+ */
+async function request(doFetch: typeof fetch, url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+  try {
+    return await raceAbort(Reflect.apply(doFetch, globalThis, [url, init]) as Promise<Response>, signal)
+  } catch (e) {
+    if (signal.aborted || classifyFetchError(e, false).code !== 'reset') throw e
+    return raceAbort(Reflect.apply(doFetch, globalThis, [url, init]) as Promise<Response>, signal)
   }
 }
 
