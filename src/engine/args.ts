@@ -2,6 +2,7 @@
 // and what was expected. Malformed robots.txt content never throws; only the caller's arguments do.
 
 import { asciiLower } from './bytes.js'
+import { NAMED_HASH_BASIS, NAMED_HASH_PRIME } from './layout.js'
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
@@ -29,10 +30,21 @@ function productToken(agent: string): string {
 }
 
 /**
- * The caller's tokens that can equal a user-agent line's token (its leading A-Z a-z - _, as
- * Google's matcher extracts it, lower-cased): no other token names a group.
+ * The FNV-1a (layout.ts NAMED_*) of a caller's token that can equal a user-agent line's token (its
+ * leading A-Z a-z - _, as Google's matcher extracts it, lower-cased), as an unsigned number; -1
+ * for any other token, which names no group. A token of a-z - _ only has its UTF-16 units for
+ * bytes, so this is the hash the wasm takes of the same token in a body.
  */
-export const NAMING_TOKEN = /^[a-z_-]+$/
+export function namingHash(token: string): number {
+  if (token.length === 0) return -1
+  let h = NAMED_HASH_BASIS
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    if (!((c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f)) return -1
+    h = Math.imul(h ^ c, NAMED_HASH_PRIME)
+  }
+  return h >>> 0
+}
 
 /** Tokens deduplicated by scanning before agentTokens switches to a Set. */
 const DEDUPE_SCAN = 16
