@@ -164,11 +164,11 @@ export const NAMED_BIT_SHIFT = 25
 export const NAMED_WORDS = 4
 
 // ─── The matrix pass (assembly/matrix.ts): many agents x many URLs from one scan of the body.
-// The host writes an entry per agent and token that can name a group (lower-case a-z - _); a
-// token of several agents has an entry for each.
+// The host writes an entry per agent and token that can name a group (lower-case a-z - _), then
+// the tokens' bytes; a token of several agents has an entry for each.
 /** u32: the token's FNV-1a (NAMED_HASH_*), as the pass hashes a user-agent line's token. */
 export const MTOKEN_HASH = 0
-/** u32: the address of the token's bytes. */
+/** u32: where the token's bytes start, from the first entry. */
 export const MTOKEN_START = 4
 export const MTOKEN_LEN = 8
 /** u32: the agent whose token it is, from 0. */

@@ -290,28 +290,22 @@ export function matrixVerdicts(e: Engine, body: Body, agents: readonly (readonly
 function matrixPass(e: Engine, body: Body, agents: readonly (readonly string[])[], urls: readonly string[], out: Int32Array, a0: number, groups?: MatrixAgent[]): void {
   const n = agents.length
   const u = urls.length
-  let entries = 0
-  let tokenBytes = 0
-  for (let a = 0; a < n; a++) {
-    for (const t of agents[a]!) {
-      entries++
-      tokenBytes += t.length
-    }
-  }
   const cap = bodyCap(body)
   // A normalized pattern (3 bytes per byte of its value) and the matcher's KMP table for it in
   // scratch, as for the streamed check.
   const longest = Math.min(cap, MAX_LINE_BYTES)
   if (3 * longest > e.residentMaxPat) e.relayout(e.tableCap, e.inputCap, e.workCap, 3 * longest)
   const bodyRoom = align16(cap + 64)
-  const tokenRoom = align16(tokenBytes + 64) + align16(entries * MTOKEN_SIZE + 64)
+  const tokenRoom = align16(tokenBytes(agents) + 64)
   const bestRoom = align16(16 * (n + 1) + 64)
-  // The largest chunk of URLs: their ends, UTF-8 (3 bytes per unit at most) and verdicts.
+  // The chunks of URLs, each its ends, its UTF-8 (3 bytes per unit at most) and its verdicts.
+  const chunks: number[] = []
   let urlRoom = 0
   for (let start = 0; start < u; start += MATRIX_URLS) {
     const count = Math.min(MATRIX_URLS, u - start)
     let chars = 0
     for (let k = start; k < start + count; k++) chars += urls[k]!.length
+    chunks.push(chars)
     urlRoom = Math.max(urlRoom, align16(4 * count + 64) + align16(3 * chars + 64) + align16(4 * count * n + 64))
   }
   // A first guess at the work area, grown to what the scan counted when it is too small.
@@ -322,23 +316,21 @@ function matrixPass(e: Engine, body: Body, agents: readonly (readonly string[])[
     if (attempt === 2) throw new Error('robotstxt-wasm: internal error: the matrix pass asked for more work area twice')
     e.reserveInput(bodyRoom + tokenRoom + workCap + bestRoom + urlRoom)
     const len = e.loadBody(body)
-    const text = e.input + bodyRoom
-    const table = text + align16(tokenBytes + 64)
-    const count = writeTokens(e, agents, text, table)
-    work = e.input + bodyRoom + tokenRoom
+    const table = e.input + bodyRoom
+    const count = writeTokens(e, agents, table)
+    work = table + tokenRoom
     end = e.w.matrixScan(e.input, len, table, count, n, work, workCap)
     if (end === 0) workCap = align16(e.w.matrixNeeded())
   }
   if (groups !== undefined) matrixGroups(e, work, end, n, groups, a0)
   const best = work + workCap
   const urlsAt = best + bestRoom
-  for (let start = 0; start < u; start += MATRIX_URLS) {
+  for (let c = 0; c < chunks.length; c++) {
+    const start = c * MATRIX_URLS
     const count = Math.min(MATRIX_URLS, u - start)
     const data = urlsAt + align16(4 * count + 64)
-    let chars = 0
-    for (let k = start; k < start + count; k++) chars += urls[k]!.length
-    const verdicts = data + align16(3 * chars + 64)
-    encodeUrls(e, urls, start, count, urlsAt, data, 3 * chars)
+    const verdicts = data + align16(3 * chunks[c]! + 64)
+    encodeUrls(e, urls, start, count, urlsAt, data, 3 * chunks[c]!)
     e.w.matrixCheck(urlsAt, data, count, count, verdicts, best)
     const v = verdicts >> 2
     // One chunk: the rows are laid out as the result's.
@@ -348,28 +340,73 @@ function matrixPass(e: Engine, body: Body, agents: readonly (readonly string[])[
 }
 
 /**
- * Writes the agents' tokens that can name a group: their bytes at `text`, an MTOKEN_* entry per
- * agent and token at `table`; returns the number of entries.
+ * The agents of the last pass and, once two passes in a row had the same, their token block and
+ * its entry count: a survey or a test passes the same token arrays for every body (the agent
+ * memo's and agentSetVerdicts' arrays, which nothing changes once made), and then writes the block
+ * with one copy. A caller whose agents change at every call keeps nothing.
  */
-function writeTokens(e: Engine, agents: readonly (readonly string[])[], text: number, table: number): number {
-  const u8 = e.u8
-  const u32 = e.u32
-  let o = text
-  let k = 0
+let lastAgents: readonly (readonly string[])[] = []
+let keep = false
+let kept: Uint8Array | null = null
+let keptCount = 0
+
+/** The bytes of `agents`' token block (writeTokens), from the one kept for them when there is one. */
+function tokenBytes(agents: readonly (readonly string[])[]): number {
+  let same = agents.length === lastAgents.length
+  for (let a = 0; a < agents.length && same; a++) same = agents[a] === lastAgents[a]
+  if (!same) {
+    lastAgents = agents
+    kept = null
+  }
+  keep = same && kept === null
+  if (kept !== null) return kept.length
+  let size = 0
   for (let a = 0; a < agents.length; a++) {
-    for (const t of agents[a]!) {
+    const list = agents[a]!
+    for (let k = 0; k < list.length; k++) size += MTOKEN_SIZE + list[k]!.length
+  }
+  return size
+}
+
+/**
+ * Writes the agents' tokens that can name a group at `at` as matrixScan reads them (after
+ * tokenBytes for the same agents): an MTOKEN_* entry per agent and token, then the tokens' bytes;
+ * returns the number of entries.
+ */
+function writeTokens(e: Engine, agents: readonly (readonly string[])[], at: number): number {
+  const u8 = e.u8
+  if (kept !== null) {
+    u8.set(kept, at)
+    return keptCount
+  }
+  const u32 = e.u32
+  let count = 0
+  for (let a = 0; a < agents.length; a++) {
+    const list = agents[a]!
+    for (let k = 0; k < list.length; k++) if (namingHash(list[k]!) !== -1) count++
+  }
+  let o = count * MTOKEN_SIZE
+  let entry = at >> 2
+  for (let a = 0; a < agents.length; a++) {
+    const list = agents[a]!
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k]!
       const h = namingHash(t)
       if (h === -1) continue
-      const entry = (table + k * MTOKEN_SIZE) >> 2
       u32[entry + MTOKEN_HASH / 4] = h
       u32[entry + MTOKEN_START / 4] = o
       u32[entry + MTOKEN_LEN / 4] = t.length
       u32[entry + MTOKEN_AGENT / 4] = a
-      for (let i = 0; i < t.length; i++) u8[o++] = t.charCodeAt(i)
-      k++
+      entry += MTOKEN_SIZE / 4
+      // Tokens of a-z - _ only: a unit is a byte.
+      for (let i = 0; i < t.length; i++) u8[at + o++] = t.charCodeAt(i)
     }
   }
-  return k
+  if (keep) {
+    kept = u8.slice(at, at + o)
+    keptCount = count
+  }
+  return count
 }
 
 /** What applies to each agent of the last matrixScan (records [work, end)), into groups[a0 + a]. */
