@@ -6,8 +6,9 @@
 //       compiler's group logic, and writes the named mask and the records (layout.ts) at `work`:
 //       a group record for each group that is global or names an agent, then the rules of that
 //       group that can match, with their patterns normalized. `tokens`: `count` MTOKEN_* entries,
-//       one per agent and naming token. Returns the end of the records, or 0 when the `cap` bytes
-//       at `work` are too few (matrixNeeded() then says how many; call again with them).
+//       one per agent and naming token, then the tokens' bytes. Returns the end of the records,
+//       or 0 when the `cap` bytes at `work` are too few (matrixNeeded() then says how many; call
+//       again with them).
 //   matrixCheck(ends, bytes, count, stride, out, best): URL i = bytes[ends[i-1], ends[i]); writes
 //       agent a's verdict on it as an i32 at out + 4 * (a * stride + i): the deciding line when
 //       allowed, minus it when disallowed (0: no rule matched), as Matcher.checkMany gives it.
@@ -85,7 +86,7 @@ function nameAgents(v: usize, n: u32, mask: usize): bool {
     const k = load<u32>(hashTable + (<usize>s << 2));
     if (k == 0) return named;
     const tok = tokenBase + <usize>(k - 1) * MTOKEN_SIZE;
-    if (load<u32>(tok, MTOKEN_HASH) == h && load<u32>(tok, MTOKEN_LEN) == t && sameToken(v, <usize>load<u32>(tok, MTOKEN_START), t)) {
+    if (load<u32>(tok, MTOKEN_HASH) == h && load<u32>(tok, MTOKEN_LEN) == t && sameToken(v, tokenBase + <usize>load<u32>(tok, MTOKEN_START), t)) {
       const a = load<u32>(tok, MTOKEN_AGENT);
       const at = mask + (<usize>(a >> 5) << 2);
       store<u32>(at, load<u32>(at) | (<u32>1 << (a & 31)));
