@@ -12,6 +12,14 @@
 // only that streamed check holds its agent alone (shared, no array): most sites a crawler keeps are
 // checked once, and an array would cost each of them its own bytes.
 //
+// A pair other than the site's first compiles at its first check, not after a few streamed ones: a
+// streamed check scans the whole compact body, and that scan is most of a compile (the table of a
+// selection's few rules adds little), so streaming pays only for pairs checked fewer times than the
+// crossover of compile / (streamed - table), and it delays the one compile the site's unnamed
+// agents then share (bench/per-site.mjs measures the three costs and the crossover beside the field
+// benchmark, whose pairs are checked more often than that; bench/RESULTS.md's notes give the A/B
+// of streaming first). Many agents checked for a few URLs each are Robots.checkMatrix's shape.
+//
 // Agents that no group names all get the global groups (RFC 9309 2.2.1), so one matcher serves them
 // all: once a compile has given the site's named-token signature (layout.ts NAMED_*) and a matcher
 // for an agent each of whose tokens has a bit clear there, every later such agent takes that
