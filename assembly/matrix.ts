@@ -26,7 +26,7 @@
 
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, MGROUP_ALLOWS, MGROUP_DISALLOWS, MGROUP_LINE, MGROUP_MASK,
-  MREC_BITS, MREC_F_ALLOW, MREC_F_ANCHORED, MREC_F_GLOBAL, MREC_F_GROUP, MREC_F_NAMES, MRULE_BODY, MRULE_KEY, MRULE_KEY_MASK,
+  MREC_BITS, MREC_F_ALLOW, MREC_F_ANCHORED, MREC_F_GLOBAL, MREC_F_GROUP, MREC_F_LAST, MREC_F_NAMES, MREC_LAST_SHIFT, MRULE_BODY, MRULE_KEY, MRULE_KEY_MASK,
   MRULE_LEN, MRULE_LINE, MRULE_LITERAL, MRULE_PAT, MRULE_SIZE, MTOKEN_AGENT, MTOKEN_HASH, MTOKEN_LEN, MTOKEN_SIZE, MTOKEN_START, SCAN_F_ESCAPE, SCAN_F_GLOBAL,
 } from '../src/engine/layout';
 import { escapedLength, escapeInto, sameBytes, SLASH, STAR } from './bytes';
@@ -246,7 +246,11 @@ function ruleRecord(at: usize, bits: u32, p: usize, n: u32): usize {
     if (!readPattern(p, n)) return at;
     lit = patternLiteral;
     body = patternBody;
-    if (patternAnchored) bits |= MREC_F_ANCHORED;
+    if (patternAnchored) {
+      bits |= MREC_F_ANCHORED;
+      const last = body > 0 ? <u32>load<u8>(p + body - 1) : STAR;
+      if (last != STAR) bits |= MREC_F_LAST | (last << MREC_LAST_SHIFT);
+    }
   }
   const keyMask: u64 = lit >= 8 ? u64.MAX_VALUE : (<u64>1 << (<u64>lit << 3)) - 1;
   store<u32>(at, bits, MREC_BITS);
@@ -262,14 +266,17 @@ function ruleRecord(at: usize, bits: u32, p: usize, n: u32): usize {
 
 // Whether the rule at `r` matches the current path, whose first 8 bytes are `head` (zero past its
 // end): as the matcher's patternMatches decides, with the pattern read once by the scan.
-@inline function ruleMatches(r: usize, head: u64, plen: u32): bool {
+@inline function ruleMatches(r: usize, head: u64, plen: u32, last: u32): bool {
   if (((head ^ load<u64>(r, MRULE_KEY)) & load<u64>(r, MRULE_KEY_MASK)) != 0) return false;
   const lit = load<u32>(r, MRULE_LITERAL);
   if (lit > plen) return false;
+  const bits = load<u32>(r, MREC_BITS);
+  // "...x$" matches only a path that ends with x: most paths fail here, before any search.
+  if ((bits & MREC_F_LAST) != 0 && ((bits >> MREC_LAST_SHIFT) & 0xff) != last) return false;
   const p = <usize>load<u32>(r, MRULE_PAT);
   if (lit > 8 && !sameBytes(path() + 8, p + 8, lit - 8)) return false;
   const body = load<u32>(r, MRULE_BODY);
-  const anchored = (load<u32>(r, MREC_BITS) & MREC_F_ANCHORED) != 0;
+  const anchored = (bits & MREC_F_ANCHORED) != 0;
   if (lit == body) return !anchored || plen == lit;
   return matchWild(p, lit, body, anchored, lit);
 }
@@ -322,6 +329,7 @@ export function matrixCheck(ends: usize, bytes: usize, count: u32, stride: u32, 
     // The path's first 8 bytes, zero past its end (paths hold no NUL, so a zero never matches).
     const plen = pathLength();
     const head: u64 = plen >= 8 ? load<u64>(path()) : load<u64>(path()) & ((<u64>1 << (<u64>plen << 3)) - 1);
+    const last = <u32>load<u8>(path() + plen - 1);
     let inGlobal = false;
     let mask: usize = 0;
     for (let r = recStart; r < recEnd;) {
@@ -332,7 +340,7 @@ export function matrixCheck(ends: usize, bytes: usize, count: u32, stride: u32, 
         r += <usize>MGROUP_MASK + (mask != 0 ? <usize>words << 2 : 0);
         continue;
       }
-      if (ruleMatches(r, head, plen)) {
+      if (ruleMatches(r, head, plen, last)) {
         const n = load<u32>(r, MRULE_LEN);
         const allow = (bits & MREC_F_ALLOW) != 0;
         const line = load<u32>(r, MRULE_LINE);

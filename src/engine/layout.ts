@@ -190,6 +190,12 @@ export const MREC_F_NAMES = 4
 export const MREC_F_ALLOW = 8
 /** A rule record: the pattern ends with '$' (RFC 9309 2.2.3). */
 export const MREC_F_ANCHORED = 16
+/**
+ * A rule record: the pattern ends with '$' after a literal byte, which a matching path ends with;
+ * the byte is at bits MREC_LAST_SHIFT to MREC_LAST_SHIFT + 7 of the record's bits.
+ */
+export const MREC_F_LAST = 32
+export const MREC_LAST_SHIFT = 8
 /** u32: the group's allow lines whose pattern can match (non-empty, starting with '/' or '*'). */
 export const MGROUP_ALLOWS = 4
 export const MGROUP_DISALLOWS = 8
