@@ -274,10 +274,8 @@ export interface MatrixAgent {
  * With `groups`, also what applies to each agent, into groups[a].
  */
 export function matrixVerdicts(e: Engine, body: Body, agents: readonly (readonly string[])[], urls: readonly string[], out: Int32Array, groups?: MatrixAgent[]): void {
-  for (let a0 = 0; a0 < agents.length; a0 += MATRIX_AGENTS) {
-    const part = agents.slice(a0, a0 + MATRIX_AGENTS)
-    matrixPass(e, body, part, urls, out, a0, groups)
-  }
+  if (agents.length <= MATRIX_AGENTS) return matrixPass(e, body, agents, urls, out, 0, groups)
+  for (let a0 = 0; a0 < agents.length; a0 += MATRIX_AGENTS) matrixPass(e, body, agents.slice(a0, a0 + MATRIX_AGENTS), urls, out, a0, groups)
 }
 
 /**
