@@ -86,6 +86,20 @@ describe('cli: help, version, usage errors', () => {
     expect((await run(['help', 'lint'])).stdout).toContain('--json')
   })
 
+  test('no help page holds a control character other than newline, nor a bidi control', async () => {
+    const pages: [string, string[]][] = [['main', ['--help']], ['main (help)', ['help']]]
+    for (const cmd of ['check', 'diff', 'explain', 'filter', 'lint', 'playground', 'survey', 'test']) pages.push([cmd, ['help', cmd]], [`${cmd} --help`, [cmd, '--help']])
+    for (const [name, args] of pages) {
+      const r = await run(args)
+      expect(r.code, name).toBe(0)
+      expect(r.stdout.length, name).toBeGreaterThan(200)
+      const bad = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.exec(r.stdout)
+      expect(bad === null ? null : `U+${bad[0].charCodeAt(0).toString(16)} at ${bad.index}`, name).toBeNull()
+    }
+    // The escapes it promises are shown as text.
+    expect((await run(['--help'])).stdout).toContain('as escapes (\\x1b,\n\\t, \\u202e)')
+  })
+
   test('no arguments: the usage on stderr, exit 2', async () => {
     const r = await run([])
     expect(r.code).toBe(2)
@@ -97,13 +111,17 @@ describe('cli: help, version, usage errors', () => {
     [["frobnicate"], /unknown command "frobnicate"; commands: check, diff, explain, filter, lint/],
     [['--frob'], /unknown option "--frob"/],
     [['help', 'frob'], /no help for unknown command "frob"/],
-    [['check', '--frob', 'x'], /robotstxt check: Unknown option '--frob'/],
+    [['check', '--frob', 'x'], /^robotstxt check: unknown option "--frob": check takes the options --timeout, --user-agent, --token, --urls, --threads and --help\nTry/],
+    [['check', EXAMPLE, 'Googlebot', '/a', '-5'], /unknown option "-5": check takes the options .* \(an argument starting with "-" goes after "--"\)\n/],
+    [['explain', EXAMPLE, 'Googlebot', '/a', '--json=yes'], /^robotstxt explain: --json takes no value, got "yes"\n  --json  print the explanation as JSON\nTry/],
+    [['check', EXAMPLE, '--token'], /^robotstxt check: --token needs a value\n  --token NAME  check the product token NAME alone, instead of AGENT\nTry/],
+    [['check', EXAMPLE, '--token', '/x', '/a'], /--token: expected a user-agent with a product token .* got "\/x"\n  --token NAME/],
     [['check'], /robotstxt check: missing ROBOTS/],
     [['check', EXAMPLE], /robotstxt check: missing AGENT/],
     [['check', EXAMPLE, 'Googlebot'], /robotstxt check: missing URL \(or --urls FILE for a list\)/],
-    [['check', EXAMPLE, 'Googlebot', '--urls'], /robotstxt check: Option '--urls <value>' argument missing/],
-    // parseArgs' hint lines were dropped, and with them how to pass a value starting with '-'.
-    [['check', EXAMPLE, 'Googlebot', '/a', '--timeout', '-1'], /robotstxt check: Option '--timeout' argument is ambiguous\. Did you forget .* use '--timeout=-XYZ'\n/],
+    // Each option mistake in the CLI's words, with the option's line of help under it.
+    [['check', EXAMPLE, 'Googlebot', '--urls'], /^robotstxt check: --urls needs a value\n  --urls FILE  read the URLs from FILE, one per line \('-' = stdin\)\nTry/],
+    [['check', EXAMPLE, 'Googlebot', '/a', '--timeout', '-1'], /^robotstxt check: --timeout needs a value, got the option-like "-1"; a value starting with "-" is written --timeout=-1\n  --timeout MS  time limit for fetching ROBOTS, in ms \(default 10000\)\nTry/],
     [['check', EXAMPLE, 'Googlebot', '/a', '--urls', '-'], /give either URL arguments or --urls FILE, not both/],
     [['check', '-', 'Googlebot', '--urls', '-'], /ROBOTS and --urls cannot both be stdin/],
     [['check', EXAMPLE, '', '/a'], /AGENT: expected a user-agent with a product token \(the text before any "\/", e.g. "Googlebot"\), got ""/],
@@ -112,13 +130,14 @@ describe('cli: help, version, usage errors', () => {
     [['check', EXAMPLE, 'Googlebot', 'http://exa mple.com/'], /URL: expected an absolute URL/],
     [['check', 'http://', 'Googlebot', '/a'], /ROBOTS: not a valid URL: http:\/\//],
     [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got "ftp:"/],
-    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"/],
+    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"\n  --timeout MS  time limit/],
     [['explain', EXAMPLE, 'Googlebot'], /robotstxt explain: missing URL/],
     [['explain', EXAMPLE, 'Googlebot', '/a', '/b'], /explain takes one URL, got 2/],
     [['explain', EXAMPLE, 'Googlebot', 'not a url'], /URL: expected an absolute URL/],
     [['lint'], /robotstxt lint: missing ROBOTS/],
     [['lint', EXAMPLE, EXAMPLE], /lint takes one ROBOTS, got 2/],
-    [['lint', EXAMPLE, '--urls', 'x'], /robotstxt lint: Unknown option '--urls'/],
+    [['lint', EXAMPLE, '--urls', 'x'], /robotstxt lint: unknown option "--urls": lint takes the options --timeout, --user-agent, --json, --all-lines and --help/],
+    [['playground', '--portt', '1'], /robotstxt playground: unknown option "--portt": playground takes the options --port, --host and --help/],
   ])('usage error %j: exit 2, one clear message and a pointer to help', async (args, message) => {
     const r = await run(args)
     expect(r.code).toBe(2)
@@ -206,6 +225,73 @@ describe('cli: check', () => {
     const r = await run(['check', f, 'x', '/early', '/lab', '/x'])
     // The cut falls inside "Disallow: /late": the kept "/la" is a prefix rule; line 5 is never read.
     expect(r.stdout).toBe('disallowed\t2\t/early\ndisallowed\t4\t/lab\nallowed\t0\t/x\n')
+    // Said on stderr, with the line it falls in.
+    expect(r.stderr).toBe(`robotstxt: ${f} is 512,016 bytes: crawlers read only the first 512,000 (500 KiB), so line 4 is cut there and the lines after it are ignored\n`)
+    const atBreak = file('big-break.txt', `${head}${'#'.repeat(512_000 - head.length - 1)}\nDisallow: /late\n`)
+    expect((await run(['check', atBreak, 'x', '/late'])).stderr).toMatch(/so the lines from 4 on are ignored\n$/)
+    // explain marks it in the text and in JSON.
+    const text = await run(['explain', f, 'x', '/lab'])
+    expect(text.stdout).toContain('\n  cut: crawlers read only the first 512,000 bytes (500 KiB): line 4 is cut and the lines after it are not read\n')
+    const json = JSON.parse((await run(['explain', f, 'x', '/lab', '--json'])).stdout) as { cut: unknown }
+    expect(json.cut).toEqual({ bytes: 512_000, line: 4, midLine: true })
+    expect((JSON.parse((await run(['explain', EXAMPLE, 'x', '/lab', '--json'])).stdout) as { cut: unknown }).cut).toBeNull()
+  })
+})
+
+describe('cli: crawler presets and --token in check and explain', () => {
+  // Googlebot-Image has no group here: Google documents that it then obeys Googlebot's.
+  const IMAGES = 'User-agent: *\nDisallow: /images/\n\nUser-agent: Googlebot\nAllow: /\n'
+
+  test('a preset name (any case) stands for every token its crawler obeys; stderr names them', async () => {
+    const f = file('gi.txt', IMAGES)
+    for (const name of ['Googlebot-Image', 'googlebot-image', 'GOOGLEBOT-IMAGE']) {
+      expect(await run(['check', f, name, '/images/a.jpg'])).toEqual({
+        code: 0, stdout: 'allowed\t5\t/images/a.jpg\n', stderr: 'agent: Googlebot-Image (Googlebot-Image, Googlebot), every token that crawler obeys\n',
+      })
+    }
+    // The same through --urls, on worker threads too.
+    const urls = '/images/a.jpg\n/images/b.png\n'
+    for (const threads of ['1', '2']) {
+      const r = await run(['check', f, 'Googlebot-Video', '--urls', '-', '--threads', threads], urls)
+      expect([r.code, r.stdout]).toEqual([0, 'allowed\t5\t/images/a.jpg\nallowed\t5\t/images/b.png\n'])
+    }
+    // A preset of one token is checked as that token, with nothing to say.
+    expect(await run(['check', f, 'gptbot', '/images/a.jpg'])).toEqual({ code: 1, stdout: 'disallowed\t2\t/images/a.jpg\n', stderr: '' })
+  })
+
+  test('--token NAME checks the product token alone, preset or not', async () => {
+    const f = file('gi.txt', IMAGES)
+    expect(await run(['check', f, '--token', 'Googlebot-Image', '/images/a.jpg'])).toEqual({ code: 1, stdout: 'disallowed\t2\t/images/a.jpg\n', stderr: '' })
+    const e = JSON.parse((await run(['explain', f, '--token', 'Googlebot-Image', '/images/a.jpg', '--json'])).stdout) as { agent: string; tokens: string[]; allowed: boolean; line: number }
+    expect(e).toMatchObject({ agent: 'Googlebot-Image', tokens: ['googlebot-image'], allowed: false, line: 2 })
+  })
+
+  test('explain names the preset with its tokens, and the line naming each', async () => {
+    const f = file('gi.txt', IMAGES)
+    const r = await run(['explain', f, 'Googlebot-Image', '/images/a.jpg'])
+    expect(r.stdout.split('\n').slice(0, 7)).toEqual([
+      `robots   ${f}`,
+      'agent    Googlebot-Image (Googlebot-Image, Googlebot)',
+      'url      /images/a.jpg',
+      'path     /images/a.jpg',
+      '',
+      'group    specific: a user-agent line names "googlebot-image" or "googlebot", so the * groups do not apply',
+      '  line 4  User-agent: Googlebot   <- names googlebot',
+    ])
+    const json = JSON.parse((await run(['explain', f, 'Googlebot-Image', '/images/a.jpg', '--json'])).stdout) as { agent: string; tokens: string[]; allowed: boolean; line: number }
+    expect(json).toMatchObject({ agent: 'Googlebot-Image (Googlebot-Image, Googlebot)', tokens: ['googlebot-image', 'googlebot'], allowed: true, line: 5 })
+  })
+
+  test('an AGENT that no User-agent line can name says which token is checked', async () => {
+    const f = file('bad-bot.txt', 'User-agent: Bad\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n')
+    expect(await run(['check', f, 'Bad Bot', '/'])).toEqual({
+      code: 0, stdout: 'allowed\t0\t/\n',
+      stderr: 'agent: "Bad Bot" is checked as the token "bad bot", which no User-agent line can name (a line names only its leading letters, "-" and "_"), so only the * groups apply\n',
+    })
+    // A user-agent string whose token is a preset's name: the token alone, and how to get the preset.
+    const image = await run(['check', file('gi.txt', IMAGES), 'Googlebot-Image/1.0', '/images/a.jpg'])
+    expect(image.stdout).toBe('disallowed\t2\t/images/a.jpg\n')
+    expect(image.stderr).toBe('agent: "Googlebot-Image/1.0" is checked as the token "googlebot-image" alone; the preset Googlebot-Image stands for every token it obeys (Googlebot-Image, Googlebot)\n')
   })
 })
 
