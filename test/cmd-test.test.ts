@@ -80,7 +80,7 @@ interface JsonReport {
   expectations: string
   fetch: { origin: string; status: number | null; outcome: string } | null
   summary: { total: number; passed: number; failed: number; malformed: number }
-  results: { line: number; agent: string; tokens: string[]; expected: string; url: string; passed: boolean; allowed: boolean; robotsLine: number; rule: { kind: string; pattern: string } | null }[]
+  results: { line: number; agent: string; tokens: string[]; expected: string; url: string; checkedAs?: string; passed: boolean; allowed: boolean; robotsLine: number; rule: { kind: string; pattern: string } | null }[]
   errors: { line: number; message: string }[]
 }
 
