@@ -534,10 +534,10 @@ describe('examples/site-ci', () => {
   /** The workflow's `robotstxt test` step, as argv for dist/cli.js. */
   function workflowCommand(): string[] {
     const workflow = readFileSync(join(SITE, '.github', 'workflows', 'robots.yml'), 'utf8')
-    const runs = [...workflow.matchAll(/^\s+run: (npx robotstxt test .*)$/gm)].map((m) => m[1]!)
-    expect(runs).toEqual(['npx robotstxt test robots.txt expectations.txt --format github'])
+    const runs = [...workflow.matchAll(/^\s+run: (npx robotstxt-wasm test .*)$/gm)].map((m) => m[1]!)
+    expect(runs).toEqual(['npx robotstxt-wasm test robots.txt expectations.txt --format github'])
     const [npx, bin, ...args] = runs[0]!.split(' ')
-    expect([npx, bin]).toEqual(['npx', 'robotstxt'])
+    expect([npx, bin]).toEqual(['npx', 'robotstxt-wasm'])
     return args
   }
 
