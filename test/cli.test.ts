@@ -296,7 +296,7 @@ describe('cli: crawler presets and --token in check and explain', () => {
       '  line 4  User-agent: Googlebot   <- names googlebot',
     ])
     const json = JSON.parse((await run(['explain', f, 'Googlebot-Image', '/images/a.jpg', '--json'])).stdout) as { agent: string; tokens: string[]; allowed: boolean; line: number }
-    expect(json).toMatchObject({ agent: 'Googlebot-Image (Googlebot-Image, Googlebot)', tokens: ['googlebot-image', 'googlebot'], allowed: true, line: 5 })
+    expect(json).toMatchObject({ agent: 'Googlebot-Image', tokens: ['googlebot-image', 'googlebot'], allowed: true, line: 5 })
   })
 
   test('an AGENT that no User-agent line can name says which token is checked', async () => {

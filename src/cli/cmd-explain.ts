@@ -36,8 +36,8 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
 
   const e = explain(loaded.robots, agent.agent, url)
-  // The AGENT as given (a preset's name: its tokens are in `tokens`).
-  e.agent = agent.label
+  // The AGENT as given, or the preset's name (its tokens are in `tokens`).
+  e.agent = agent.name
   if (fetched !== null && fetched.outcome !== 'ok') {
     // The fetch decided: the (empty) file's explanation would say "no group", which is not why.
     e.allowed = fetched.outcome === 'allow-all'

@@ -86,6 +86,8 @@ export function threadsOption(value: string | boolean | undefined, command: stri
 export interface AgentChoice {
   /** The agent argument of Robots.check: a preset's tokens, or the user-agent as given. */
   agent: string | readonly string[]
+  /** The preset's name, or the word as given. */
+  name: string
   /** How output names it: the word, or a preset's name with its tokens when it has several ("Googlebot-Image (Googlebot-Image, Googlebot)"). */
   label: string
   /** A remark for stderr when what is checked may not be what the word suggests; null otherwise. */
@@ -102,7 +104,7 @@ export function agentChoice(word: string, raw = false): AgentChoice | string {
   const preset = raw ? undefined : findCrawler(word)
   if (preset !== undefined) {
     const label = preset.tokens.length > 1 ? `${preset.name} (${preset.tokens.join(', ')})` : preset.name
-    return { agent: preset.tokens, label, note: preset.tokens.length > 1 ? `agent: ${label}, every token that crawler obeys` : null }
+    return { agent: preset.tokens, name: preset.name, label, note: preset.tokens.length > 1 ? `agent: ${label}, every token that crawler obeys` : null }
   }
   let token: string
   try {
@@ -120,7 +122,7 @@ export function agentChoice(word: string, raw = false): AgentChoice | string {
       note = `agent: ${JSON.stringify(word)} is checked as the token ${JSON.stringify(token)} alone; the preset ${named.name} stands for every token it obeys (${named.tokens.join(', ')})`
     }
   }
-  return { agent: word, label: word, note }
+  return { agent: word, name: word, label: word, note }
 }
 
 function asciiLowerWord(word: string): string {
