@@ -95,8 +95,12 @@ export function lint(input: LintInput): LintResult {
 
   const redirect = redirectNote(input.fetched)
   if (redirect !== null) add(null, 'info', 'redirect', redirect)
+  // Whether the body holds a NUL or ill-formed UTF-8 at all: most files have neither, and need
+  // neither the not-text checks nor the per-line byte checks below.
+  const hasNul = body.indexOf(0) >= 0
+  const invalidUtf8 = !isAscii(body) && firstInvalidUtf8(body, 0, body.length) >= 0
   // A body that is not UTF-8 text has no line worth reporting: one error says why, and nothing else.
-  const notText = notTextProblem(body)
+  const notText = notTextProblem(body, hasNul, invalidUtf8)
   if (notText !== null) {
     add(null, 'error', notText.code, notText.message)
     return counted(findings)
@@ -112,10 +116,8 @@ export function lint(input: LintInput): LintResult {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
   // Per-line byte checks on the scanner's line bounds (the lines the report numbers), only when the
-  // body holds a NUL or ill-formed UTF-8 at all: most files need neither (a line break never splits a
-  // UTF-8 sequence, so a well-formed body has well-formed lines).
-  const hasNul = body.indexOf(0) >= 0
-  const invalidUtf8 = !isAscii(body) && firstInvalidUtf8(body, 0, body.length) >= 0
+  // body holds a NUL or ill-formed UTF-8 at all (a line break never splits a UTF-8 sequence, so a
+  // well-formed body has well-formed lines).
   if (hasNul || invalidUtf8) {
     scanBodyLines(body, {
       line(line, _kindFlags, start, end) {
@@ -274,12 +276,13 @@ class GroupChecks {
  * other byte of mostly-ASCII text) or bytes that are not text at all (a compressed or binary file).
  * Crawlers read robots.txt as UTF-8 (RFC 9309 2.3), so no line of such a file is a rule.
  */
-function notTextProblem(body: Uint8Array): { code: string; message: string } | null {
-  const utf16 = utf16Of(body)
+function notTextProblem(body: Uint8Array, hasNul: boolean, invalidUtf8: boolean): { code: string; message: string } | null {
+  const utf16 = utf16Of(body, hasNul)
   if (utf16 !== null) {
     return { code: 'utf16', message: `the file is UTF-16 (${utf16}): crawlers read robots.txt as UTF-8, so none of its lines is read as a rule; save it as UTF-8` }
   }
-  const share = nonTextShare(body)
+  // Binary data holds NULs or ill-formed UTF-8 (text with neither is text, whatever else it holds).
+  const share = hasNul || invalidUtf8 ? nonTextShare(body) : null
   if (share !== null) {
     return { code: 'binary', message: `the file is not text: ${share}% of its first ${Math.min(body.length, TEXT_SAMPLE).toLocaleString('en-US')} bytes are control bytes or invalid UTF-8 (a compressed or binary file served as robots.txt?); crawlers find no rules in it` }
   }
@@ -290,9 +293,10 @@ function notTextProblem(body: Uint8Array): { code: string; message: string } | n
 const TEXT_SAMPLE = 8192
 
 /** "little-endian, with a byte order mark" and the like, or null when the body is not UTF-16. */
-function utf16Of(body: Uint8Array): string | null {
+function utf16Of(body: Uint8Array, hasNul: boolean): string | null {
   if (body[0] === 0xff && body[1] === 0xfe) return 'little-endian, with a byte order mark'
   if (body[0] === 0xfe && body[1] === 0xff) return 'big-endian, with a byte order mark'
+  if (!hasNul) return null
   const pairs = Math.min(body.length, TEXT_SAMPLE) >> 1
   if (pairs < 2) return null
   let evenNul = 0
