@@ -26,8 +26,8 @@ const BUDGETS: Record<string, number> = {
   'compat.js': 76 * KiB, // 72,688 minified
   'compat.cjs': 76 * KiB, // 73,202 minified
   'compat-workerd.js': 42 * KiB, // 41,162 minified: the constructor checks of Robots and Matcher (38,372 when the budget was 40 KiB)
-  'survey.js': 186 * KiB, // 179,501 minified
-  'cli.js': 173 * KiB, // 166,807 minified
+  'survey.js': 198 * KiB, // 191,523: lint's UTF-16, binary and group checks (counted by the survey too); 179,501 minified
+  'cli.js': 192 * KiB, // 185,610: the test gate (exit 4, --origin, every format's fetch report), presets and --token in check/explain, option errors in the CLI's words, lint's new checks, longer help; 166,807 minified
 }
 
 const sizes = new Map<string, { raw: number; gzip: number }>()
