@@ -75,7 +75,10 @@ await Promise.all([
   }),
   ...['esm', 'cjs'].map((format) => build({
     ...common, entryPoints: ['src/crawlee.ts'], format, outfile: `dist/crawlee.${format === 'esm' ? 'js' : 'cjs'}`,
-    external: ['crawlee', '@crawlee/*', 'undici'], plugins: [publicAsPackage],
+    // node:module: tldts ('same-domain' sitemaps) is required on first use, synchronously; the CommonJS
+    // build reads its own __filename there, never the import.meta.url esbuild leaves empty.
+    external: ['crawlee', '@crawlee/*', 'undici', 'node:module'], plugins: [publicAsPackage],
+    logOverride: { 'empty-import-meta': 'silent' },
   })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({ ...common, platform: 'browser', entryPoints: ['playground/app.ts'], format: 'esm', outfile: 'dist/playground/app.js', loader: { '.wasm': 'base64' }, minify: true }),

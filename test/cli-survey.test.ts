@@ -115,7 +115,7 @@ describe('robotstxt survey', () => {
       [['survey', 'x.warc', '--out', 'x.txt'], /--out: expected a file name ending in \.jsonl or \.csv/],
       [['survey', 'x.warc', '--set', 'robots'], /--set\[0\]: expected one of search, ai-training, ai-assistants, seo/],
       [['survey', 'x.warc', '--paths', 'nope'], /--paths\[0\]: expected a path starting with "\/"/],
-      [['survey', 'x.warc', '--bogus'], /Unknown option '--bogus'/],
+      [['survey', 'x.warc', '--bogus'], /unknown option "--bogus": survey takes the options /],
       [['survey', '-', 'x.warc', '-'], /INPUT: stdin \("-"\) can be given once/],
       ...['0', '-1', '1.5', 'lots', '4X', '9999999T'].map((v) => [['survey', 'x.warc', `--max-pipe-bytes=${v}`], new RegExp(`--max-pipe-bytes: expected a number of bytes >= 1, with K, M, G or T for KiB, MiB, GiB, TiB \\(e\\.g\\. 512M\\), got "${v.replace('.', '\\.')}"`)]),
     ] as [string[], RegExp][]) {

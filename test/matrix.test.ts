@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { WasmExports } from '../src/engine/abi.js'
 import { agentSetVerdicts } from '../src/engine/agents.js'
-import { agentTokens } from '../src/engine/args.js'
+import { agentTokens, NAMING_TOKEN, namingHash } from '../src/engine/args.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
@@ -259,4 +259,11 @@ describe('agentSetVerdicts through the matrix pass', () => {
       [true, 1, 1, [-2, 0], 0], [false, 0, 1, [0, -6], 1], [false, 0, 1, [0, -6], 1],
     ])
   })
+})
+
+// The hash itself is held to the wasm's by test/stream.test.ts (the signature bits).
+test('namingHash names exactly the tokens NAMING_TOKEN matches', () => {
+  fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^[a-z_-]{1,12}$/)), (t) => {
+    expect(namingHash(t) !== -1).toBe(NAMING_TOKEN.test(t))
+  }), fuzzOptions(20_000, 0x7a3))
 })

@@ -6,8 +6,21 @@ const ROBOTS_ARG = `ROBOTS is a file path, '-' for stdin, or an http(s) URL: tha
 fetched (redirects, status codes and the 500 KiB limit as Google handles them; 4xx means
 allow-all, 429/5xx and network errors mean disallow-all) and the outcome is shown on stderr.`
 
-const AGENT_ARG = `AGENT is the crawler's user-agent; only its product token counts
+const AGENT_ARG = `AGENT is a crawler preset's name (in any case: Googlebot, Googlebot-Image, Bingbot, GPTBot,
+ClaudeBot, ...; the package's \`crawlers\` list), which stands for every token that crawler obeys:
+Googlebot-Image reads the groups naming Googlebot-Image or Googlebot, as Google documents. Any
+other AGENT is the crawler's user-agent, of which only the product token counts
+("MyBot/2.1 (+https://example.com/bot)" is matched as "MyBot"). --token NAME instead of AGENT
+checks the product token NAME alone, preset or not. stderr names the agent when what is checked
+is not simply the word given (a preset's tokens, a token no User-agent line can name).`
+
+const FILTER_AGENT_ARG = `AGENT is the crawler's user-agent, checked as given (no preset); only its product token counts
 ("Googlebot/2.1 (+http://www.google.com/bot.html)" is matched as "Googlebot").`
+
+const EXIT_STATUS = `Exit status: 0 allowed / no lint errors / expectations met, 1 disallowed / lint errors /
+expectations failed, 2 usage error or unreadable input, 3 some input lines (check --urls, filter)
+or survey records could not be read, 4 test: ROBOTS was fetched and gave no usable robots.txt
+(network error, timeout, 429, 5xx, a cut or undecodable body).`
 
 const FETCH_OPTS = `  --timeout MS        time limit for fetching ROBOTS, in ms (default 10000)
   --user-agent UA     User-Agent header sent when fetching ROBOTS
@@ -37,18 +50,17 @@ Options:
   -h, --help      show help (also after a command: robotstxt check --help)
   -V, --version   print the version
 
-Text output shows control characters from files, URLs and arguments as escapes (\x1b,
-\t, \u202e), so a hostile robots.txt or URL list cannot drive the terminal; --json output
+Text output shows control characters from files, URLs and arguments as escapes (\\x1b,
+\\t, \\u202e), so a hostile robots.txt or URL list cannot drive the terminal; --json output
 keeps every string exact.
 
-Exit status: 0 allowed / no lint errors / expectations met, 1 disallowed / lint errors /
-expectations failed, 2 usage error or unreadable input, 3 some --urls lines or survey records
-could not be read.
+${EXIT_STATUS}
 `,
 
   check: `Usage:
   robotstxt check ROBOTS AGENT URL...
   robotstxt check ROBOTS AGENT --urls FILE [--threads N]
+  robotstxt check ROBOTS --token NAME URL...
 
 Prints one line per URL, tab-separated:
   allowed|disallowed  LINE  URL
@@ -66,10 +78,12 @@ URLs are matched as written, as Google's matcher does: "/a/../b" is not "/b" her
 client requests "/b". Normalize first (new URL(...).href) to check what will be requested.
 
 ${ROBOTS_ARG}
+A file over 500 KiB is cut there, as crawlers cut it; stderr says in which line.
 
 ${AGENT_ARG}
 
 Options:
+  --token NAME        check the product token NAME alone, instead of AGENT
   --urls FILE         read the URLs from FILE, one per line ('-' = stdin)
   --threads N         with --urls, threads checking the lines (default 1, at most 256): this
                       one and N - 1 workers, each compiling the rules once; the output is the
@@ -124,7 +138,7 @@ number of URLs. On a terminal, stderr shows the progress and a summary.
 A line that is not an http(s) URL (or is longer than 1,048,576 characters) is an error: a message
 with its line number on stderr ("error" in --verdicts), and the other lines go on.
 
-${AGENT_ARG}
+${FILTER_AGENT_ARG}
 
 Options:
   --urls FILE         read the URLs from FILE ('-' = stdin, the default)
@@ -181,6 +195,7 @@ Exit status: 0 when every record was read, 3 when some could not be, 2 on a usag
 
   explain: `Usage:
   robotstxt explain ROBOTS AGENT URL [--json]
+  robotstxt explain ROBOTS --token NAME URL [--json]
 
 Shows how the verdict comes about:
   - the groups that apply to AGENT and why: "specific" (a User-agent line names it; the *
@@ -190,12 +205,15 @@ Shows how the verdict comes about:
   - every rule of those groups that matches, with its priority (the pattern's length in
     bytes: the longest match wins, and an allow wins a tie);
   - the deciding rule and its line, and the verdict.
+A file over 500 KiB is cut there, as crawlers cut it: the explanation says in which line ("cut";
+in JSON, cut: {bytes, line, midLine}, else null).
 
 ${ROBOTS_ARG}
 
 ${AGENT_ARG}
 
 Options:
+  --token NAME        explain for the product token NAME alone, instead of AGENT
   --json              print the explanation as JSON
 ${FETCH_OPTS}
   -h, --help          show this help
@@ -251,11 +269,12 @@ errors, 2 on a usage error or unreadable input.
 `,
 
   test: `Usage:
-  robotstxt test ROBOTS EXPECTATIONS [--format text|json|github|junit]
+  robotstxt test ROBOTS EXPECTATIONS [--format text|json|github|junit] [--origin ORIGIN]
+                 [--allow-unavailable]
 
 Checks a robots.txt against what its site expects of it, for CI: after each build, on the file
-the build wrote. EXPECTATIONS is a file ('-' = stdin; at most 1 MiB) with one expectation per
-line:
+the build wrote, or on a preview server's URL. EXPECTATIONS is a file ('-' = stdin; at most 1 MiB)
+with one expectation per line:
   AGENT allow|disallow URL-OR-PATH
 for example
   Googlebot allow /products/
@@ -264,18 +283,34 @@ Fields are separated by spaces or tabs; blank lines and comments (from a "#" tha
 field, so "/page#top" keeps its fragment) are skipped. AGENT is one word: the name of a
 crawler preset (ignoring case), which stands for every token that crawler obeys (for
 Googlebot-Image, the groups naming Googlebot-Image or Googlebot), or else a user-agent product
-token, checked as it is. URL-OR-PATH is an absolute URL or a path starting with '/' on
-the site; when ROBOTS is a URL, absolute URLs must be on its origin.
+token, checked as it is; token:NAME checks the product token NAME alone, preset or not (as
+check's --token NAME). URL-OR-PATH is an absolute URL or a path starting with '/' on the site.
 
-Each expectation is checked exactly as check does, and reported with the robots.txt line that
-decided (0 when no rule matched). A line that is not an expectation is reported on stderr as
-"EXPECTATIONS:LINE: expected ..."; the other lines are still checked and reported.
+Each expectation is checked as check checks AGENT and the URL, and reported with the robots.txt
+line that decided (0 when no rule matched). A line that is not an expectation is reported on
+stderr as "EXPECTATIONS:LINE: expected ..."; the other lines are still checked and reported.
+
+When ROBOTS is a URL, absolute URLs must be on its origin, or on --origin ORIGIN: expectations
+written for production (https://www.example.com/products/) are then checked as the same path
+(/products/) on ROBOTS' site, such as a preview server (http://localhost:3000). With a file
+ROBOTS and --origin, every absolute URL must be on ORIGIN. A URL on any other origin is a
+malformed line.
+
+A fetched ROBOTS that gives no usable robots.txt (no response, a timeout, 429, 5xx, a cut or
+undecodable body: crawlers then treat every URL as disallowed) fails the run with exit status 4,
+whatever the expectations say; they are not checked. Every format says so: an "ERROR" line, a
+"fetch" object with "passed": false in JSON, an ::error annotation, a JUnit <error>.
+--allow-unavailable checks them against disallow-all instead (exit 0 or 1), still reporting the
+fetch (WARNING, ::warning, a skipped JUnit testcase). A 4xx means there is no robots.txt:
+every URL is allowed, the expectations are checked against that, and every format says so
+(NOTE, a "fetch" message, ::notice, a passed "robots.txt fetch" testcase).
 
 Formats (--format):
   text     "pass" or "FAIL", the expectation's file:line, the verdict and its deciding line,
            then a summary
-  json     {robots, expectations, fetch, summary, results, errors}; each result is
-           {line, agent, tokens, expected, url, passed, allowed, robotsLine, rule}
+  json     {robots, expectations, fetch, summary, results, errors, notChecked}; each result
+           is {line, agent, tokens, expected, url, passed, allowed, robotsLine, rule}, plus
+           checkedAs (the path checked) for a URL on --origin
   github   GitHub Actions annotations: "::error file=EXPECTATIONS,line=N,..." on each failed
            expectation's line (the message names the robots.txt line), then the summary;
            give EXPECTATIONS as a path from the repository's root for them to show on it
@@ -286,10 +321,15 @@ ${ROBOTS_ARG}
 
 Options:
   --format F          text (default), json, github or junit
+  --origin ORIGIN     the site the expectations' URLs are written for (https://host[:port]):
+                      its URLs are checked as their paths on ROBOTS' site
+  --allow-unavailable check the expectations against disallow-all when ROBOTS gives no usable
+                      robots.txt, instead of failing with exit status 4
 ${FETCH_OPTS}
   -h, --help          show this help
 
 Exit status: 0 when every expectation is met, 1 when one is not, 2 on a usage error,
-unreadable input, an empty EXPECTATIONS or a malformed line in it.
+unreadable input, an empty EXPECTATIONS or a malformed line in it, 4 when ROBOTS was fetched and
+gave no usable robots.txt (before 2: nothing could be checked).
 `,
 }

@@ -30,9 +30,15 @@ function productToken(agent: string): string {
 }
 
 /**
- * The FNV-1a (layout.ts NAMED_*) of a caller's token that can equal a user-agent line's token (its
- * leading A-Z a-z - _, as Google's matcher extracts it, lower-cased), as an unsigned number; -1
- * for any other token, which names no group. A token of a-z - _ only has its UTF-16 units for
+ * The caller's tokens that can equal a user-agent line's token (its leading A-Z a-z - _, as
+ * Google's matcher extracts it, lower-cased): no other token names a group.
+ */
+export const NAMING_TOKEN = /^[a-z_-]+$/
+
+/**
+ * The FNV-1a (layout.ts NAMED_*) of a caller's token that can name a group (one NAMING_TOKEN
+ * matches, tested in the same loop: test/matrix.test.ts holds the two to the same tokens), as an
+ * unsigned number; -1 for any other token. A token of a-z - _ only has its UTF-16 units for
  * bytes, so this is the hash the wasm takes of the same token in a body.
  */
 export function namingHash(token: string): number {

@@ -64,20 +64,18 @@ const META = 'https://developers.facebook.com/docs/sharing/webmasters/web-crawle
 type Row = [name: string, tokens: string[], operator: string, sets: string[], source: string]
 
 const ROWS: Row[] = [
-  // Google's common crawlers. "Some crawlers have more than one user agent token; you need to match
-  // only one crawler token for a rule to apply." Googlebot-Video, GoogleOther-Image and
-  // GoogleOther-Video carry only their own token until a fallback to Googlebot or GoogleOther is
-  // confirmed on that page.
+  // Google's common crawlers, with the tokens that page lists for each. "Some crawlers have more
+  // than one user agent token; you need to match only one crawler token for a rule to apply."
   ['Googlebot', ['Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-Image', ['Googlebot-Image', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
-  ['Googlebot-Video', ['Googlebot-Video'], 'Google', ['search'], GOOGLE_COMMON],
+  ['Googlebot-Video', ['Googlebot-Video', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-News', ['Googlebot-News', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Storebot-Google', ['Storebot-Google'], 'Google', ['search'], GOOGLE_COMMON],
   // The crawler of Search Console's URL inspection and the Rich Results Test; it mimics Googlebot.
   ['Google-InspectionTool', ['Google-InspectionTool', 'Googlebot'], 'Google', ['seo'], GOOGLE_COMMON],
   ['GoogleOther', ['GoogleOther'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Image', ['GoogleOther-Image'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Video', ['GoogleOther-Video'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Image', ['GoogleOther-Image', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Video', ['GoogleOther-Video', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
   // A control token, not a fetcher: Googlebot's crawl, used for Gemini training and grounding.
   ['Google-Extended', ['Google-Extended'], 'Google', ['ai-training'], GOOGLE_COMMON],
   // Special-case crawlers that ignore the global `*` group with the publisher's permission. Only a
@@ -144,8 +142,21 @@ export const crawlers: readonly Crawler[] = Object.freeze(ROWS.map(([name, token
 let byName: Map<string, Crawler> | null = null
 
 /**
+ * The crawler called `name`, compared ignoring ASCII case, or undefined when no preset has that
+ * name (also for a non-string). The CLI's AGENT words, the survey's crawler names and the
+ * playground look presets up with it, so a preset's name means the same crawler everywhere.
+ */
+export function findCrawler(name: string): Crawler | undefined {
+  if (typeof name !== 'string') return undefined
+  return (byName ??= new Map(crawlers.map((c) => [asciiLower(c.name), c]))).get(asciiLower(name))
+}
+
+/**
  * The robots.txt tokens of the crawler called `name` (compared ignoring ASCII case), most specific
  * first, to pass as the agent argument. The array is frozen. Throws a TypeError for an unknown name.
+ * `Robots.check` and the other checks stay token-exact: `robots.check(url, 'Googlebot-Image')` reads
+ * only the groups naming that token (or `*`), as Google's library does; pass these tokens to check
+ * as the crawler behaves.
  *
  * @example
  * ```ts
@@ -157,7 +168,7 @@ let byName: Map<string, Crawler> | null = null
  * ```
  */
 export function crawlerTokens(name: string): readonly string[] {
-  const crawler = typeof name === 'string' ? (byName ??= new Map(crawlers.map((c) => [asciiLower(c.name), c]))).get(asciiLower(name)) : undefined
+  const crawler = findCrawler(name)
   if (crawler === undefined) fail('name', 'the name of a crawler in `crawlers` (its names: crawlers.map((c) => c.name)), e.g. "Googlebot-Image"', name)
   return crawler.tokens
 }

@@ -176,7 +176,12 @@ export class Robots {
     return m !== null ? m.isAllowed(s) : this.#stream(s).allowed
   }
 
-  /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
+  /**
+   * The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). Token-exact,
+   * as Google's library is: `check(url, 'Googlebot-Image')` reads only the groups naming that token
+   * (or `*`); `crawlerTokens('Googlebot-Image')` is the agent argument for the crawler as it
+   * behaves (its own group, else Googlebot's).
+   */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
     const s = typeof url === 'string' ? url : urlString(url)
     const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
