@@ -17,12 +17,14 @@
 //
 // Invariants: an agent's rules are those of the groups naming one of its tokens, else those of the
 // global groups (the compiler's groupLine decides which group a line stands in); each URL's path
-// is found by url.ts and matched by the matcher's patternMatches, and the best rules are ranked as
-// stream.ts ranks them (a longer pattern first, then the lower line; an allow wins a tie; the empty
-// pattern disallows nothing), so every verdict and line equal the streamed check's, and so a
-// compiled table's, for the same body, agent and URL (test/matrix.test.ts holds them to the
-// reference on every labelled case). The pass cost grows with rules x URLs, not with agents: a
-// rule is matched once per URL, then counted for the agents its group names and for the global ones.
+// is found by url.ts and a rule matches it exactly when the matcher's patternMatches says so (the
+// pattern read once by the scan: its literal prefix compared first, then matchWild), and the best
+// rules are ranked as stream.ts ranks them (a longer pattern first, then the lower line; an allow
+// wins a tie; the empty pattern disallows nothing), so every verdict and line equal the streamed
+// check's, and so a compiled table's, for the same body, agent and URL (test/matrix.test.ts holds
+// them to the labels and to the reference). The pass costs rules x URLs, hardly more per agent: a
+// rule is matched once per URL, then counted for the agents its group names and for the global
+// groups.
 
 import {
   KIND_ALLOW, KIND_DISALLOW, KIND_MASK, KIND_OTHER, KIND_USER_AGENT, MGROUP_ALLOWS, MGROUP_DISALLOWS, MGROUP_LINE, MGROUP_MASK,
