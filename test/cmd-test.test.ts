@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { parseExpectations } from '../src/cli/expectations.js'
+import { judgeExpectations, parseExpectations } from '../src/cli/expectations.js'
 import { crawlerTokens, parseRobots } from '../src/index.js'
 import { aptInstall } from './helpers/apt.js'
+import { bodyArb, pathArb } from './helpers/arbitraries.js'
+import { fuzzOptions } from './helpers/fuzz.js'
 import { DIST, ensureDist, ROOT } from './helpers/dist.js'
 import { closeAll, reply, serve } from './helpers/server.js'
 
@@ -264,6 +266,24 @@ describe('robotstxt test: a malformed expectations file', () => {
       }
       expect(parsed.expectations.length + parsed.errors.length).toBeLessThanOrEqual(lines.length)
     }), { numRuns: 300 })
+  })
+})
+
+describe('robotstxt test: verdicts', () => {
+  test(`judgeExpectations gives robots.check's verdict, line and rule for every expectation, agents and URLs repeated in any order (${fuzzOptions(2_000).numRuns} runs)`, () => {
+    const agentArb = fc.constantFrom('Googlebot', 'googlebot-image', 'GPTBot', 'a', 'b', 'foo', 'x/1.0', 'token:Googlebot-Image')
+    const expectationArb = fc.tuple(agentArb, fc.constantFrom('allow', 'disallow'), pathArb)
+    fc.assert(fc.property(fc.tuple(bodyArb, fc.boolean()), fc.array(expectationArb, { maxLength: 40 }), ([body, asBytes], lines) => {
+      const robots = parseRobots(asBytes ? new TextEncoder().encode(body) : body)
+      const { expectations } = parseExpectations(lines.map(([a, v, p]) => `${a} ${v} ${p}`).join('\n'))
+      const results = judgeExpectations(robots, expectations, null)
+      expect(results.length).toBe(expectations.length)
+      for (const [i, r] of results.entries()) {
+        const v = robots.check(expectations[i]!.url, expectations[i]!.tokens)
+        expect([r.allowed, r.robotsLine, r.rule]).toEqual([v.allowed, v.line, v.rule ?? null])
+        expect(r.passed).toBe(v.allowed === (r.expected === 'allow'))
+      }
+    }), fuzzOptions(2_000))
   })
 })
 

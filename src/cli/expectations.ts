@@ -2,7 +2,7 @@
 // URL-OR-PATH`, fields separated by spaces or tabs, blank lines and `#` comments skipped. Parsing
 // never throws on content: a line that is not an expectation becomes an error with its line
 // number and what was expected, and every good line is still returned, in file order. Judging
-// (judgeExpectations) is pure: the verdicts are the engine's Robots.check, or the fetch outcome's
+// (judgeExpectations) is pure: the verdicts are the engine's (one Robots.checkMatrix), or the fetch outcome's
 // when the robots.txt fetch decided; the command only reads, prints and exits.
 
 import type { Robots } from '../engine/robots.js'
@@ -100,10 +100,48 @@ function parseFields(fields: string[], line: number): Expectation | string {
  * `robots.check`'s for the expectation's tokens, or, when `decided` is a fetch outcome that stands
  * for the whole site (a 4xx: 'allow-all'; a failed fetch: 'disallow-all'), that outcome's with line
  * 0. No I/O: the command prints what this returns.
+ *
+ * The verdicts come from one `checkMatrix` over the distinct URLs and agents (a file's
+ * expectations name a few crawlers and a few pages each), so no agent pays a compile; the rule on
+ * a deciding line is `check`'s own, asked once per distinct line.
  */
 export function judgeExpectations(robots: Robots, expectations: readonly Expectation[], decided: 'allow-all' | 'disallow-all' | null): TestResult[] {
-  return expectations.map((e) => {
-    const v = decided === null ? robots.check(e.checkedAs ?? e.url, e.tokens) : { allowed: decided === 'allow-all', line: 0, rule: undefined }
-    return { ...e, passed: v.allowed === (e.expected === 'allow'), allowed: v.allowed, robotsLine: v.line, rule: v.rule ?? null }
+  if (decided !== null) return expectations.map((e) => resultOf(e, decided === 'allow-all', 0, null))
+  const urls = new Index<string>()
+  const agents = new Index<readonly string[]>()
+  const cells = expectations.map((e) => [agents.add(e.tokens.join('\n'), e.tokens), urls.add(e.checkedAs ?? e.url)] as const)
+  const matrix = robots.checkMatrix(urls.values, agents.values)
+  const rules = new Map<number, TestResult['rule']>()
+  return expectations.map((e, i) => {
+    const [a, u] = cells[i]!
+    const v = matrix[a * urls.values.length + u]!
+    const line = Math.abs(v)
+    let rule = rules.get(line)
+    if (rule === undefined && line !== 0) {
+      rule = robots.check(urls.values[u]!, agents.values[a]!).rule ?? null
+      rules.set(line, rule)
+    }
+    return resultOf(e, v >= 0, line, rule ?? null)
   })
+}
+
+function resultOf(e: Expectation, allowed: boolean, robotsLine: number, rule: TestResult['rule']): TestResult {
+  return { ...e, passed: allowed === (e.expected === 'allow'), allowed, robotsLine, rule }
+}
+
+/** Distinct values in order of first appearance, each with its index. */
+class Index<T> {
+  readonly values: T[] = []
+  readonly #at = new Map<string, number>()
+
+  /** The index of the value keyed `key` (`value` defaults to the key itself), added when new. */
+  add(key: string, value: T = key as T): number {
+    let i = this.#at.get(key)
+    if (i === undefined) {
+      i = this.values.length
+      this.values.push(value)
+      this.#at.set(key, i)
+    }
+    return i
+  }
 }
