@@ -297,7 +297,7 @@ test('WARC: a row does not depend on where the file\'s reads split the HTTP head
 
 test('a response with no header lines and a 48 MB body is read as a stream: the peak memory grows by far less than the body', async () => {
   const child = join(dir, 'survey-memory-child.mjs')
-  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'survey-memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: child, loader: { '.wasm': 'base64' }, logLevel: 'error' })
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'survey-memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: child, loader: { '.wasm': 'base64' }, external: ['@duckdb/node-api'], logLevel: 'error' })
   const enc = new TextEncoder()
   // No CR LF CR LF anywhere: warcio's head reader held the whole block looking for one.
   const body = enc.encode(`${RULES}${'Disallow: /padding/with/some/length\n'.repeat((48 << 20) / 36)}`)

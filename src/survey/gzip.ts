@@ -14,8 +14,8 @@
 // why; so does a member larger than WINDOW compressed or MAX_INFLATED inflated, with a null reason:
 // the caller reads that one another way. Memory is bounded by those sizes, whatever the file.
 
-import { open, type FileHandle } from 'node:fs/promises'
 import * as zlib from 'node:zlib'
+import type { ByteSource } from './byte-source.js'
 
 /** Compressed bytes read at a time, and so the largest member inflated here. */
 const WINDOW = 1 << 20
@@ -56,7 +56,11 @@ export class GzipMembers {
   readonly #spans: number[] = []
   #inflated = 0
 
-  constructor(private readonly path: string, private readonly start: number, private readonly size: number) {}
+  private readonly size: number
+
+  constructor(private readonly src: ByteSource, private readonly start: number) {
+    this.size = src.size
+  }
 
   /** The file offset of the member holding inflated byte `u`; members before it are forgotten. */
   fileOffset(u: number): number {
@@ -69,10 +73,9 @@ export class GzipMembers {
 
   /** The inflated members, in file order, until the end of the file or `stop`. */
   async *chunks(): AsyncGenerator<Uint8Array> {
-    const fh = await open(this.path, 'r')
     let next: Region | null = null
     try {
-      const w = new Window(fh, this.size)
+      const w = new Window(this.src)
       let pos = this.start
       next = await this.#region(w, pos)
       while (pos < this.size) {
@@ -109,7 +112,6 @@ export class GzipMembers {
       }
     } finally {
       await next?.inflated.catch(() => undefined)
-      await fh.close()
     }
   }
 
@@ -200,8 +202,11 @@ class Window {
   #at = 0
   #len = 0
   atEnd = false
+  private readonly size: number
 
-  constructor(private readonly fh: FileHandle, private readonly size: number) {}
+  constructor(private readonly src: ByteSource) {
+    this.size = src.size
+  }
 
   /** Makes file bytes [pos, pos + n) available; false when the file ends first (or n > WINDOW). */
   async load(pos: number, n: number): Promise<boolean> {
@@ -213,7 +218,7 @@ class Window {
     this.#at = pos
     this.#len = keep
     while (this.#len < WINDOW && this.#at + this.#len < this.size) {
-      const { bytesRead } = await this.fh.read(this.#buf, this.#len, WINDOW - this.#len, this.#at + this.#len)
+      const bytesRead = await this.src.read(this.#buf, this.#len, WINDOW - this.#len, this.#at + this.#len)
       if (bytesRead === 0) break
       this.#len += bytesRead
     }

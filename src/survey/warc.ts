@@ -17,12 +17,12 @@
 // pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
 // read by warcio's own gzip reader instead, and then the native reader takes over again.
 
-import { createReadStream } from 'node:fs'
-import { open, stat, type FileHandle } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeaders, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
+import { SourceError, sourceChunks, sourceStart, type ByteSource } from './byte-source.js'
 import { GzipMembers, nativeGzip } from './gzip.js'
 import type { SurveyRecord } from './row.js'
 
@@ -32,128 +32,131 @@ const WARC_START = [...new TextEncoder().encode('WARC/')]
 const SCAN_CHUNK = 1 << 16
 
 /**
- * The records of one WARC or WARC.gz file, with error records for what could not be read; `name`
- * names the file in the records (and by its name, says gzip). Throws only when the file itself
- * cannot be read (the caller reports that).
+ * The records of one WARC or WARC.gz file (a local file or a URL: `src`), with error records for
+ * what could not be read; `name` names the file in the records (and by its name, says gzip).
+ * Throws only when the file itself cannot be read (the caller reports that).
  */
-export async function* warcRecords(path: string, name = path): AsyncGenerator<SurveyRecord> {
-  const size = (await stat(path)).size
+export async function* warcRecords(src: ByteSource, name: string): AsyncGenerator<SurveyRecord> {
+  const size = src.size
   // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
   // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
-  const head = await fileStart(path, Math.max(GZIP_MAGIC.length, WARC_START.length))
+  const head = await sourceStart(src, Math.max(GZIP_MAGIC.length, WARC_START.length))
   const gz = startsWith(head, GZIP_MAGIC) || (/\.gz$/i.test(name) && !startsWith(head, WARC_START))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
   // The file, read at each plain record's declared end and to find where reading resumes.
-  let handle: FileHandle | null = null
-  let peek: FileWindow | null = null
-  try {
-    while (start < size) {
-      const members = native ? new GzipMembers(path, start, size) : null
-      const chunks = members?.chunks()
-      const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
-      const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
-      // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
-      const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
-      let end = start
-      let stopped: string | null = null
-      let resume: number | null = null
-      const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
-      // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
-      // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
-      let nextAt: number | null = null
-      try {
-        for await (const record of parser) {
-          const offset = nextAt ?? at(parser.offset)
-          // Past the large member warcio was reading for the native reader: back to that reader.
-          if (!native && gz && nativeGzip && offset > start) {
-            resume = offset
+  const peek = new FileWindow(src)
+  while (start < size) {
+    const members = native ? new GzipMembers(src, start) : null
+    const chunks = members?.chunks()
+    const file = chunks === undefined ? sourceChunks(src, start, SCAN_CHUNK) : null
+    // Inflated members as they are; the file's own bytes with warcio's gzip detection.
+    const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
+    // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
+    const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
+    let end = start
+    let stopped: string | null = null
+    let resume: number | null = null
+    const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
+    // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
+    // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
+    let nextAt: number | null = null
+    try {
+      for await (const record of parser) {
+        const offset = nextAt ?? at(parser.offset)
+        // Past the large member warcio was reading for the native reader: back to that reader.
+        if (!native && gz && nativeGzip && offset > start) {
+          resume = offset
+          break
+        }
+        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+          stopped = 'not a WARC record (no WARC/ version line)'
+          end = offset
+          break
+        }
+        const { rec, complete } = await readRecord(record, name, offset)
+        if (!complete) {
+          stopped = 'truncated WARC record'
+          end = offset
+          break
+        }
+        end = members !== null ? offset : start + parser.offset + parser.recordLength
+        if (!gz) {
+          // warcio reads a record as long as it says, whatever follows: a record cut short takes the
+          // next record's first bytes as its own and the next record is lost (warcio only warns).
+          // So a record counts only when its declared end is followed by CR/LF bytes and then the
+          // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
+          // its header block only, when its end is sound: a body may hold a WARC). A record cut short
+          // in its header block takes the next record's header lines as its own, so its Content-Length
+          // and block too, and may end soundly.
+          const headEnd = start + parser._warcHeadersLength
+          const after = await separatorEnd(peek, end)
+          const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
+          if (inner !== null) {
+            stopped = 'truncated WARC record (it runs into the next record)'
+            end = offset
             break
           }
-          if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+          if (!after.followed) {
+            if (rec !== null) yield rec
             stopped = 'not a WARC record (no WARC/ version line)'
-            end = offset
+            end = after.at
             break
           }
-          const { rec, complete } = await readRecord(record, name, offset)
-          if (!complete) {
-            stopped = 'truncated WARC record'
-            end = offset
-            break
-          }
-          end = members !== null ? offset : start + parser.offset + parser.recordLength
-          if (!gz) {
-            // warcio reads a record as long as it says, whatever follows: a record cut short takes the
-            // next record's first bytes as its own and the next record is lost (warcio only warns).
-            // So a record counts only when its declared end is followed by CR/LF bytes and then the
-            // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
-            // its header block only, when its end is sound: a body may hold a WARC). A record cut short
-            // in its header block takes the next record's header lines as its own, so its Content-Length
-            // and block too, and may end soundly.
-            peek ??= new FileWindow((handle = await open(path, 'r')))
-            const headEnd = start + parser._warcHeadersLength
-            const after = await separatorEnd(peek, end)
-            const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
-            if (inner !== null) {
-              stopped = 'truncated WARC record (it runs into the next record)'
-              end = offset
-              break
-            }
-            if (!after.followed) {
-              if (rec !== null) yield rec
-              stopped = 'not a WARC record (no WARC/ version line)'
-              end = after.at
-              break
-            }
-            nextAt = after.at
-          }
-          if (rec !== null) yield rec
+          nextAt = after.at
         }
-        if (stopped === null && resume === null) {
-          if (members !== null) {
-            const stop = members.stop
-            if (stop !== null && stop.reason === null) {
-              native = false
-              start = stop.at
-              continue
-            }
-            if (stop !== null) {
-              stopped = stop.reason
-              end = stop.at
-            }
-          } else {
-            end = Math.max(end, start + parser.offset)
-            if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+        if (rec !== null) yield rec
+      }
+      if (stopped === null && resume === null) {
+        if (members !== null) {
+          const stop = members.stop
+          if (stop !== null && stop.reason === null) {
+            native = false
+            start = stop.at
+            continue
           }
+          if (stop !== null) {
+            stopped = stop.reason
+            end = stop.at
+          }
+        } else {
+          end = Math.max(end, start + parser.offset)
+          if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
         }
-      } catch (e) {
-        stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
-        end = Math.max(end, at(parser.offset))
-      } finally {
-        // The reader left early (a stop, a hand-over) still holds the file open.
-        await chunks?.return(undefined)
-        file?.destroy()
       }
-      native = gz && nativeGzip
-      if (resume !== null) {
-        start = resume
-        continue
-      }
-      if (stopped === null) return
-      peek ??= new FileWindow((handle = await open(path, 'r')))
-      const next = await nextRecordStart(peek, end + 1, gz)
-      yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
-      if (next === null) return
-      start = next
+    } catch (e) {
+      // The file could not be read at all from here: the caller reports it.
+      if (e instanceof SourceError) throw e
+      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+      end = Math.max(end, at(parser.offset))
+    } finally {
+      // A reader left early (a stop, a hand-over) is closed.
+      await chunks?.return(undefined)
+      await file?.return(undefined)
     }
-  } finally {
-    await handle?.close()
+    native = gz && nativeGzip
+    if (resume !== null) {
+      start = resume
+      continue
+    }
+    if (stopped === null) return
+    const next = await nextRecordStart(peek, end + 1, gz)
+    yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+    if (next === null) return
+    start = next
   }
 }
 
 function errorRecord(source: string, offset: number, error: string): SurveyRecord {
-  return { origin: '', source, offset, status: null, body: null, bytes: 0, error }
+  return { origin: '', source, offset, captured: null, status: null, body: null, bytes: 0, error }
+}
+
+/** A WARC-Date as the rows give it (ISO 8601 to the second, UTC); null when absent or not a date. */
+export function capturedDate(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value)) return null
+  const t = Date.parse(value)
+  return Number.isFinite(t) ? new Date(t).toISOString().replace(/\.[0-9]{3}Z$/, 'Z') : null
 }
 
 /**
@@ -192,7 +195,7 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
   const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
-  return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
+  return { rec: { origin, source, offset, captured: capturedDate(record.warcDate), status, body, bytes, error: null }, complete: await complete() }
 }
 
 /** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
@@ -301,7 +304,7 @@ class FileWindow {
   #at = 0
   #len = 0
 
-  constructor(private readonly fh: FileHandle) {}
+  constructor(private readonly src: ByteSource) {}
 
   /** Up to `n` bytes from `pos` (fewer at the end of the file), valid until the next call. */
   async get(pos: number, n: number): Promise<Uint8Array> {
@@ -310,7 +313,7 @@ class FileWindow {
       this.#at = pos
       this.#len = 0
       for (;;) {
-        const { bytesRead } = await this.fh.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
+        const bytesRead = await this.src.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
         if (bytesRead === 0) break
         this.#len += bytesRead
         if (this.#len >= n) break
