@@ -9,6 +9,7 @@
 import { createWriteStream } from 'node:fs'
 import { stat, writeFile } from 'node:fs/promises'
 import { once } from 'node:events'
+import { dirname } from 'node:path'
 import type { Writable } from 'node:stream'
 import { loadSurveyChunk } from '../survey/load.js'
 import type { RowSink } from '../survey/parquet.js'
@@ -192,10 +193,28 @@ type Chunk = Awaited<ReturnType<typeof loadSurveyChunk>>
 /** The sink of --out: JSONL or CSV lines (buffered, written as the stream drains), or Parquet through DuckDB. */
 async function openSink(chunk: Chunk, out: string, plan: Parameters<Chunk['csvHeader']>[0]): Promise<RowSink> {
   if (/\.parquet$/i.test(out)) {
+    // The file is written at the end: a folder that is not there is found now, not after the run.
     try {
-      return await chunk.parquetSink(out)
+      if (!(await stat(dirname(out))).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' })
+    } catch (e) {
+      throw new InputError(`cannot write ${out}: ${describeFsError(e)}`)
+    }
+    let sink: RowSink
+    try {
+      sink = await chunk.parquetSink(out)
     } catch (e) {
       throw new InputError(`--out ${out}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    return {
+      write: (row) => sink.write(row),
+      abort: () => sink.abort(),
+      async close() {
+        try {
+          await sink.close()
+        } catch (e) {
+          throw new InputError(`cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`)
+        }
+      },
     }
   }
   const csv = /\.csv$/i.test(out)

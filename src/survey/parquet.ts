@@ -5,12 +5,13 @@
 // Rows go to DuckDB in batches: each batch is written as JSONL to a temporary file and inserted
 // into a table of a temporary database on disk (read_json with the schema given, never guessed:
 // a batch whose statuses are all null is still an INTEGER column); closing copies the table to the
-// Parquet file. Memory is bounded by the batch, disk by the table; the temporary folder is removed
-// when the sink closes or aborts.
+// Parquet file, written under a temporary name beside it and renamed, so that a file under its
+// name is always whole (a shard's file appears when the shard is done). Memory is bounded by the
+// batch, disk by the table; the temporary folder is removed when the sink closes or aborts.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { jsonLine } from './columns.js'
 import type { SurveyRow } from './types.js'
 
@@ -98,10 +99,13 @@ export async function parquetSink(file: string): Promise<RowSink> {
       if (batch.length >= BATCH_ROWS || chars >= BATCH_CHARS) await flush()
     },
     async close() {
+      const partial = join(dirname(file), `.${basename(file)}.${process.pid}.partial`)
       try {
         await flush()
-        await connection!.run(`COPY rows TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd)`)
+        await connection!.run(`COPY rows TO ${sqlString(partial)} (FORMAT parquet, COMPRESSION zstd)`)
+        await rename(partial, file)
       } finally {
+        await rm(partial, { force: true })
         await cleanup()
       }
     },

@@ -223,7 +223,8 @@ export interface SurveyRow {
  * const run: SurveyRun = surveyRobots('sites.jsonl', { crawlers: ['GPTBot'] })
  * for await (const row of run) console.log(row.origin, row.outcome)
  * const { total } = await run.summary
- * `${total.crawlers[0]!.blockedByName} of ${total.ok} sites read block GPTBot by name` // → '1 of 1 sites read block GPTBot by name'
+ * const text = `${total.crawlers[0]!.blockedByName} of ${total.ok} sites read block GPTBot by name`
+ * text // → '1 of 1 sites read block GPTBot by name'
  * ```
  */
 export interface SurveyRun extends AsyncIterable<SurveyRow> {
@@ -253,8 +254,8 @@ export interface SurveyRun extends AsyncIterable<SurveyRow> {
  * const run = surveyRobots('two-crawls.jsonl', { crawlers: ['GPTBot'], by: 'month' })
  * for await (const _ of run);
  * const summary: SurveySummary = await run.summary
- * summary.groups.map((g) => `${g.key}: ${g.crawlers[0]!.partialByStar} partly by *, ${g.crawlers[0]!.blockedByName} entirely by name, of ${g.ok}`)
- * // → [ '2024-01: 1 partly by *, 0 entirely by name, of 1', '2024-07: 0 partly by *, 1 entirely by name, of 1' ]
+ * const lines = summary.groups.map((g) => `${g.key}: ${g.crawlers[0]!.partialByStar} partly by *, ${g.crawlers[0]!.blockedByName} by name, of ${g.ok}`)
+ * lines // → [ '2024-01: 1 partly by *, 0 by name, of 1', '2024-07: 0 partly by *, 1 by name, of 1' ]
  * summary.changes[0]!.crawlers[0] // → { name: 'GPTBot', changed: 1, restricted: 0, lifted: 0 }
  * ```
  */
@@ -313,17 +314,36 @@ export interface SurveyGroup {
   /** Rows whose robots.txt was read (outcome `ok`): the denominator of every share. */
   ok: number
   /** `disallow-all` rows by cause, most first: an HTTP status (429, 5xx), or no response with the failure's code (null when none was given). */
-  failures: { status: number | null; code: string | null; records: number }[]
+  failures: {
+    /** The HTTP status (429, 5xx), or null when no response came. */
+    status: number | null
+    /** No response: the failure's code (the rows' `error`), null when the input gave none; null with a status. */
+    code: string | null
+    /** Rows with this cause. */
+    records: number
+  }[]
   /** Per crawler, in the plan's order. */
   crawlers: SurveyCrawlerTotals[]
   /** `ok` rows stating some Content-Signal / Content-Usage preference for some crawler. */
   withPreferences: number
   /** Per category: `ok` rows telling some crawler no / yes (at most 32 categories; later ones under `(other)`). */
-  preferences: { category: string; no: number; yes: number }[]
+  preferences: {
+    /** The category (`ai-train`, `search`, ...), or `(other)`. */
+    category: string
+    /** `ok` rows telling some crawler no. */
+    no: number
+    /** `ok` rows telling some crawler yes. */
+    yes: number
+  }[]
   /** `ok` rows with a lint error. */
   withLintErrors: number
   /** Per lint code (errors and warnings): `ok` rows with that finding, most first. */
-  lint: { code: string; records: number }[]
+  lint: {
+    /** The lint finding's code. */
+    code: string
+    /** `ok` rows with it. */
+    records: number
+  }[]
 }
 
 /**
@@ -396,5 +416,14 @@ export interface SurveyChange {
    * Per crawler: origins whose class or `by` differs (`changed`); among them, those allowed before
    * and blocked entirely or partly after (`restricted`), and the reverse (`lifted`).
    */
-  crawlers: { name: string; changed: number; restricted: number; lifted: number }[]
+  crawlers: {
+    /** The crawler's name. */
+    name: string
+    /** Origins whose class or `by` for it differs. */
+    changed: number
+    /** Origins that allowed it before and block it entirely or partly after. */
+    restricted: number
+    /** Origins that blocked it entirely or partly before and allow it after. */
+    lifted: number
+  }[]
 }
