@@ -314,3 +314,24 @@ test('a response with no header lines and a 48 MB body is read as a stream: the 
     rmSync(file)
   }
 })
+
+test('WARC.gz in Common Crawl\'s layout: request and metadata members give no rows, responses keep their offsets; a request member whose record is cut short is still an error row', async () => {
+  const { gzipSync } = await import('node:zlib')
+  const response = (i: number) => warcRecord(good(i), true)
+  const request = await warcRecord({ url: 'https://s0.example/robots.txt', type: 'request', body: 'GET /robots.txt HTTP/1.1\r\nHost: s0.example\r\n\r\n' }, true)
+  const metadata = await warcRecord({ url: 'https://s0.example/robots.txt', type: 'metadata', body: 'fetchTimeMs: 12\r\n' }, true)
+  const plainRequest = await warcRecord({ url: 'https://s1.example/robots.txt', type: 'request', body: 'GET /robots.txt HTTP/1.1\r\nHost: s1.example\r\n\r\n' }, false)
+  // The member holds a record 10 bytes shorter than its Content-Length says.
+  const cut = new Uint8Array(gzipSync(plainRequest.subarray(0, plainRequest.length - 10)))
+  const [r0, r1, r2] = await Promise.all([response(0), response(1), response(2)])
+  const whole = [request, r0!, metadata, request, r1!, metadata]
+  const file = join(dir, 'cc-layout.warc.gz')
+  writeFileSync(file, concat(whole))
+  const at = (parts: Uint8Array[], k: number) => parts.slice(0, k).reduce((n, p) => n + p.length, 0)
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', at(whole, 1)], ['https://s1.example', 'ok', at(whole, 4)]])
+  const broken = [r0!, cut, r2!]
+  writeFileSync(file, concat(broken))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['', 'error', at(broken, 1)], ['https://s2.example', 'ok', at(broken, 2)]])
+  expect(rows[1]!.error).toMatch(/truncated/)
+})

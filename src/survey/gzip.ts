@@ -58,7 +58,11 @@ export class GzipMembers {
 
   private readonly size: number
 
-  constructor(private readonly src: ByteSource, private readonly start: number) {
+  /**
+   * `skip`: true for a member's data that the reader need not see (a whole record it would only
+   * skip); such a member is checked like any other, then left out of the stream (and its offsets).
+   */
+  constructor(private readonly src: ByteSource, private readonly start: number, private readonly skip: (data: Uint8Array) => boolean = () => false) {
     this.size = src.size
   }
 
@@ -69,6 +73,17 @@ export class GzipMembers {
     while (drop + 2 < s.length && s[drop + 2]! <= u) drop += 2
     if (drop > 0) s.splice(0, drop)
     return s.length > 0 ? s[1]! : this.start
+  }
+
+  /**
+   * Where the member holding inflated byte `u` ends, in inflated bytes (as far as the members
+   * handed out tell: the start of the next one, or the end of those handed out). Call it after
+   * fileOffset(u), which keeps that member's span first.
+   */
+  memberEnd(u: number): number {
+    const s = this.#spans
+    for (let i = 0; i + 2 < s.length; i += 2) if (s[i + 2]! > u) return s[i + 2]!
+    return this.#inflated
   }
 
   /** The inflated members, in file order, until the end of the file or `stop`. */
@@ -88,10 +103,12 @@ export class GzipMembers {
           if (members !== null) {
             for (let m = 0; m < members.data.length; m++) {
               const data = members.data[m]!
-              this.#spans.push(this.#inflated, pos)
-              this.#inflated += data.length
+              const at = pos
               pos += members.sizes[m]!
-              if (data.length > 0) yield data
+              if (data.length === 0 || this.skip(data)) continue
+              this.#spans.push(this.#inflated, at)
+              this.#inflated += data.length
+              yield data
             }
             continue
           }
@@ -103,10 +120,12 @@ export class GzipMembers {
         while (pos < end) {
           const member = await this.#member(w, pos)
           if (member === null) return
-          this.#spans.push(this.#inflated, pos)
-          this.#inflated += member.data.length
+          const at = pos
           pos = member.end
-          if (member.data.length > 0) yield member.data
+          if (member.data.length === 0 || this.skip(member.data)) continue
+          this.#spans.push(this.#inflated, at)
+          this.#inflated += member.data.length
+          yield member.data
         }
         if (pos < this.size) next = await this.#region(w, pos)
       }

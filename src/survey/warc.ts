@@ -48,7 +48,7 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
   // The file, read at each plain record's declared end and to find where reading resumes.
   const peek = new FileWindow(src)
   while (start < size) {
-    const members = native ? new GzipMembers(src, start) : null
+    const members = native ? new GzipMembers(src, start, wholeOtherRecord) : null
     const chunks = members?.chunks()
     const file = chunks === undefined ? sourceChunks(src, start, SCAN_CHUNK) : null
     // Inflated members as they are; the file's own bytes with warcio's gzip detection.
@@ -75,9 +75,17 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
           end = offset
           break
         }
+        const recordStart = parser.offset
         const { rec, complete } = await readRecord(record, name, offset)
         if (!complete) {
           stopped = 'truncated WARC record'
+          end = offset
+          break
+        }
+        // A record cut short inside its gzip member takes the next member's first bytes as its
+        // own (warcio reads a record as long as it says): a record never runs past its member's end.
+        if (members !== null && recordStart + parser.recordLength > members.memberEnd(recordStart)) {
+          stopped = 'truncated WARC record (it runs into the next gzip member)'
           end = offset
           break
         }
@@ -148,15 +156,51 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
   }
 }
 
+const CRLF2 = Buffer.from('\r\n\r\n')
+const TYPE_LINE = Buffer.from('\r\nWARC-Type: ')
+const LENGTH_LINE = Buffer.from('\r\nContent-Length: ')
+const RESPONSE = Buffer.from('response\r\n')
+
+/**
+ * A gzip member's data that is exactly one well-formed record of a type other than response: a
+ * `WARC/1.` line, a header block with `WARC-Type: ` and `Content-Length: ` lines as Common Crawl
+ * writes them, and the block and CR LF CR LF filling the member to its end. Common Crawl writes
+ * each request and metadata record as such a member; reading them was most of the parsing of its
+ * files, and they give no row. Anything else (a response, several records in one member, another
+ * spelling, a record that says another length) goes to warcio and the checks above, as always.
+ */
+function wholeOtherRecord(data: Uint8Array): boolean {
+  if (data.length < 16 || !startsWith(data, WARC_START) || data[5] !== 0x31 || data[6] !== 0x2e) return false
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.length)
+  const headEnd = bytes.indexOf(CRLF2)
+  if (headEnd < 0 || headEnd > MAX_HEAD) return false
+  const type = bytes.indexOf(TYPE_LINE)
+  if (type < 0 || type > headEnd || bytes.compare(RESPONSE, 0, RESPONSE.length, type + TYPE_LINE.length, type + TYPE_LINE.length + RESPONSE.length) === 0) return false
+  const at = bytes.indexOf(LENGTH_LINE)
+  if (at < 0 || at > headEnd) return false
+  let length = 0
+  let i = at + LENGTH_LINE.length
+  for (; i < headEnd + 2 && bytes[i]! >= 0x30 && bytes[i]! <= 0x39 && i - at < 40; i++) length = length * 10 + bytes[i]! - 0x30
+  if (i === at + LENGTH_LINE.length || bytes[i] !== 0x0d || bytes[i + 1] !== 0x0a) return false
+  const end = headEnd + 4 + length
+  return end + 4 === data.length && bytes.indexOf(CRLF2, end) === end
+}
+
+/** A WARC 1.0 date to the second: fields in range (a day past its month's end is left as written). */
+const WARC_DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$/
+
 function errorRecord(source: string, offset: number, error: string): SurveyRecord {
   return { origin: '', source, offset, captured: null, status: null, body: null, bytes: 0, error }
 }
 
 /** A WARC-Date as the rows give it (ISO 8601 to the second, UTC); null when absent or not a date. */
 export function capturedDate(value: string | null | undefined): string | null {
+  // WARC 1.0's own form (every Common Crawl record) is the rows' form: kept as it is, unparsed.
+  if (value !== null && value !== undefined && WARC_DATE.test(value)) return value
   if (value === null || value === undefined || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value)) return null
   const t = Date.parse(value)
-  return Number.isFinite(t) ? new Date(t).toISOString().replace(/\.[0-9]{3}Z$/, 'Z') : null
+  if (!Number.isFinite(t)) return null
+  return `${new Date(t).toISOString().slice(0, 19)}Z`
 }
 
 /**
@@ -194,7 +238,7 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const transfer = head.headers.get('transfer-encoding')
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
-  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
+  const { body, bytes } = await readCut(encoding === null && !chunked ? raw : new AsyncIterReader(raw, encoding, chunked))
   return { rec: { origin, source, offset, captured: capturedDate(record.warcDate), status, body, bytes, error: null }, complete: await complete() }
 }
 
