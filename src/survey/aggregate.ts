@@ -43,7 +43,9 @@ class GroupCounts {
     this.outcomes[row.outcome]++
     if (row.outcome === 'disallow-all') this.#failure(row)
     if (row.outcome !== 'ok') return
-    const told = new Map<string, { no: boolean; yes: boolean }>()
+    // Crawlers of one selection share their preferences object: each is read once.
+    let told: Map<string, { no: boolean; yes: boolean }> | null = null
+    let lastPrefs: Readonly<Record<string, boolean | null>> | null = null
     const crawlers = row.crawlers
     for (let i = 0; i < crawlers.length; i++) {
       const c = crawlers[i]!
@@ -54,7 +56,10 @@ class GroupCounts {
       if (c.class === 'blocked') byName ? t.blockedByName++ : t.blockedByStar++
       else if (c.class === 'partial') byName ? t.partialByName++ : t.partialByStar++
       else t.allowed++
+      if (c.preferences === lastPrefs) continue
+      lastPrefs = c.preferences
       for (const category in c.preferences) {
+        told ??= new Map()
         const allowed = c.preferences[category]
         const key = told.has(category) || this.preferences.has(category) || this.preferences.size + told.size < MAX_CATEGORIES ? category : OTHER
         const seen = told.get(key) ?? { no: false, yes: false }
@@ -63,12 +68,14 @@ class GroupCounts {
         told.set(key, seen)
       }
     }
-    if (told.size > 0) this.withPreferences++
-    for (const [category, seen] of told) {
-      const p = this.preferences.get(category) ?? { no: 0, yes: 0 }
-      if (seen.no) p.no++
-      if (seen.yes) p.yes++
-      this.preferences.set(category, p)
+    if (told !== null) {
+      this.withPreferences++
+      for (const [category, seen] of told) {
+        const p = this.preferences.get(category) ?? { no: 0, yes: 0 }
+        if (seen.no) p.no++
+        if (seen.yes) p.yes++
+        this.preferences.set(category, p)
+      }
     }
     for (const code of row.lintCodes) this.lint.set(code, (this.lint.get(code) ?? 0) + 1)
     if (row.lintErrors > 0) this.withLintErrors++
@@ -239,7 +246,8 @@ export class SurveyAggregate {
       g.counts.add(row)
       index = g.index
     }
-    this.#sample.add(row.origin, index, row.outcome === 'ok' ? stateOf(row) : null)
+    // The states are compared only between groups: without a grouping, the sample only counts origins.
+    this.#sample.add(row.origin, index, row.outcome === 'ok' && this.#plan.by !== null ? stateOf(row) : null)
   }
 
   #keyOf(row: SurveyRow): string | null {
