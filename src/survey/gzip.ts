@@ -1,13 +1,14 @@
-// The members of a gzip file (RFC 1952) inflated natively by node:zlib, as one stream of inflated
-// bytes for warcio to parse, with the file offset of each member's start: a WARC.gz record's offset
-// is the start of the member holding it. pako (warcio's own gzip reader) costs three times as much
-// per member as node:zlib on the survey's records.
+// The members of a gzip file (RFC 1952) inflated natively by node:zlib, one by one with the file
+// offsets where each starts and ends: a WARC.gz record's offset is the start of the member holding
+// it. pako (warcio's own gzip reader) costs three times as much per member as node:zlib on the
+// survey's records.
 //
 // Members are inflated a region at a time (up to REGION compressed bytes, members back to back),
-// asynchronously: node:zlib runs on libuv's thread pool, so the next region inflates while warcio
-// parses this one, beside the JS thread. A region's output is split at its member starts and each
-// part checked against its member's trailer (CRC-32, size); a region that does not inflate or
-// split cleanly is read again one member at a time (inflateRawSync), which finds the bad member.
+// asynchronously: node:zlib runs on libuv's thread pool, so the next region inflates while this
+// one's records are read, beside the JS thread. zlib checks each member's trailer (CRC-32, size)
+// as it inflates; the output is split at the member starts, which the trailers' sizes must add up
+// to; a region that does not inflate or split cleanly is read again one member at a time
+// (inflateRawSync, each member's trailer checked here), which finds the bad member.
 //
 // Invariants: every member handed out inflated to its end and matched its trailer; the first
 // member that does not (garbage, a cut, a bad trailer) ends the stream, and `stop` says where and
@@ -49,45 +50,24 @@ export interface GzipStop {
   reason: string | null
 }
 
-export class GzipMembers {
-  /** Set when the stream ended before the end of the file. */
-  stop: GzipStop | null = null
-  /** [inflated start, file offset] of each member handed out that a record may still start in. */
-  readonly #spans: number[] = []
-  #inflated = 0
+/** One member of the file, inflated: its data, and where it starts and ends in the file. */
+export interface GzipMember {
+  data: Uint8Array
+  offset: number
+  end: number
+}
 
+export class GzipMembers {
+  /** Set when the members ended before the end of the file. */
+  stop: GzipStop | null = null
   private readonly size: number
 
-  /**
-   * `skip`: true for a member's data that the reader need not see (a whole record it would only
-   * skip); such a member is checked like any other, then left out of the stream (and its offsets).
-   */
-  constructor(private readonly src: ByteSource, private readonly start: number, private readonly skip: (data: Uint8Array) => boolean = () => false) {
+  constructor(private readonly src: ByteSource, private readonly start: number) {
     this.size = src.size
   }
 
-  /** The file offset of the member holding inflated byte `u`; members before it are forgotten. */
-  fileOffset(u: number): number {
-    const s = this.#spans
-    let drop = 0
-    while (drop + 2 < s.length && s[drop + 2]! <= u) drop += 2
-    if (drop > 0) s.splice(0, drop)
-    return s.length > 0 ? s[1]! : this.start
-  }
-
-  /**
-   * Where the member holding inflated byte `u` ends, in inflated bytes (as far as the members
-   * handed out tell: the start of the next one, or the end of those handed out). Call it after
-   * fileOffset(u), which keeps that member's span first.
-   */
-  memberEnd(u: number): number {
-    const s = this.#spans
-    for (let i = 0; i + 2 < s.length; i += 2) if (s[i + 2]! > u) return s[i + 2]!
-    return this.#inflated
-  }
-
   /** The inflated members, in file order, until the end of the file or `stop`. */
-  async *chunks(): AsyncGenerator<Uint8Array> {
+  async *members(): AsyncGenerator<GzipMember> {
     let next: Region | null = null
     try {
       const w = new Window(this.src)
@@ -97,18 +77,14 @@ export class GzipMembers {
         const region: Region | null = next
         next = null
         if (region !== null) {
-          // The next region inflates on the thread pool while warcio parses this one.
+          // The next region inflates on the thread pool while this one's records are read.
           if (region.end < this.size) next = await this.#region(w, region.end)
           const members = splitMembers(region.input, await region.inflated)
           if (members !== null) {
             for (let m = 0; m < members.data.length; m++) {
-              const data = members.data[m]!
-              const at = pos
+              const offset = pos
               pos += members.sizes[m]!
-              if (data.length === 0 || this.skip(data)) continue
-              this.#spans.push(this.#inflated, at)
-              this.#inflated += data.length
-              yield data
+              yield { data: members.data[m]!, offset, end: pos }
             }
             continue
           }
@@ -120,12 +96,9 @@ export class GzipMembers {
         while (pos < end) {
           const member = await this.#member(w, pos)
           if (member === null) return
-          const at = pos
+          const offset = pos
           pos = member.end
-          if (member.data.length === 0 || this.skip(member.data)) continue
-          this.#spans.push(this.#inflated, at)
-          this.#inflated += member.data.length
-          yield member.data
+          yield { data: member.data, offset, end: pos }
         }
         if (pos < this.size) next = await this.#region(w, pos)
       }
@@ -280,14 +253,18 @@ function lastMemberStart(b: Uint8Array): number {
 
 /**
  * The inflated data of each member of `input`, split where the members start, and their compressed
- * sizes; null unless every member's trailer (CRC-32, size) matches its part of `out`. A member
- * header (1f 8b 08) can also occur inside deflate data: such a split fails the check, and the
- * caller reads the region one member at a time.
+ * sizes; null unless the members' trailers' sizes (ISIZE) share out `out` exactly. zlib has checked
+ * every member's CRC-32 and size as it inflated the region (a bad one fails the whole region), so
+ * what is left to check is where the members start: a member header (1f 8b 08, reserved flags
+ * clear) can also occur inside deflate data, and such a split gives sizes that do not add up (the
+ * bytes before it are no trailer); the caller then reads the region one member at a time.
  */
 function splitMembers(input: Uint8Array, out: Uint8Array | null): { data: Uint8Array[]; sizes: number[] } | null {
   if (out === null) return null
   const starts: number[] = []
-  for (let i = input.indexOf(0x1f); i >= 0; i = input.indexOf(0x1f, i + 1)) if (input[i + 1] === 0x8b && input[i + 2] === 8) starts.push(i)
+  for (let i = input.indexOf(0x1f); i >= 0; i = input.indexOf(0x1f, i + 1)) {
+    if (input[i + 1] === 0x8b && input[i + 2] === 8 && (input[i + 3]! & FLG_RESERVED) === 0) starts.push(i)
+  }
   if (starts[0] !== 0) return null
   starts.push(input.length)
   const dv = new DataView(input.buffer, input.byteOffset, input.byteLength)
@@ -299,9 +276,7 @@ function splitMembers(input: Uint8Array, out: Uint8Array | null): { data: Uint8A
     if (end - starts[m - 1]! < HEADER_SIZE + TRAILER_SIZE) return null
     const size = dv.getUint32(end - 4, true)
     if (at + size > out.length) return null
-    const part = out.subarray(at, at + size)
-    if (dv.getUint32(end - 8, true) !== crc32!(part)) return null
-    data.push(part)
+    data.push(out.subarray(at, at + size))
     sizes.push(end - starts[m - 1]!)
     at += size
   }

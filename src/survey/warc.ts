@@ -23,7 +23,7 @@ import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
 import { SourceError, sourceChunks, sourceStart, type ByteSource } from './byte-source.js'
-import { GzipMembers, nativeGzip } from './gzip.js'
+import { GzipMembers, nativeGzip, type GzipMember } from './gzip.js'
 import type { SurveyRecord } from './row.js'
 
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
@@ -48,17 +48,30 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
   // The file, read at each plain record's declared end and to find where reading resumes.
   const peek = new FileWindow(src)
   while (start < size) {
-    const members = native ? new GzipMembers(src, start, wholeOtherRecord) : null
-    const chunks = members?.chunks()
-    const file = chunks === undefined ? sourceChunks(src, start, SCAN_CHUNK) : null
-    // Inflated members as they are; the file's own bytes with warcio's gzip detection.
-    const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
-    // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
-    const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
+    if (native) {
+      const members = new GzipMembers(src, start)
+      for await (const member of members.members()) yield* memberRecords(member, name)
+      const stop = members.stop
+      if (stop === null) return
+      if (stop.reason === null) {
+        native = false
+        start = stop.at
+        continue
+      }
+      const next = await nextRecordStart(peek, stop.at + 1, true)
+      yield errorRecord(name, stop.at, `${stop.reason}: bytes ${stop.at}-${(next ?? size) - 1} skipped`)
+      if (next === null) return
+      start = next
+      continue
+    }
+    // A plain WARC, or a WARC.gz member too large for the native reader: warcio reads the file's
+    // bytes (inflating them itself), with its offsets (in the compressed file for .gz).
+    const file = sourceChunks(src, start, SCAN_CHUNK)
+    const at = (parserOffset: number): number => start + parserOffset
     let end = start
     let stopped: string | null = null
     let resume: number | null = null
-    const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
+    const parser = new WARCParser(file, { keepHeadersCase: true, parseHttp: false })
     // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
     // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
     let nextAt: number | null = null
@@ -66,7 +79,7 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
       for await (const record of parser) {
         const offset = nextAt ?? at(parser.offset)
         // Past the large member warcio was reading for the native reader: back to that reader.
-        if (!native && gz && nativeGzip && offset > start) {
+        if (gz && nativeGzip && offset > start) {
           resume = offset
           break
         }
@@ -75,21 +88,13 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
           end = offset
           break
         }
-        const recordStart = parser.offset
         const { rec, complete } = await readRecord(record, name, offset)
         if (!complete) {
           stopped = 'truncated WARC record'
           end = offset
           break
         }
-        // A record cut short inside its gzip member takes the next member's first bytes as its
-        // own (warcio reads a record as long as it says): a record never runs past its member's end.
-        if (members !== null && recordStart + parser.recordLength > members.memberEnd(recordStart)) {
-          stopped = 'truncated WARC record (it runs into the next gzip member)'
-          end = offset
-          break
-        }
-        end = members !== null ? offset : start + parser.offset + parser.recordLength
+        end = start + parser.offset + parser.recordLength
         if (!gz) {
           // warcio reads a record as long as it says, whatever follows: a record cut short takes the
           // next record's first bytes as its own and the next record is lost (warcio only warns).
@@ -117,21 +122,8 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
         if (rec !== null) yield rec
       }
       if (stopped === null && resume === null) {
-        if (members !== null) {
-          const stop = members.stop
-          if (stop !== null && stop.reason === null) {
-            native = false
-            start = stop.at
-            continue
-          }
-          if (stop !== null) {
-            stopped = stop.reason
-            end = stop.at
-          }
-        } else {
-          end = Math.max(end, start + parser.offset)
-          if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
-        }
+        end = Math.max(end, start + parser.offset)
+        if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
       }
     } catch (e) {
       // The file could not be read at all from here: the caller reports it.
@@ -140,8 +132,7 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
       end = Math.max(end, at(parser.offset))
     } finally {
       // A reader left early (a stop, a hand-over) is closed.
-      await chunks?.return(undefined)
-      await file?.return(undefined)
+      await file.return(undefined)
     }
     native = gz && nativeGzip
     if (resume !== null) {
@@ -153,6 +144,42 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
     yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
     if (next === null) return
     start = next
+  }
+}
+
+/**
+ * The records of one gzip member (its data inflated): none for a whole request, metadata or other
+ * non-response record; one read here for a whole plain response (fastResponse); else warcio reads
+ * the member's data alone, so that a record cut short inside its member is found there (warcio
+ * reads a record as long as it says, and in the members' joined stream would take the next
+ * member's bytes as its own) and reading goes on at the next member. Every record of a member has
+ * the member's offset.
+ */
+async function* memberRecords(member: GzipMember, name: string): AsyncGenerator<SurveyRecord> {
+  const { data, offset, end } = member
+  if (data.length === 0 || wholeOtherRecord(data)) return
+  const fast = fastResponse(data, name, offset)
+  if (fast !== null) {
+    yield fast
+    return
+  }
+  const skipped = (why: string): SurveyRecord => errorRecord(name, offset, `${why}: bytes ${offset}-${end - 1} skipped`)
+  const parser = new WARCParser(new AsyncIterReader([data], null), { keepHeadersCase: true, parseHttp: false })
+  try {
+    for await (const record of parser) {
+      if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+        yield skipped('not a WARC record (no WARC/ version line)')
+        return
+      }
+      const { rec, complete } = await readRecord(record, name, offset)
+      if (!complete) {
+        yield skipped('truncated WARC record')
+        return
+      }
+      if (rec !== null) yield rec
+    }
+  } catch (e) {
+    yield skipped(`unreadable WARC data (${e instanceof Error ? e.message : String(e)})`)
   }
 }
 
@@ -184,6 +211,70 @@ function wholeOtherRecord(data: Uint8Array): boolean {
   if (i === at + LENGTH_LINE.length || bytes[i] !== 0x0d || bytes[i + 1] !== 0x0a) return false
   const end = headEnd + 4 + length
   return end + 4 === data.length && bytes.indexOf(CRLF2, end) === end
+}
+
+const TARGET_LINE = 'WARC-Target-URI'
+const FAST_FIELDS = new Map([['warc-type', 'WARC-Type'], ['warc-target-uri', TARGET_LINE], ['warc-date', 'WARC-Date'], ['content-length', 'Content-Length']])
+const ENCODINGS = new Set(['transfer-encoding', 'content-encoding'])
+
+/**
+ * The record of a gzip member that is exactly one plain response record, read here without
+ * warcio; null for anything else, which warcio and readRecord then read (the same row, or the
+ * same error row, comes out either way: the tests hold the two paths to each other). Plain means:
+ * a `WARC/1.0` or `WARC/1.1` line; a header block of ASCII `Name: value` lines, no continuation
+ * line, with WARC-Type `response`, one WARC-Target-URI, at most one WARC-Date and one decimal
+ * Content-Length, spelt as here; the block and CR LF CR LF filling the member to its end; an HTTP
+ * head that ends within MAX_HEAD with a status line whose second word is a status from 100 to 999
+ * (as warcio reads it) and no Transfer-Encoding or Content-Encoding header (warcio decodes those);
+ * a WARC-Target-URI of an http(s) origin. Common Crawl's responses are such members.
+ */
+export function fastResponse(data: Uint8Array, source: string, offset: number): SurveyRecord | null {
+  if (data.length < 16 || !startsWith(data, WARC_START) || data[5] !== 0x31 || data[6] !== 0x2e || data[8] !== 0x0d || data[9] !== 0x0a) return null
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.length)
+  const warcEnd = bytes.indexOf(CRLF2)
+  if (warcEnd < 0 || warcEnd > MAX_HEAD) return null
+  for (let i = 0; i < warcEnd; i++) if (data[i]! >= 0x80) return null
+  const fields = new Map<string, string>()
+  const lines = bytes.toString('latin1', 10, warcEnd).split('\r\n')
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    if (colon <= 0 || line[0] === ' ' || line[0] === '\t') return null
+    const field = line.slice(0, colon)
+    const known = FAST_FIELDS.get(field.toLowerCase())
+    if (known === undefined) continue
+    if (known !== field || fields.has(known)) return null
+    fields.set(known, line.slice(colon + 1).trim())
+  }
+  const length = fields.get('Content-Length')
+  let uri = fields.get(TARGET_LINE)
+  if (fields.get('WARC-Type') !== 'response' || length === undefined || !/^[0-9]+$/.test(length) || uri === undefined) return null
+  const blockStart = warcEnd + 4
+  const blockEnd = blockStart + Number(length)
+  if (blockEnd + 4 !== data.length || bytes.indexOf(CRLF2, blockEnd) !== blockEnd) return null
+  const block = data.subarray(blockStart, blockEnd)
+  const end = headEnd(block)
+  if (end < 0 || end > MAX_HEAD) return null
+  const lineEnd = block.indexOf(0x0a) + 1
+  const statusline = utf8.decode(block.subarray(0, lineEnd)).trimEnd()
+  const words = statusline.split(' ')
+  const status = words.length > 1 ? Number(words[1]) : NaN
+  if (!Number.isInteger(status) || status < 100 || status > 999) return null
+  // warcio's header reading takes a name as the text before the colon, spaces at its start dropped.
+  for (const line of bytes.toString('latin1', blockStart + lineEnd, blockStart + end).split('\n')) {
+    const colon = line.indexOf(':')
+    if (colon > 0 && ENCODINGS.has(line.slice(0, colon).trimStart().toLowerCase())) return null
+  }
+  if (uri.startsWith('<') && uri.endsWith('>')) uri = uri.slice(1, -1)
+  let origin: string
+  try {
+    origin = robotsOrigin(uri)
+  } catch {
+    return null
+  }
+  const body = block.subarray(end)
+  // A view of the region's inflated buffer, not a copy: the row is computed at once, or the body
+  // copied into a batch's buffer for the workers (pool.ts), so it pins that buffer only briefly.
+  return { origin, source, offset, captured: capturedDate(fields.get('WARC-Date')), status, body: body.subarray(0, DEFAULT_MAX_BYTES), bytes: body.length, error: null }
 }
 
 /** A WARC 1.0 date to the second: fields in range (a day past its month's end is left as written). */
