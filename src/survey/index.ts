@@ -72,9 +72,19 @@ async function* summarized(sources: SurveySources, plan: SurveyPlan, hooks: Surv
   }
   let done = false
   try {
-    for await (const row of surveyRows(sources, plan, units, hooks.stats)) {
-      aggregate.add(row)
-      yield row
+    const records = allRecords(sources, plan, units)
+    if (plan.threads === 1) {
+      // Rows computed here, as each record comes: no generator between the records and the caller.
+      for await (const record of records) {
+        const row = surveyRow(record, plan)
+        aggregate.add(row)
+        yield row
+      }
+    } else {
+      for await (const row of pooledRows(records, plan, hooks.stats)) {
+        aggregate.add(row)
+        yield row
+      }
     }
     done = true
     settle.resolve(aggregate.summary(skipped))
@@ -84,15 +94,6 @@ async function* summarized(sources: SurveySources, plan: SurveyPlan, hooks: Surv
   } finally {
     if (!done) settle.reject(new Error('surveyRobots: the rows were not all read, so there is no summary of them'))
   }
-}
-
-async function* surveyRows(sources: SurveySources, plan: SurveyPlan, units: (u: InputUnits) => void, stats?: PoolStats): AsyncGenerator<SurveyRow> {
-  const records = allRecords(sources, plan, units)
-  if (plan.threads === 1) {
-    for await (const r of records) yield surveyRow(r, plan)
-    return
-  }
-  yield* pooledRows(records, plan, stats)
 }
 
 async function* allRecords(sources: SurveySources, plan: SurveyPlan, onUnits: (u: InputUnits) => void): AsyncGenerator<SurveyRecord> {

@@ -50,7 +50,13 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
   while (start < size) {
     if (native) {
       const members = new GzipMembers(src, start)
-      for await (const member of members.members()) yield* memberRecords(member, name)
+      for await (const member of members.members()) {
+        if (member.data.length === 0 || wholeOtherRecord(member.data)) continue
+        // Most members are one plain response: read at once, with no generator of their own.
+        const fast = fastResponse(member.data, name, member.offset)
+        if (fast !== null) yield fast
+        else yield* memberRecords(member, name)
+      }
       const stop = members.stop
       if (stop === null) return
       if (stop.reason === null) {
@@ -148,21 +154,14 @@ export async function* warcRecords(src: ByteSource, name: string): AsyncGenerato
 }
 
 /**
- * The records of one gzip member (its data inflated): none for a whole request, metadata or other
- * non-response record; one read here for a whole plain response (fastResponse); else warcio reads
- * the member's data alone, so that a record cut short inside its member is found there (warcio
- * reads a record as long as it says, and in the members' joined stream would take the next
- * member's bytes as its own) and reading goes on at the next member. Every record of a member has
- * the member's offset.
+ * The records of one gzip member (its data inflated) that is not a whole non-response record
+ * (wholeOtherRecord) nor a plain response (fastResponse), read by warcio: the member's data alone,
+ * so that a record cut short inside its member is found there (warcio reads a record as long as it
+ * says, and in the members' joined stream would take the next member's bytes as its own) and
+ * reading goes on at the next member. Every record of a member has the member's offset.
  */
 async function* memberRecords(member: GzipMember, name: string): AsyncGenerator<SurveyRecord> {
   const { data, offset, end } = member
-  if (data.length === 0 || wholeOtherRecord(data)) return
-  const fast = fastResponse(data, name, offset)
-  if (fast !== null) {
-    yield fast
-    return
-  }
   const skipped = (why: string): SurveyRecord => errorRecord(name, offset, `${why}: bytes ${offset}-${end - 1} skipped`)
   const parser = new WARCParser(new AsyncIterReader([data], null), { keepHeadersCase: true, parseHttp: false })
   try {
