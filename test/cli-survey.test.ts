@@ -73,7 +73,8 @@ describe('robotstxt survey', () => {
     expect(csv.stdout).toMatch(/\ncrawler +set +entirely by name +entirely by \* +partly by name +partly by \* +allowed +named\n/)
     expect(csv.stdout).toMatch(/\nGPTBot +ai-training +100\.0% +0\.0% +0\.0% +0\.0% +0\.0% +100\.0%\n/)
     expect(csv.stdout).toMatch(/\nGooglebot +search +0\.0% +0\.0% +0\.0% +100\.0% +0\.0% +0\.0%\n/)
-    expect(csv.stdout).toMatch(/preferences: 100\.0% state one \(ai-train n 100\.0% y 0\.0%\)/)
+    expect(csv.stdout).toMatch(/preferences: 100\.0% of the 1 state one \(ai-train n 100\.0% y 0\.0%\)/)
+    expect(csv.stdout).toMatch(/\nlint: 0\.0% of the 1 with errors\n/)
     expect(await sql(`SELECT origin, captured::VARCHAR AS captured, gptbot_class, gptbot_by, googlebot_by, googlebot_p2_allowed, googlebot_p2_line FROM 'one.csv' ORDER BY origin`)).toEqual([
       { origin: 'https://a.example', captured: '2026-01-01 00:00:00+00', gptbot_class: 'blocked', gptbot_by: 'name', googlebot_by: '*', googlebot_p2_allowed: false, googlebot_p2_line: '6' },
       { origin: 'https://b.example', captured: '2026-01-01 00:00:00+00', gptbot_class: null, gptbot_by: null, googlebot_by: null, googlebot_p2_allowed: true, googlebot_p2_line: '0' },

@@ -303,9 +303,9 @@ function renderGroup(g: SurveyGroup, sample: number, st: Style): string {
     text += `${names[i]!.padEnd(width)}  ${c.sets.join(',').padEnd(setWidth)}  ${COLUMNS.map(([h, count]) => pct(count(c), g.ok).padStart(h.length)).join('  ')}\n`
   })
   const prefs = g.preferences.map((p) => `${escapeControls(p.category)} n ${pct(p.no, g.ok)} y ${pct(p.yes, g.ok)}`)
-  text += `preferences: ${pct(g.withPreferences, g.ok)} state one${prefs.length > 0 ? ` (${prefs.join(', ')})` : ''}\n`
+  text += `preferences: ${pct(g.withPreferences, g.ok)} of the ${int(g.ok)} state one${prefs.length > 0 ? ` (${prefs.join(', ')})` : ''}\n`
   const lint = g.lint.slice(0, 5).map((l) => `${l.code} ${pct(l.records, g.ok)}`)
-  text += `lint: ${pct(g.withLintErrors, g.ok)} with errors${lint.length > 0 ? `; most common: ${lint.join(', ')}` : ''}\n`
+  text += `lint: ${pct(g.withLintErrors, g.ok)} of the ${int(g.ok)} with errors${lint.length > 0 ? `; most common: ${lint.join(', ')}` : ''}\n`
   return text
 }
 
