@@ -118,7 +118,8 @@ describe.skipIf(chromium.path === null)(`survey report in Chromium (${chromium.p
       const [bottom, , top] = axis as [number, number, number]
       expect((bottom - ys[1]!) / (bottom - top)).toBeCloseTo((2 / 9) / 0.3, 2)
       expect((bottom - ys[2]!) / (bottom - top)).toBeCloseTo(1, 2)
-      expect(await tab.locator('#trend-ai-training table.data').innerText()).toMatch(/GPTBot\s+0\.0%\s+22\.2%\s+30\.0%/)
+      // The table beside the line: by name, and (in brackets) by any rule, a name's or *'s.
+      expect(await tab.locator('#trend-ai-training table.data').innerText()).toMatch(/GPTBot\s+0\.0% \(100\.0%\)\s+22\.2% \(100\.0%\)\s+30\.0% \(100\.0%\)/)
       expect(await tab.locator('#trend-ai-training svg text.n').allTextContents()).toEqual(['10 read', '9 read', '10 read'])
       // The changes: per pair, GPTBot's bar is the share of the sites read in both that changed.
       expect(await tab.locator('figure[id^="change-"] figcaption').allTextContents()).toEqual([

@@ -97,6 +97,8 @@ function headline(t: SurveyGroup): string {
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22']
 /** Restricting by name: blocked entirely or partly by a group naming the crawler. */
 const byName = (c: SurveyCrawlerTotals): number => c.blockedByName + c.partialByName
+/** Restricting at all: blocked entirely or partly, by a group naming it or by the * group. */
+const byAny = (c: SurveyCrawlerTotals): number => byName(c) + c.blockedByStar + c.partialByStar
 
 /** A line chart per set: each crawler's share of each group's sites read that restrict it by name. */
 function trends(s: SurveySummary): string {
@@ -131,8 +133,9 @@ function trends(s: SurveySummary): string {
       return `<g class="series" data-crawler="${escapeHtml(c.name)}"><polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${path}"/>${dots}</g>`
     }).join('')
     const legend = crawlers.map((c, j) => `<span class="key"><span class="swatch" style="background:${PALETTE[j % PALETTE.length]}"></span>${escapeHtml(c.name)}</span>`).join('')
-    const head = `<tr><th>crawler</th>${groups.map((g) => `<th>${escapeHtml(g.key)}<br><small>of ${int(g.ok)}</small></th>`).join('')}</tr>`
-    const rowsHtml = crawlers.map((c, j) => `<tr><td>${escapeHtml(c.name)}</td>${groups.map((g) => `<td>${pct(byName(g.crawlers[index[j]!]!), g.ok)}</td>`).join('')}</tr>`).join('')
+    const head = `<tr><th>crawler: by name (by name or *)</th>${groups.map((g) => `<th>${escapeHtml(g.key)}<br><small>of ${int(g.ok)}</small></th>`).join('')}</tr>`
+    const cell = (t: SurveyCrawlerTotals, ok: number): string => `<td>${pct(byName(t), ok)} <small>(${pct(byAny(t), ok)})</small></td>`
+    const rowsHtml = crawlers.map((c, j) => `<tr><td>${escapeHtml(c.name)}</td>${groups.map((g) => cell(g.crawlers[index[j]!]!, g.ok)).join('')}</tr>`).join('')
     const title = `${set}: share of each ${s.by}'s sites read that block each crawler by name (entirely or partly)`
     return `<figure id="trend-${set}" class="trend"><figcaption>${escapeHtml(title)}</figcaption>` +
       `<svg role="img" aria-label="${escapeHtml(title)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${ticks}${labels}${lines}</svg>` +
