@@ -1,5 +1,5 @@
-// WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
-// chunk). Response records become survey records; request, metadata, warcinfo and other records
+// WARC and WARC.gz input (a file or a URL: byte-source.ts), read with warcio (a maintained WARC
+// library, bundled into the survey chunk). Response records become survey records; request, metadata, warcinfo and other records
 // are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
 // a record, reads a record as long as it says whatever follows, and never returns from skipping a
 // record cut short, so this module checks what it gets: a record must start with a `WARC/` version
@@ -13,9 +13,12 @@
 // them. Offsets only grow, so a hostile file cannot make this loop; every body is cut to
 // DEFAULT_MAX_BYTES as it is read.
 //
-// A WARC.gz's members are inflated here by node:zlib (gzip.ts's GzipMembers: native, several times
-// pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
-// read by warcio's own gzip reader instead, and then the native reader takes over again.
+// A WARC.gz's members are inflated by node:zlib (gzip.ts's GzipMembers: native, several times
+// pako's speed) and read one by one: a whole non-response record is skipped, a plain response
+// (Common Crawl's) is read here from its bytes (fastResponse, held to warcio's reading by the
+// tests), and any other member is parsed by warcio on its own, so a record never runs past its
+// member. A member too large to inflate at once is read by warcio's own gzip reader instead, and
+// then the native reader takes over again.
 
 import { open } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeaders, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
