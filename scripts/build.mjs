@@ -65,8 +65,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule, surveyChunk(false)] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/survey/index.ts'], format: 'esm', outfile: 'dist/survey.js', loader: { '.wasm': 'base64' },
-    // DuckDB writes --out FILE.parquet: an optional peer, imported only then.
-    external: ['@duckdb/node-api'],
+    // DuckDB writes --out FILE.parquet: an optional peer, imported (by a name in a parameter) only then.
+    external: ['@duckdb/node-api'], ...quietImport,
     define: { __SURVEY_CHUNK__: 'true', __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   }),
   build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),

@@ -20,14 +20,14 @@ const BUDGETS: Record<string, number> = {
   // first line runs): budgets were cut to about 6% over the minified sizes of 2026-11-25, which hold
   // the table arena, the coded compact body, held bodies and the shared worker pool. The size when
   // set is in each comment; the unminified history is in git.
-  'index.js': 110 * KiB, // 105,766 minified
-  'index.cjs': 110 * KiB, // 106,253 minified
-  'workerd.js': 76 * KiB, // 76,898: the named-token signature, so that agents no group names share a matcher (the field benchmark's time halved); 71,500 minified
+  'index.js': 112 * KiB, // 112,714: surveyRobots' summary and checked options (tokens, by, prefix, the presets nearest an unknown name); 105,766 minified
+  'index.cjs': 112 * KiB, // 113,195 (as index.js); 106,253 minified
+  'workerd.js': 78 * KiB, // 78,652: surveyRobots' checked options, as index.js; 76,898: the named-token signature, so that agents no group names share a matcher (the field benchmark's time halved); 71,500 minified
   'compat.js': 76 * KiB, // 72,688 minified
   'compat.cjs': 76 * KiB, // 73,202 minified
   'compat-workerd.js': 42 * KiB, // 41,162 minified: the constructor checks of Robots and Matcher (38,372 when the budget was 40 KiB)
-  'survey.js': 186 * KiB, // 179,501 minified
-  'cli.js': 173 * KiB, // 166,807 minified
+  'survey.js': 216 * KiB, // 212,833: WARC URLs (Range reads), listings, the summary by group and across snapshots, Parquet, the report's new charts, the plain-response reader; 179,501 minified
+  'cli.js': 178 * KiB, // 177,450: survey's table of the summary and its options; 166,807 minified
 }
 
 const sizes = new Map<string, { raw: number; gzip: number }>()

@@ -44,6 +44,15 @@ export const PARQUET_COLUMNS: Readonly<Record<string, string>> = Object.freeze({
   crawlers: 'STRUCT(name VARCHAR, "class" VARCHAR, "by" VARCHAR, named BOOLEAN, paths STRUCT(path VARCHAR, allowed BOOLEAN, line BIGINT)[], preferences MAP(VARCHAR, BOOLEAN), crawlDelay DOUBLE)[]',
 })
 
+/**
+ * The optional peer, imported only when Parquet is written. Its name is a parameter, not a literal:
+ * a bundler that bundles the survey (the package's builds, a user's) leaves the import alone
+ * instead of failing on DuckDB's native bindings (and minification cannot fold it into a literal).
+ */
+function importPeer(name = PARQUET_PACKAGE): Promise<typeof import('@duckdb/node-api')> {
+  return import(name) as Promise<typeof import('@duckdb/node-api')>
+}
+
 /** Rows per batch inserted, and the most JSON text a batch holds. */
 const BATCH_ROWS = 20_000
 const BATCH_CHARS = 64 << 20
@@ -57,7 +66,7 @@ const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`
 export async function parquetSink(file: string): Promise<RowSink> {
   let duckdb: typeof import('@duckdb/node-api')
   try {
-    duckdb = await import('@duckdb/node-api')
+    duckdb = await importPeer()
   } catch (e) {
     throw new Error(`writing Parquet needs the optional package ${PARQUET_PACKAGE} (npm install ${PARQUET_PACKAGE}): ${e instanceof Error ? e.message : String(e)}`)
   }
