@@ -27,6 +27,8 @@ interface FileServer {
   userAgents: string[]
   /** Paths whose next response sends only this many bytes of the body, then drops the connection. */
   dropNext: Map<string, number>
+  /** Paths whose every request for a range from this offset on is dropped before it is answered. */
+  refuseFrom: Map<string, number>
   /** Answer 200 with the whole file whatever the Range header says. */
   ignoreRange: boolean
   close(): Promise<void>
@@ -38,6 +40,7 @@ async function fileServer(root: string): Promise<FileServer> {
   const ranges = new Map<string, (string | null)[]>()
   const userAgents: string[] = []
   const dropNext = new Map<string, number>()
+  const refuseFrom = new Map<string, number>()
   const server = http.createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
     userAgents.push(req.headers['user-agent'] ?? '')
@@ -52,6 +55,11 @@ async function fileServer(root: string): Promise<FileServer> {
     }
     const m = state.ignoreRange || range === null ? null : /^bytes=([0-9]+)-$/.exec(range)
     const from = m === null ? 0 : Number(m[1])
+    const refused = refuseFrom.get(path)
+    if (refused !== undefined && from >= refused) {
+      req.socket.destroy()
+      return
+    }
     const body = data.subarray(from)
     res.writeHead(m === null ? 200 : 206, {
       'content-length': String(body.length),
@@ -76,6 +84,7 @@ async function fileServer(root: string): Promise<FileServer> {
     ranges,
     userAgents,
     dropNext,
+    refuseFrom,
     get ignoreRange() { return state.ignoreRange },
     set ignoreRange(v: boolean) { state.ignoreRange = v },
     close: () => {
@@ -182,6 +191,31 @@ describe('a WARC.gz over HTTP', () => {
       server.ignoreRange = false
     }
   })
+
+  test('a connection that keeps failing where it dropped: six tries in a row, then an error row naming the byte; the rows before it are there, the next input is read', async () => {
+    // Larger than a region the reader inflates at once (256 KiB), so that rows come before the cut.
+    const path = 'crawl-data/large.warc.gz'
+    writeFileSync(join(root, path), await commonCrawlWarc([...sites(120, 0, 0), ...sites(120, 120, 0), ...sites(120, 240, 0)], CRAWLS[0]!.date))
+    const local = await rows(join(root, path))
+    const cut = Math.floor(readFileSync(join(root, path)).length * 0.8)
+    server.dropNext.set(`/${path}`, cut)
+    server.refuseFrom.set(`/${path}`, 1)
+    try {
+      const got = await rows([`${server.origin}/${path}`, join(root, files[0]!)])
+      const failed = got.findIndex((r) => r.outcome === 'error')
+      expect(failed).toBeGreaterThan(0)
+      expect(got.slice(0, failed).map(decided)).toEqual(local.slice(0, failed).map(decided))
+      expect(got[failed]!.error).toMatch(/the connection (failed|ended) 6 times in a row at byte [0-9]+/)
+      expect(got.slice(failed + 1).map((r) => r.source)).toEqual(Array.from({ length: 40 }, () => join(root, files[0]!)))
+      // The first connection, dropped, then five to open it again where it stopped, each refused.
+      const asked = server.ranges.get(`/${path}`)!
+      expect(asked[0]).toBe('bytes=0-')
+      expect(asked.slice(1)).toEqual(Array.from({ length: 5 }, () => asked[1]))
+      expect(Number(/^bytes=([0-9]+)-$/.exec(asked[1]!)![1])).toBeGreaterThan(0)
+    } finally {
+      server.refuseFrom.delete(`/${path}`)
+    }
+  }, 60_000)
 
   test('a URL that answers 404 is an error row naming the status; the next input is still read', async () => {
     const got = await rows([`${server.origin}/crawl-data/none.warc.gz`, join(root, files[0]!)])

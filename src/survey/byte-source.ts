@@ -17,7 +17,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 export interface ByteSource {
   /** Size in bytes. */
   readonly size: number
-  /** Reads up to `length` bytes at `position` into `buf` from `offset`; resolves to the count, 0 at the end. */
+  /** Reads up to `length` bytes at `position` into `buf` from `offset` (fewer when fewer have come); resolves to the count, 0 at the end. */
   read(buf: Uint8Array, offset: number, length: number, position: number): Promise<number>
   close(): Promise<void>
 }
@@ -136,22 +136,31 @@ export class HttpSource implements ByteSource {
   async #read(buf: Uint8Array, offset: number, length: number, position: number): Promise<number> {
     const want = Math.min(length, this.size - position)
     if (want <= 0) return 0
-    if (position < this.#lo || position > this.#at + SKIP_AHEAD) await this.#reopen(position, true)
-    while (this.#at < position + want) await this.#pull()
+    if (position < this.#lo || position > this.#at + SKIP_AHEAD) {
+      // Far from the connection: the next pull opens one at `position`, the kept bytes let go.
+      this.#drop()
+      this.#kept = []
+      this.#lo = position
+      this.#at = position
+    }
+    // As a file's read: what has come, at least a byte (a caller that wants more reads again), so
+    // that a connection that fails later costs none of the bytes before it.
+    while (this.#at <= position) await this.#pull()
     this.#trim(position)
-    // Copy [position, position + want) out of the kept chunks.
+    const have = Math.min(want, this.#at - position)
+    // Copy [position, position + have) out of the kept chunks.
     let chunkStart = this.#lo
     let copied = 0
     for (const chunk of this.#kept) {
       const chunkEnd = chunkStart + chunk.length
       const from = Math.max(position + copied, chunkStart)
-      if (from < chunkEnd && copied < want) {
-        const n = Math.min(chunkEnd - from, want - copied)
+      if (from < chunkEnd && copied < have) {
+        const n = Math.min(chunkEnd - from, have - copied)
         buf.set(chunk.subarray(from - chunkStart, from - chunkStart + n), offset + copied)
         copied += n
       }
       chunkStart = chunkEnd
-      if (copied === want) break
+      if (copied === have) break
     }
     return copied
   }
@@ -162,35 +171,33 @@ export class HttpSource implements ByteSource {
     while (this.#kept.length > 1 && this.#lo + this.#kept[0]!.length <= keepFrom) this.#lo += this.#kept.shift()!.length
   }
 
-  /** One more chunk from the connection, reopening it (from #at) when it fails, up to MAX_RETRIES in a row. */
+  /**
+   * One more chunk of the file at #at: from the connection, opened (again) from #at when there is
+   * none or it failed (dropped, stalled, ended early), up to MAX_RETRIES failures in a row.
+   */
   async #pull(): Promise<void> {
-    for (let failures = 0; ; failures++) {
-      if (failures > 0) {
-        if (failures > MAX_RETRIES) throw new SourceError(`the connection failed ${MAX_RETRIES + 1} times in a row at byte ${this.#at}`)
-        await sleep(RETRY_MS << (failures - 1))
-        try {
-          await this.#reopen(this.#at, false)
-        } catch (e) {
-          if (e instanceof FatalHttpError) throw e
-          continue
-        }
-      }
-      const reader = this.#reader
-      if (reader === null) continue
-      let result: ReadableStreamReadResult<Uint8Array>
+    for (let failures = 0; ; ) {
       try {
-        result = await withIdleLimit(reader.read(), () => this.#abort?.abort())
-      } catch {
+        if (this.#reader === null) await this.#open(this.#at)
+        if (this.#take(await this.#next())) return
+        // Nothing came: the connection ended before the file did.
         this.#drop()
+      } catch (e) {
+        this.#drop()
+        if (e instanceof FatalHttpError) throw e
+        if (++failures > MAX_RETRIES) throw new SourceError(`the connection failed ${MAX_RETRIES + 1} times in a row at byte ${this.#at} (${e instanceof Error ? e.message : String(e)})`)
+        await sleep(RETRY_MS << (failures - 1))
         continue
       }
-      // An end before the file's: the connection dropped early.
-      if (result.done || !(result.value instanceof Uint8Array)) {
-        this.#drop()
-        continue
-      }
-      if (this.#take(result.value)) return
+      if (++failures > MAX_RETRIES) throw new SourceError(`the connection ended ${MAX_RETRIES + 1} times in a row at byte ${this.#at}, before the file's end`)
+      await sleep(RETRY_MS << (failures - 1))
     }
+  }
+
+  /** The connection's next chunk; null at its end; throws when it fails or stalls for IDLE_MS. */
+  async #next(): Promise<Uint8Array | null> {
+    const result = await withIdleLimit(this.#reader!.read(), () => this.#abort?.abort())
+    return result.done || !(result.value instanceof Uint8Array) ? null : result.value
   }
 
   /** Keeps the next bytes of the file (none past its size); false when there were none. */
@@ -204,15 +211,9 @@ export class HttpSource implements ByteSource {
     return true
   }
 
-  /** A new connection from `position`; `seek`: the kept bytes are dropped (the read moved elsewhere). */
-  async #reopen(position: number, seek: boolean): Promise<void> {
-    this.#drop()
+  /** A new connection from `position` (= #at). */
+  async #open(position: number): Promise<void> {
     this.reconnects++
-    if (seek) {
-      this.#kept = []
-      this.#lo = position
-      this.#at = position
-    }
     const c = await connect(this.#url, position, this.#options)
     if (c.size !== null && c.size !== this.size) {
       c.abort.abort()

@@ -147,11 +147,14 @@ export class GzipMembers {
     }
     for (const field of [FLG_FNAME, FLG_FCOMMENT]) {
       if (!(flags & field)) continue
-      // A zero-terminated string: found within what the window holds, else the header is too long.
-      if (!(await w.load(pos, h + 1))) return bad()
-      b = w.view(pos)
-      const nul = b.indexOf(0, h)
-      if (nul < 0) return w.full(pos) ? this.#tooLarge(pos) : bad()
+      // A zero-terminated string: found within what the window can hold, else the header is too long.
+      let nul = -1
+      for (let want = h + 1; nul < 0; want = w.held(pos) + 1) {
+        if (!(await w.load(pos, want))) return w.full(pos) ? this.#tooLarge(pos) : bad()
+        b = w.view(pos)
+        nul = b.indexOf(0, h)
+        if (nul < 0 && w.full(pos)) return this.#tooLarge(pos)
+      }
       h = nul + 1
     }
     if (flags & FLG_FHCRC) h += 2
@@ -209,7 +212,9 @@ class Window {
     if (keep > 0) this.#buf.copyWithin(0, pos - this.#at, this.#at + this.#len)
     this.#at = pos
     this.#len = keep
-    while (this.#len < WINDOW && this.#at + this.#len < this.size) {
+    // Up to the whole window in one read where the source has it (a file), but no waiting for more
+    // than `n` (a URL's bytes come as they come).
+    while (this.#len < n && this.#at + this.#len < this.size) {
       const bytesRead = await this.src.read(this.#buf, this.#len, WINDOW - this.#len, this.#at + this.#len)
       if (bytesRead === 0) break
       this.#len += bytesRead
