@@ -726,12 +726,13 @@ for (const p of peers) {
   md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
 }
 if (survey) {
-  md.push('', '| survey end to end (bench/survey.mjs, a process of its own): WARC.gz of the corpus cycled to 200,000 records, 30 crawlers x 2 paths | records/s | vs 1 thread | CPU µs/record, all threads | CPU µs/record, calling thread |', '|---|---:|---:|---:|---:|')
+  md.push('', '| survey end to end (bench/survey.mjs: `robotstxt survey` on a WARC.gz in Common Crawl\'s layout, the corpus cycled to 200,000 responses, 30 crawlers x 2 paths) | records/s | vs 1 thread | CPU µs/record, all threads | CPU µs/record, calling thread |', '|---|---:|---:|---:|---:|')
   for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x | ${r.cpuPerRecord.toFixed(1)} | ${r.callerPerRecord?.toFixed(1) ?? '—'} |`)
   md.push(`| the most 2 threads can give on this machine (twoCoreCeiling: the one-thread run's CPU work, all threads, spread over ${CEILING_CORES} cores with threading free) | | ${surveyCeiling(survey[0]).toFixed(2)}x | | |`)
   target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
   target('survey, records/s on one thread, 30 crawlers x 2 paths (issue 51)', survey[0].perSecond, 20_000, survey[0].perSecond >= 20_000)
-  target('survey, 2 threads / 1 thread', survey[1].perSecond / survey[0].perSecond, 1.7, survey[1].perSecond / survey[0].perSecond >= 1.7)
+  const ofCeiling = survey[1].perSecond / survey[0].perSecond / surveyCeiling(survey[0])
+  target('survey, 2 threads / 1 thread, as a share of the two-core ceiling', ofCeiling, 0.9, ofCeiling >= 0.9)
 }
 md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
 for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)

@@ -13,7 +13,8 @@
 //                                  package's own main entry (`robotstxt-wasm`), so that both entries share
 //                                  one RobotsCache class and one wasm instance
 //   dist/survey.js                 `surveyRobots` and the `survey` command's engine (Node only: files,
-//                                  worker threads; warcio bundled in). The main entries and dist/cli.js
+//                                  worker threads; warcio bundled in, @duckdb/node-api external: an
+//                                  optional peer for Parquet output). The main entries and dist/cli.js
 //                                  load it with a dynamic import on first use, so they keep no runtime
 //                                  dependency; its worker threads run this same file.
 //   dist/playground/               the playground page (index.html, style.css, app.js with the wasm
@@ -64,7 +65,9 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule, surveyChunk(false)] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/survey/index.ts'], format: 'esm', outfile: 'dist/survey.js', loader: { '.wasm': 'base64' },
-    define: { __SURVEY_CHUNK__: 'true' },
+    // DuckDB writes --out FILE.parquet: an optional peer, imported (by a name in a parameter) only then.
+    external: ['@duckdb/node-api'], ...quietImport,
+    define: { __SURVEY_CHUNK__: 'true', __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   }),
   build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),
   // robots-parser is `module.exports = function`, so require('robotstxt-wasm/compat') must return the

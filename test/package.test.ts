@@ -120,9 +120,10 @@ test('the tarball holds exactly dist/ (bundles, declarations, wasm), README, LIC
 test('the installed package.json has no runtime dependencies and points every entry at a packed file', () => {
   const pkg = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>
   expect(pkg.dependencies ?? {}).toEqual({})
-  // Peers only for robotstxt-wasm/crawlee, every one optional: installing the package pulls in nothing.
+  // Peers only for robotstxt-wasm/crawlee and the survey's Parquet output, every one optional:
+  // installing the package pulls in nothing.
   const peers = Object.keys(pkg.peerDependencies ?? {})
-  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', 'crawlee', 'tldts', 'undici'])
+  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', '@duckdb/node-api', 'crawlee', 'tldts', 'undici'])
   const meta = (pkg.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>
   for (const peer of peers) expect(meta[peer]?.optional, peer).toBe(true)
   expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual([NAME])

@@ -26,7 +26,7 @@ const BUDGETS: Record<string, number> = {
   'compat.js': 87 * KiB, // 84,153: the matrix pass and its wasm; 72,688 minified
   'compat.cjs': 87 * KiB, // 84,667: the matrix pass and its wasm; 73,202 minified
   'compat-workerd.js': 47 * KiB, // 46,009: the matrix pass; 41,162 minified: the constructor checks of Robots and Matcher (38,372 when the budget was 40 KiB)
-  'survey.js': 205 * KiB, // 199,275: the matrix pass behind the survey's verdicts; 191,523: lint's UTF-16, binary and group checks (counted by the survey too); 179,501 minified
+  'survey.js': 228 * KiB, // 224,206: WARC URLs (Range reads), listings, the summary by group and across snapshots, Parquet, the report's new charts, the plain-response reader; 199,275: the matrix pass behind the survey's verdicts; 191,523: lint's UTF-16, binary and group checks (counted by the survey too); 179,501 minified
   'cli.js': 198 * KiB, // 192,996: the matrix pass; 185,610: the test gate (exit 4, --origin, every format's fetch report), presets and --token in check/explain, option errors in the CLI's words, lint's new checks, longer help; 166,807 minified
 }
 

@@ -156,41 +156,57 @@ unreadable input, 3 when some lines could not be checked.
 `,
 
   survey: `Usage:
-  robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES | --set SETS] [--paths P,...]
-                   [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]
+  robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES] [--set SETS] [--tokens T,...]
+                   [--paths P,...] [--by month|year|source] [--out FILE.jsonl|FILE.csv|FILE.parquet|-]
+                   [--report FILE.html] [--threads N] [--shard I/N] [--prefix URL]
                    [--max-pipe-bytes N]
 
-One row per robots.txt: its outcome (ok, allow-all, disallow-all as the HTTP status decides, or
-error), and for each crawler its verdict and deciding line on each path, a class (blocked entirely,
-partly, allowed), whether a group names it, its Content-Signal/Content-Usage preferences and
-Crawl-delay; per site the sitemap count and lint error count. The verdicts are Google's.
+One row per robots.txt: its outcome (ok: the rules were read; allow-all: a 4xx; disallow-all: a
+429, a 5xx or no response; error: the record could not be read), when it was captured, and for
+each crawler its verdict and deciding line on each path, a class (blocked entirely, partly,
+allowed) and whose rules decide (by name: a group names the crawler; by *: the global group),
+its Content-Signal/Content-Usage preferences and Crawl-delay; per site the sitemap count and lint
+error count. The verdicts are Google's.
 
-INPUT is a WARC or WARC.gz file (Common Crawl's robots.txt files; response records are read,
-others skipped), a folder of robots.txt files (each read as a 200 response; the origin is the file
-name without .txt), or a .jsonl file of {"origin", "status", "body"} lines. '-' reads stdin; an
-input on a pipe (stdin, <(...)) is copied to a temporary file first (in $TMPDIR), up to
---max-pipe-bytes.
+INPUT is a WARC or WARC.gz file or its http(s) URL (Common Crawl's robots.txt files; response
+records are read, others skipped; a URL is streamed, and a dropped connection resumed where it
+stopped), a Common Crawl paths listing (*.paths or *.paths.gz, a file or a URL: one WARC file a
+line, relative to --prefix), a folder (its files named robots.txt or *.txt, each read as a 200
+response; the origin is the file name without .txt, or the folder of a robots.txt), or a .jsonl
+file of {"origin", "status", "body", "captured"} lines ("status" required: a number, or null for
+no response). '-' reads stdin; an input on a pipe (stdin, <(...)) is copied to a temporary file
+first (in $TMPDIR), up to --max-pipe-bytes.
 
 Options:
   --origins FILE      also fetch the robots.txt of each origin listed in FILE (one per line)
-  --crawlers NAMES    crawler presets by name, comma-separated; another name is a token of its own
+  --crawlers NAMES    crawler presets by name, comma-separated (an unknown name is an error)
   --set SETS          every preset in these sets: search, ai-training, ai-assistants, seo
-                      (default, with neither option: every preset)
+                      (default, with none of --crawlers, --set, --tokens: every preset)
+  --tokens T,...      raw robots.txt product tokens, each surveyed as a crawler of its own
   --paths P,...       paths to check besides / (each starting with /)
-  --out FILE          the rows as JSONL (.jsonl, or '-' for stdout) or CSV (.csv)
+  --by PERIOD         also group the table and the report by month, year (of the capture) or
+                      source, and compare the same origins between consecutive groups
+  --out FILE          the rows as JSONL (.jsonl, or '-' for stdout), CSV (.csv) or Parquet
+                      (.parquet; needs the package @duckdb/node-api)
   --report FILE.html  a static HTML report with charts
   --threads N         worker threads computing rows (default 1); the output order never changes
-  --shard I/N         survey only the I-th of N shares of the inputs (I from 1); the shards'
-                      outputs together are the whole survey
+  --shard I/N         survey only the I-th of N shares of the input files (a folder's files and
+                      a listing's files counted one by one; I from 1); the shards' outputs
+                      together are the whole survey
+  --prefix URL        what a listing's lines are relative to: a URL or a folder
+                      (default https://data.commoncrawl.org/)
   --max-pipe-bytes N  copy at most N bytes of an input on a pipe (K, M, G, T: KiB, MiB, GiB,
                       TiB; default 4G); the rest is an error row at offset N
   -h, --help          show this help
 
-The aggregate table goes to stdout (stderr with --out -). A record that cannot be read (a
-truncated or corrupt WARC, a record without an HTTP head, a bad JSONL line) is reported on
-stderr with its offset and gives an error row; the run goes on.
+The table goes to stdout (stderr with --out -): records and origins, outcomes, failures by
+status or code, then each crawler's shares of the records whose robots.txt was read (ok):
+blocked entirely / partly, by name / by *, allowed, named. A record that cannot be read (a
+truncated or corrupt WARC, a record without an HTTP head, a bad JSONL line) is reported on stderr
+with its offset and gives an error row; the run goes on.
 
-Exit status: 0 when every record was read, 3 when some could not be, 2 on a usage error.
+Exit status: 0 when every record was read, 3 when some could not be, 2 on a usage error or an
+INPUT that does not exist.
 `,
 
   explain: `Usage:

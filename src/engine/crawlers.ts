@@ -172,3 +172,40 @@ export function crawlerTokens(name: string): readonly string[] {
   if (crawler === undefined) fail('name', 'the name of a crawler in `crawlers` (its names: crawlers.map((c) => c.name)), e.g. "Googlebot-Image"', name)
   return crawler.tokens
 }
+
+/**
+ * @internal The preset names closest to `name` (ignoring ASCII case), for a "did you mean" when a
+ * name is no preset: at most `max`, nearest first, none further than a third of the name's length
+ * in edits (Levenshtein: insertions, deletions, substitutions), so a token that is no typo of a
+ * preset gets no suggestion; a name of 3 or more characters that starts a preset's name counts as
+ * one edit away (`claude` suggests ClaudeBot, Claude-SearchBot, Claude-User).
+ */
+export function closestCrawlers(name: string, max = 3): string[] {
+  const want = asciiLower(name)
+  const limit = Math.max(1, Math.floor(want.length / 3))
+  const scored: [number, string][] = []
+  for (const c of crawlers) {
+    const lower = asciiLower(c.name)
+    const d = Math.min(editDistance(want, lower, limit), want.length >= 3 && lower.startsWith(want) ? 1 : limit + 1)
+    if (d <= limit) scored.push([d, c.name])
+  }
+  return scored.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1)).slice(0, max).map(([, n]) => n)
+}
+
+/** Levenshtein distance of `a` and `b`, or `limit + 1` as soon as it must exceed `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    let best = i
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      row.push(v)
+      if (v < best) best = v
+    }
+    if (best > limit) return limit + 1
+    prev = row
+  }
+  return prev[b.length]!
+}

@@ -97,6 +97,8 @@ export interface FetchConfig {
   timeoutMs: number
   headers: Record<string, string>
   signal: AbortSignal | undefined
+  /** Read a 2xx body on past the BODY_LIMIT cut, counting without keeping, up to this many bytes (the survey's `bytes`). */
+  countTo?: number
 }
 
 /** What one fetch found, before any caching decision. */
@@ -105,6 +107,8 @@ export interface RawFetch {
   outcome: RobotsOutcome
   /** The bytes read (at most BODY_LIMIT) when outcome is 'ok'. */
   body: Uint8Array | null
+  /** Outcome 'ok': the body's decoded size, counted up to the config's countTo (else up to BODY_LIMIT). */
+  size?: number
   /** `Cache-Control: max-age` of the final response, in ms; undefined when absent or invalid. */
   maxAgeMs: number | undefined
   /** `Cache-Control: no-store` on the final response. */
@@ -187,7 +191,7 @@ export async function fetchRaw(robotsUrl: string, config: FetchConfig, signal: A
   // Beyond 2^31-1 ms timers fire at once (Node, browsers): such a limit is as good as none.
   const timer = config.timeoutMs > 0x7fffffff ? undefined : setTimeout(() => controller.abort(new Error('robots.txt fetch timed out')), config.timeoutMs)
   try {
-    return await follow(robotsUrl, doFetch, config.headers, controller.signal)
+    return await follow(robotsUrl, doFetch, config.headers, controller.signal, config.countTo ?? BODY_LIMIT)
   } catch (e) {
     if (signal?.aborted) throw signal.reason
     // Network and DNS errors, resets, the timeout, truncated or unreadable bodies: all mean the
@@ -207,7 +211,7 @@ function allowAll(status: number): RawFetch {
   return { status, outcome: 'allow-all', body: null, maxAgeMs: undefined, noStore: false }
 }
 
-async function follow(start: string, doFetch: typeof fetch, headers: Record<string, string>, signal: AbortSignal): Promise<RawFetch> {
+async function follow(start: string, doFetch: typeof fetch, headers: Record<string, string>, signal: AbortSignal, countTo: number): Promise<RawFetch> {
   let url = start
   const visited = new Set([start])
   // The platform's fetch gets a dispatcher that rejects cut encoded bodies (undici only; other
@@ -227,8 +231,8 @@ async function follow(start: string, doFetch: typeof fetch, headers: Record<stri
     const status = res.status
     const decision = statusOutcome(status)
     if (decision === 'ok') {
-      const body = await readLimited(res, BODY_LIMIT, signal)
-      return { status, outcome: 'ok', body, ...cacheControl(res.headers.get('cache-control')) }
+      const { body, size } = await readLimited(res, BODY_LIMIT, signal, countTo)
+      return { status, outcome: 'ok', body, size, ...cacheControl(res.headers.get('cache-control')) }
     }
     discard(res)
     if (decision === 'redirect') {
@@ -311,29 +315,33 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal, onAborted?: () 
 
 /**
  * Reads at most `limit` decoded bytes of the body, then cancels the stream: a larger, endless or
- * decompression-bomb body costs at most `limit` bytes plus one chunk. A stream error (reset,
- * truncation) rejects.
+ * decompression-bomb body costs at most `limit` bytes plus one chunk. With `countTo` above
+ * `limit`, the bytes past the cut are read and counted, not kept, up to `countTo` (`size`). A
+ * stream error (reset, truncation) rejects.
  */
-async function readLimited(res: Response, limit: number, signal: AbortSignal): Promise<Uint8Array> {
+async function readLimited(res: Response, limit: number, signal: AbortSignal, countTo = limit): Promise<{ body: Uint8Array; size: number }> {
   const stream = res.body
-  if (stream === null) return new Uint8Array(0)
+  if (stream === null) return { body: new Uint8Array(0), size: 0 }
   if (typeof stream.getReader !== 'function') {
     // A fetch without streams: nothing bounds the read, but the cut still holds.
     const all = new Uint8Array(await raceAbort(res.arrayBuffer(), signal))
-    return all.subarray(0, Math.min(all.length, limit))
+    return { body: all.subarray(0, Math.min(all.length, limit)), size: Math.min(all.length, Math.max(countTo, limit)) }
   }
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
+  let seen = 0
   let finished = false
   try {
-    while (total < limit) {
+    while (seen < Math.max(countTo, limit)) {
       const { done, value } = await raceAbort(reader.read(), signal)
       if (done) {
         finished = true
         break
       }
       if (!(value instanceof Uint8Array)) throw new TypeError('response body chunk is not a Uint8Array')
+      seen += value.length
+      if (total >= limit) continue
       const take = Math.min(value.length, limit - total)
       chunks.push(take === value.length ? value : value.subarray(0, take))
       total += take
@@ -342,8 +350,8 @@ async function readLimited(res: Response, limit: number, signal: AbortSignal): P
     // Not awaited: cancelling a stalled stream may itself stall, and the result is already known.
     if (!finished) reader.cancel().catch(noop)
   }
-  if (finished && total < declaredLength(res)) throw new Error('robots.txt body shorter than its Content-Length')
-  return concatBytes(chunks, total)
+  if (finished && seen < declaredLength(res)) throw new Error('robots.txt body shorter than its Content-Length')
+  return { body: concatBytes(chunks, total), size: Math.min(seen, Math.max(countTo, limit)) }
 }
 
 /**
