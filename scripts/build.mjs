@@ -13,7 +13,8 @@
 //                                  package's own main entry (`robotstxt-wasm`), so that both entries share
 //                                  one RobotsCache class and one wasm instance
 //   dist/survey.js                 `surveyRobots` and the `survey` command's engine (Node only: files,
-//                                  worker threads; warcio bundled in). The main entries and dist/cli.js
+//                                  worker threads; warcio bundled in, @duckdb/node-api external: an
+//                                  optional peer for Parquet output). The main entries and dist/cli.js
 //                                  load it with a dynamic import on first use, so they keep no runtime
 //                                  dependency; its worker threads run this same file.
 //   dist/playground/               the playground page (index.html, style.css, app.js with the wasm
@@ -68,6 +69,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule, surveyChunk(false)] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/survey/index.ts'], format: 'esm', outfile: 'dist/survey.js', loader: { '.wasm': 'base64' },
+    // DuckDB writes --out FILE.parquet: an optional peer, imported (by a name in a parameter) only then.
+    external: ['@duckdb/node-api'], ...quietImport,
     define: { ...version, __SURVEY_CHUNK__: 'true' },
   }),
   build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),
@@ -79,7 +82,10 @@ await Promise.all([
   }),
   ...['esm', 'cjs'].map((format) => build({
     ...common, entryPoints: ['src/crawlee.ts'], format, outfile: `dist/crawlee.${format === 'esm' ? 'js' : 'cjs'}`,
-    external: ['crawlee', '@crawlee/*', 'undici'], plugins: [publicAsPackage],
+    // node:module: tldts ('same-domain' sitemaps) is required on first use, synchronously; the CommonJS
+    // build reads its own __filename there, never the import.meta.url esbuild leaves empty.
+    external: ['crawlee', '@crawlee/*', 'undici', 'node:module'], plugins: [publicAsPackage],
+    logOverride: { 'empty-import-meta': 'silent' },
   })),
   build({ ...common, entryPoints: ['src/compat-workerd.ts'], format: 'esm', outfile: 'dist/compat-workerd.js', plugins: [wasmAsModule] }),
   build({ ...common, platform: 'browser', entryPoints: ['playground/app.ts'], format: 'esm', outfile: 'dist/playground/app.js', loader: { '.wasm': 'base64' }, minify: true }),

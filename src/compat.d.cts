@@ -10,6 +10,8 @@ declare namespace robotsParser {
     isAllowed(url: string | URL, ua?: string): boolean | undefined
     /** Exactly `!isAllowed(url, ua)` (so `true` for a URL of another origin). */
     isDisallowed(url: string | URL, ua?: string): boolean | undefined
+    /** True only when a group naming `ua` disallows `url` (the `*` group is not consulted); `undefined` for another origin. */
+    isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined
     /** The line of the deciding rule, from 1; -1 when no rule matched or the origin differs. */
     getMatchingLineNumber(url: string | URL, ua?: string): number
     /** robots-parser's crawl-delay for `ua` (its last value in the agent's groups, else `*`'s). */

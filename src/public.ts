@@ -16,4 +16,6 @@ export { robotsOrigin } from './http/origin.js'
 export { checkUrls, type CheckUrlsOptions, type UrlVerdict } from './http/check-urls.js'
 export { workersCacheStorage, type WorkersCache, type WorkersCacheStorageOptions } from './http/workers-cache.js'
 export { surveyRobots } from './survey/lazy.js'
-export type { SurveyInput, SurveyOptions, SurveyRow, SurveyCrawler, SurveyPathVerdict, SurveyOutcome } from './survey/types.js'
+export type {
+  SurveyInput, SurveyOptions, SurveyRow, SurveyCrawler, SurveyPathVerdict, SurveyOutcome, SurveyRun, SurveySummary, SurveyGroup, SurveyCrawlerTotals, SurveyChange,
+} from './survey/types.js'

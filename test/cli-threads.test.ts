@@ -230,9 +230,10 @@ test('--threads takes a whole number from 1 to 256, and goes with check --urls',
     for (const args of [['check', robots, 'bot', '--urls', '-'], ['filter', 'bot'], ['survey', robots]]) {
       const r = await cli([...args, '--threads', bad], '')
       expect(r.code, `${args[0]} --threads ${bad}`).toBe(2)
-      expect(r.stderr).toBe(`robotstxt ${args[0]}: --threads: expected a whole number from 1 to 256, got "${bad}"\nTry 'robotstxt help ${args[0]}'.\n`)
+      // The message, then the option's line of the command's help.
+      expect(r.stderr).toMatch(new RegExp(`^robotstxt ${args[0]}: --threads: expected a whole number from 1 to 256, got "${bad.replace('.', '\\.')}"\n  --threads N  \\S[^\n]*\nTry 'robotstxt help ${args[0]}'\\.\n$`))
     }
   }
   const r = await cli(['check', robots, 'bot', '/a', '--threads', '2'])
-  expect([r.code, r.stderr]).toEqual([2, "robotstxt check: --threads goes with --urls FILE\nTry 'robotstxt help check'.\n"])
+  expect([r.code, r.stderr]).toEqual([2, "robotstxt check: --threads: goes with --urls FILE\n  --threads N  with --urls, threads checking the lines (default 1, at most 256): this\nTry 'robotstxt help check'.\n"])
 })

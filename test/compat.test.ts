@@ -36,7 +36,7 @@ function call(robot: Robot, [method, ...args]: Call): unknown {
 
 interface Scenario {
   name: string
-  url: string
+  url: string | null | undefined
   contents: string | null | undefined
   calls: [Call, unknown][]
 }
@@ -118,6 +118,22 @@ const SCENARIOS: Scenario[] = [
       [['isAllowed', 'https://example.com/x'], undefined],
     ],
   },
+  ...([undefined, null, 'null', ':/wom/test/'] as const).map((url): Scenario => ({
+    name: `a robots.txt URL that is not one (${String(url)}): relative, no verdicts for absolute URLs, the file still read`,
+    url,
+    contents: 'User-agent: *\nDisallow: /private\nCrawl-delay: 4\nSitemap: /sitemap.xml\nHost: WWW.Example.com\n',
+    calls: [
+      [['isAllowed', 'http://www.example.com/private'], undefined],
+      [['isDisallowed', 'http://www.example.com/index.html'], true],
+      [['getMatchingLineNumber', 'http://www.example.com/private'], -1],
+      [['isAllowed', '/private'], false],
+      [['isAllowed', '/index.html'], true],
+      [['getMatchingLineNumber', '/private'], 2],
+      [['getSitemaps'], ['/sitemap.xml']],
+      [['getPreferredHost'], 'www.example.com'],
+      [['getCrawlDelay', 'bot'], 4],
+    ],
+  })),
   {
     name: 'relative URLs (robots-parser README)',
     url: '/robots.txt',
@@ -265,8 +281,8 @@ const SCENARIOS: Scenario[] = [
 describe('robots-parser behaviours, method by method (compat must agree)', () => {
   for (const s of SCENARIOS) {
     test(s.name, () => {
-      const original = rp(s.url, s.contents as string)
-      const compat = robotsParser(s.url, s.contents as string)
+      const original = rp(s.url as string, s.contents as string)
+      const compat = robotsParser(s.url as string, s.contents as string)
       for (const [c, expected] of s.calls) {
         const label = JSON.stringify(c.map((a) => (a instanceof URL ? `URL(${a.href})` : a)))
         expect(call(original, c), `robots-parser ${label}`).toEqual(expected)
@@ -295,6 +311,54 @@ describe('robots-parser behaviours, method by method (compat must agree)', () =>
     for (const url of [`${SITE}/x`, `${SITE}/y`, 'http://example.com/x', '/x', 'http://[']) {
       expect(r.isDisallowed(url)).toBe(!r.isAllowed(url))
     }
+  })
+})
+
+// ------------------------------------------------------------------------------------------------
+// isExplicitlyDisallowed: robots-parser's main branch (after 3.0.1, not installable from npm). Its
+// definition: only the rules of the agent's own groups, never the `*` group; undefined off the
+// file's origin. Which groups name the agent and how rules match are Google's, as in isAllowed.
+
+describe('isExplicitlyDisallowed (robots-parser main): only the groups naming the agent', () => {
+  const body = [
+    'User-agent: *', 'Disallow: /', '',
+    'User-agent: AdsBot-Google', 'Disallow: /cart', 'Allow: /cart/index.html', 'Dissallow: /typo', '',
+    'User-agent: Googlebot2', 'Disallow: /g', '',
+    'User-agent: quiet', '',
+  ].join('\n')
+  const r = robotsParser(`${SITE}/robots.txt`, body)
+  test.each([
+    ['a URL the named group disallows', `${SITE}/cart/1`, 'AdsBot-Google', true],
+    ['a full user-agent string names the group by its product token', `${SITE}/cart/1`, 'AdsBot-Google/1.0 (+http://www.google.com/adsbot.html)', true],
+    ['a URL the named group does not disallow (the * group would)', `${SITE}/home`, 'AdsBot-Google', false],
+    ['Google\'s index.html rule: Allow: /cart/index.html also allows /cart/', `${SITE}/cart/`, 'AdsBot-Google', false],
+    ['Google\'s accepted typo Dissallow is a disallow', `${SITE}/typo`, 'AdsBot-Google', true],
+    ['a user-agent line names its leading letters: Googlebot2 is googlebot\'s group', `${SITE}/g`, 'Googlebot', true],
+    ['an agent no group names is never explicitly disallowed', `${SITE}/cart/1`, 'OtherBot', false],
+    ['a group naming the agent with no rules: nothing disallowed', `${SITE}/cart/1`, 'quiet', false],
+    ['an agent reduced to nothing (/1.0) names no group', `${SITE}/cart/1`, '/1.0', false],
+    ['* (as robots-parser keys it) is the * group itself', `${SITE}/home`, '*', true],
+    ['a missing agent is *, as in robots-parser', `${SITE}/home`, undefined, true],
+    ['a URL of another origin', 'http://example.com/cart/1', 'AdsBot-Google', undefined],
+  ])('%s', (_, url, ua, expected) => {
+    expect(r.isExplicitlyDisallowed(url, ua as string)).toBe(expected)
+  })
+
+  test('equals robots-parser main\'s answer wherever both read the file alike: isDisallowed when named, else false', () => {
+    // robots-parser main: `_rules[ua]` alone (no fallback), through the same rule search as
+    // isAllowed. On a file both packages read alike, that is this identity for every agent.
+    const plain = robotsParser(`${SITE}/robots.txt`, 'User-agent: *\nDisallow: /\n\nUser-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n')
+    const original = rp(`${SITE}/robots.txt`, 'User-agent: *\nDisallow: /\n\nUser-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n')
+    for (const ua of ['a', 'b', 'c']) {
+      for (const path of ['/', '/x', '/x/y', '/x/z', '/z']) {
+        const named = ua !== 'c'
+        expect(plain.isExplicitlyDisallowed(`${SITE}${path}`, ua), `${ua} ${path}`).toBe(named ? original.isDisallowed(`${SITE}${path}`, ua) : false)
+      }
+    }
+  })
+
+  test('a bad ua is a TypeError, as for the other methods', () => {
+    expect(() => r.isExplicitlyDisallowed(`${SITE}/x`, 5 as unknown as string)).toThrow(/^ua: /)
   })
 })
 
@@ -372,6 +436,23 @@ describe('documented differences (docs/migrating-from-robots-parser.md)', () => 
       expect(classify(new ModelBody(d.contents), d.url, d.ua, target, method !== 'isAllowed')).toEqual([d.category])
     })
   }
+
+  test('lone surrogates: robots-parser drops a rule holding one; Google matches the U+FFFD both sides become', () => {
+    // robots-parser's own suite has this case ('should handle lone high / low surrogates'), run
+    // as an expected failure in compat-suite.test.ts. A lone surrogate cannot be UTF-8, so the
+    // labelled cases (bytes) never hold one and the classifier has no category for it.
+    const body = `${ALL}Disallow: /\uD800\n`
+    const original = rp(`${SITE}/robots.txt`, body)
+    const compat = robotsParser(`${SITE}/robots.txt`, body)
+    for (const path of ['/\uDC00', '/\uD800', '/\uFFFD', '/%EF%BF%BD']) {
+      expect(original.isAllowed(`${SITE}${path}`), `robots-parser ${path}`).toBe(true)
+      expect(compat.isAllowed(`${SITE}${path}`), `compat ${path}`).toBe(false)
+    }
+    // Both read a lone surrogate in the URL as U+FFFD: with the rule written as U+FFFD they agree.
+    const written = `${ALL}Disallow: /\uFFFD\n`
+    expect(rp(`${SITE}/robots.txt`, written).isAllowed(`${SITE}/\uDC00`)).toBe(false)
+    expect(robotsParser(`${SITE}/robots.txt`, written).isAllowed(`${SITE}/\uDC00`)).toBe(false)
+  })
 
   test('URL features are told apart', () => {
     expect(urlFeature('http://x/a?')).toBe('emptyQuery')
@@ -538,7 +619,8 @@ describe('bad arguments', () => {
   const r = robotsParser(`${SITE}/robots.txt`, 'User-agent: *\nDisallow: /x')
   const loose = r as unknown as Record<Method, (...a: unknown[]) => unknown>
   test.each([
-    ['robots.txt URL', () => (robotsParser as (...a: unknown[]) => unknown)(42, ''), /^url: expected a string or a URL/],
+    ['robots.txt URL number', () => (robotsParser as (...a: unknown[]) => unknown)(42, ''), /^url: expected a string or a URL/],
+    ['robots.txt URL object', () => (robotsParser as (...a: unknown[]) => unknown)({}, ''), /^url: expected a string or a URL/],
     ['contents number', () => (robotsParser as (...a: unknown[]) => unknown)(SITE, 42), /^contents: expected the robots.txt text as a string/],
     ['contents bytes', () => (robotsParser as (...a: unknown[]) => unknown)(SITE, new Uint8Array(1)), /^contents: /],
     ['url undefined', () => loose.isAllowed(undefined), /^url: expected a string or a URL, got undefined/],
@@ -626,6 +708,7 @@ describe('built package: robotstxt-wasm/compat', () => {
         'export const s: string[] = r.getSitemaps()',
         'export const h: string | null = r.getPreferredHost()',
         'export const d: number | undefined = r.getCrawlDelay()',
+        "export const e: boolean | undefined = r.isExplicitlyDisallowed(new URL('https://example.com/'), 'AdsBot-Google')",
         '// @ts-expect-error the URL is required',
         'r.isAllowed()',
       ].join('\n'),
@@ -633,6 +716,7 @@ describe('built package: robotstxt-wasm/compat', () => {
         "import robotsParser = require('robotstxt-wasm/compat')",
         "const r: robotsParser.Robot = robotsParser('https://example.com/robots.txt', '')",
         "export const a: boolean | undefined = r.isDisallowed('https://example.com/')",
+        "export const e: boolean | undefined = r.isExplicitlyDisallowed('https://example.com/', 'AdsBot-Google')",
         'export const d: number | undefined = r.getCrawlDelay()',
         // The hand-written CommonJS declaration (src/compat.d.cts) must equal tsc's ESM one.
         "import type { default as esmParser, Robot as EsmRobot } from 'robotstxt-wasm/compat' with { 'resolution-mode': 'import' }",

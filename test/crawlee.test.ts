@@ -3,6 +3,7 @@
 // exactly the pages Google's rules allow, and the stock crawler (robots-parser) visits another set.
 // Each crawl has its own Configuration (persistStorage off, storage dir in a temp dir) and request
 // queue, so runs never share state; nothing but 127.0.0.1 is contacted.
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
@@ -72,20 +73,28 @@ async function tunnelProxy(port: number): Promise<{ url: string; tunnels: string
   }
 }
 
-/** A site whose root links to every page; robots.txt answers with `robots`. */
-async function site(robots: { status: number; body?: string }): Promise<TestServer> {
+interface RobotsReply { status: number; body?: string }
+
+/**
+ * A site whose root links to every page (and to `links`); robots.txt answers with `robots`, or with
+ * the n-th reply of a list to its n-th request (the last one from then on).
+ */
+async function site(robots: RobotsReply | RobotsReply[], extraLinks: string[] = []): Promise<TestServer> {
+  const replies = Array.isArray(robots) ? robots : [robots]
+  let asked = 0
   return serve((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (path === '/robots.txt') {
-      res.writeHead(robots.status, { 'content-type': 'text/plain' })
-      res.end(robots.body ?? '')
+      const reply = replies[Math.min(asked++, replies.length - 1)]!
+      res.writeHead(reply.status, { 'content-type': 'text/plain' })
+      res.end(reply.body ?? '')
       return
     }
     if (!PAGES.includes(path)) {
       res.writeHead(404).end()
       return
     }
-    const links = path === '/' ? PAGES.map((p) => `<a href="${p}">${p}</a>`).join('') : ''
+    const links = path === '/' ? [...PAGES, ...extraLinks].map((p) => `<a href="${p}">${p}</a>`).join('') : ''
     res.writeHead(200, { 'content-type': 'text/html' })
     res.end(`<!doctype html><html><body>${links}</body></html>`)
   })
@@ -96,21 +105,33 @@ let runs = 0
 
 /** Crawls from the root of `server` and returns the visited paths, sorted. */
 async function crawl(Cls: Crawler, server: TestServer, respectRobotsTxtFile: boolean | { userAgent?: string }): Promise<string[]> {
+  return (await crawlAll(Cls, [server], respectRobotsTxtFile)).visited.map((u) => new URL(u).pathname).sort()
+}
+
+/**
+ * Crawls from the roots of `servers`, following links to any origin; returns the URLs visited and
+ * the ones Crawlee reported skipped (`onSkippedRequest`: URL and reason), both sorted.
+ */
+async function crawlAll(Cls: Crawler, servers: TestServer[], respectRobotsTxtFile: boolean | { userAgent?: string }): Promise<{ visited: string[]; skipped: string[] }> {
   const config = new Configuration({ persistStorage: false, storageClientOptions: { localDataDirectory: storageDir } })
   const requestQueue = await RequestQueue.open(`crawl-${process.pid}-${++runs}`, { config })
   const visited: string[] = []
+  const skipped: string[] = []
   const crawler = new Cls({
     requestQueue,
     respectRobotsTxtFile,
     maxRequestRetries: 0,
     maxConcurrency: 2,
+    onSkippedRequest: ({ url, reason }) => {
+      skipped.push(`${reason} ${url}`)
+    },
     async requestHandler({ request, enqueueLinks }) {
-      visited.push(new URL(request.loadedUrl ?? request.url).pathname)
-      await enqueueLinks()
+      visited.push(request.loadedUrl ?? request.url)
+      await enqueueLinks({ strategy: 'all' })
     },
   }, config)
-  await crawler.run([`${server.origin}/`])
-  return visited.sort()
+  await crawler.run(servers.map((s) => `${s.origin}/`))
+  return { visited: visited.sort(), skipped: skipped.sort() }
 }
 
 describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
@@ -147,13 +168,15 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
 
   test('a 503 robots.txt: no page of the origin is visited (the stock crawler parses its empty body and visits all)', async () => {
     const server = await site({ status: 503 })
-    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
+    expect(await crawl(withGoogleRobots(CheerioCrawler, { retryMs: 50, unavailableRetries: 1 }), server, true)).toEqual([])
+    expect(server.requests.filter((p) => p !== '/robots.txt')).toEqual([])
     expect(await crawl(CheerioCrawler, server, true)).toEqual([...PAGES].sort())
   })
 
   test('a 429 robots.txt: no page of the origin is visited', async () => {
     const server = await site({ status: 429 })
-    expect(await crawl(withGoogleRobots(CheerioCrawler), server, true)).toEqual([])
+    expect(await crawl(withGoogleRobots(CheerioCrawler, { retryMs: 50, unavailableRetries: 1 }), server, true)).toEqual([])
+    expect(server.requests.filter((p) => p !== '/robots.txt')).toEqual([])
   })
 
   test('a 404 robots.txt: every page is visited', async () => {
@@ -188,6 +211,80 @@ describe('crawlee: withGoogleRobots(CheerioCrawler)', () => {
     const options = { get userAgent() { return ++reads === 1 ? 'GoodBot' : '' } }
     expect(() => withGoogleRobots(CheerioCrawler, options)).not.toThrow()
     expect(reads).toBe(1)
+  })
+})
+
+describe('crawlee: a robots.txt unavailable for a while (withGoogleRobots holds its requests)', () => {
+  const GOOGLE_ALLOWED = ['/', '/a/', '/a/index.html', '/free', '/mybot-only']
+  /** The paths requested other than robots.txt before robots.txt first answered 200. */
+  const pagesBeforeRobots = (s: TestServer, firstOk: number): string[] => {
+    let robots = 0
+    const early: string[] = []
+    for (const p of s.requests) {
+      if (p === '/robots.txt') robots++
+      else if (robots < firstOk) early.push(p)
+    }
+    return early
+  }
+
+  test.each([503, 500, 429])('%i, then 503, then 200: every page Google allows is crawled in one run, and none before the 200', async (status) => {
+    // Found by review: the start URL was dropped at once ("0 requests") on a transient failure.
+    const server = await site([{ status }, { status: 503 }, { status: 200, body: ROBOTS }])
+    const crawled = await crawl(withGoogleRobots(CheerioCrawler, { retryMs: 200 }), server, true)
+    // The real disallows (/a/other, /typo) are still dropped.
+    expect(crawled).toEqual(GOOGLE_ALLOWED)
+    expect(server.count('/robots.txt')).toBe(3)
+    expect(pagesBeforeRobots(server, 3)).toEqual([])
+  })
+
+  test('a link to another origin whose robots.txt fails once: its pages wait for the retry and are crawled', async () => {
+    // The stock enqueueLinks checks only the page's own origin: this request reaches the queue
+    // unchecked, and its robots.txt is first fetched when it is dequeued.
+    const other = await site([{ status: 503 }, { status: 200, body: 'User-agent: *\nDisallow: /free\n' }])
+    const start = await site({ status: 200, body: 'User-agent: *\nDisallow: /a/\n' }, [`${other.origin}/`])
+    const { visited, skipped } = await crawlAll(withGoogleRobots(CheerioCrawler, { retryMs: 200 }), [start], true)
+    const on = (s: TestServer) => visited.filter((u) => u.startsWith(`${s.origin}/`)).map((u) => new URL(u).pathname)
+    expect(on(start)).toEqual(['/', '/free', '/mybot-only', '/typo'])
+    expect(on(other).sort()).toEqual(['/', '/a/', '/a/index.html', '/a/other', '/mybot-only', '/typo'])
+    expect(other.count('/robots.txt')).toBe(2)
+    expect(pagesBeforeRobots(other, 2)).toEqual([])
+    expect(skipped).toEqual([`robotsTxt ${other.origin}/free`, ...['/a/', '/a/index.html', '/a/other'].map((p) => `robotsTxt ${start.origin}${p}`)].sort())
+  })
+
+  test('a site down for good: unavailableRetries more fetches, then its requests are skipped as disallowed and the run ends', async () => {
+    const server = await site({ status: 503 })
+    const { visited, skipped } = await crawlAll(withGoogleRobots(CheerioCrawler, { retryMs: 100, unavailableRetries: 2 }), [server], true)
+    expect(visited).toEqual([])
+    expect(skipped).toEqual([`robotsTxt ${server.origin}/`])
+    expect(server.requests).toEqual(['/robots.txt', '/robots.txt', '/robots.txt'])
+  })
+
+  test('a retry time further away than maxUnavailableWaitMs: skipped at once, one fetch', async () => {
+    const server = await site([{ status: 503 }, { status: 200, body: ROBOTS }])
+    const { visited, skipped } = await crawlAll(withGoogleRobots(CheerioCrawler, { retryMs: 60_000, maxUnavailableWaitMs: 1_000 }), [server], true)
+    expect([visited, skipped, server.requests]).toEqual([[], [`robotsTxt ${server.origin}/`], ['/robots.txt']])
+  })
+
+  test('unavailableRetries: 0 skips at once', async () => {
+    const server = await site([{ status: 503 }, { status: 200, body: ROBOTS }])
+    const { visited, skipped } = await crawlAll(withGoogleRobots(CheerioCrawler, { retryMs: 50, unavailableRetries: 0 }), [server], true)
+    expect([visited, skipped, server.requests]).toEqual([[], [`robotsTxt ${server.origin}/`], ['/robots.txt']])
+  })
+
+  test('a last good copy is used while a refresh fails: no hold, the cached rules apply', async () => {
+    const server = await site([{ status: 200, body: ROBOTS }, { status: 503 }])
+    let clock = Date.now()
+    const cache = new RobotsCache({ now: () => clock })
+    expect((await cache.get(server.origin)).outcome).toBe('ok')
+    clock += 25 * 3_600_000 // past the 24 h lifetime: the next lookup refreshes, gets a 503, keeps the copy
+    expect(await crawl(withGoogleRobots(CheerioCrawler, { cache }), server, true)).toEqual(GOOGLE_ALLOWED)
+    expect(server.count('/robots.txt')).toBe(2)
+  })
+
+  test('bad options are TypeErrors', () => {
+    expect(() => withGoogleRobots(CheerioCrawler, { unavailableRetries: -1 })).toThrow(/options\.unavailableRetries/)
+    expect(() => withGoogleRobots(CheerioCrawler, { unavailableRetries: 1.5 })).toThrow(/options\.unavailableRetries/)
+    expect(() => withGoogleRobots(CheerioCrawler, { maxUnavailableWaitMs: Number.NaN })).toThrow(/options\.maxUnavailableWaitMs/)
   })
 })
 
@@ -283,6 +380,29 @@ describe('crawlee: RobotsTxtFile', () => {
     expect(RobotsTxtFile.from('http://192.168.0.1/robots.txt', body).getSitemaps({ enqueueStrategy: 'same-domain' })).toEqual(['http://192.168.0.1/s.xml'])
   })
 
+  test("'same-domain' is the public-suffix list's registrable domain, as in Crawlee: co.uk, com.au, private suffixes", () => {
+    // Found by review: the last two host labels were compared, so www.example.co.uk admitted
+    // other.co.uk (and every other site under co.uk). Crawlee asks tldts (ICANN suffixes only:
+    // github.io and blogspot.com are not boundaries there, so their sites are one domain).
+    const sitemaps = [
+      'https://www.example.co.uk/s.xml', 'https://example.co.uk/s.xml', 'https://shop.example.co.uk/s.xml',
+      'https://other.co.uk/s.xml', 'https://co.uk/s.xml', 'https://example.com.au/s.xml', 'https://www.other.com.au/s.xml',
+      'https://alice.github.io/s.xml', 'https://bob.github.io/s.xml', 'https://github.io/s.xml', 'https://x.blogspot.com/s.xml',
+      'https://example.uk/s.xml', 'http://localhost/s.xml', 'http://127.0.0.1/s.xml',
+    ]
+    const body = sitemaps.map((u) => `Sitemap: ${u}\n`).join('')
+    const sameDomain = (base: string) => RobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy: 'same-domain' })
+    expect(sameDomain('https://www.example.co.uk/robots.txt')).toEqual(['https://www.example.co.uk/s.xml', 'https://example.co.uk/s.xml', 'https://shop.example.co.uk/s.xml'])
+    expect(sameDomain('https://shop.example.com.au/robots.txt')).toEqual(['https://example.com.au/s.xml'])
+    expect(sameDomain('https://alice.github.io/robots.txt')).toEqual(['https://alice.github.io/s.xml', 'https://bob.github.io/s.xml', 'https://github.io/s.xml'])
+    expect(sameDomain('http://localhost/robots.txt')).toEqual(['http://localhost/s.xml'])
+    for (const base of ['https://www.example.co.uk/robots.txt', 'https://co.uk/robots.txt', 'https://shop.example.com.au/robots.txt', 'https://alice.github.io/robots.txt',
+      'https://x.blogspot.com/robots.txt', 'http://localhost/robots.txt', 'http://127.0.0.1/robots.txt', 'https://example.uk./robots.txt']) {
+      const stock = StockRobotsTxtFile.from(base, body).getSitemaps({ enqueueStrategy: 'same-domain' } as never)
+      expect([base, sameDomain(base)]).toEqual([base, stock])
+    }
+  })
+
   test('bad arguments are TypeErrors', async () => {
     expect(() => RobotsTxtFile.from('http://127.0.0.1/robots.txt', 3 as unknown as string)).toThrow(/content/)
     await expect(RobotsTxtFile.find('ftp://127.0.0.1/')).rejects.toThrow(TypeError)
@@ -358,6 +478,15 @@ describe('crawlee: packaging', () => {
       // The engine (and its RobotsCache class) is the main entry's, not a second copy.
       expect(text).toMatch(/(from ?|require\()"robotstxt-wasm"/)
       expect(text).not.toMatch(/WebAssembly/)
+      // tldts is required on first use of 'same-domain', never imported.
+      expect(text).not.toMatch(/(\brequire\(|\bfrom\s*|\bimport\()["']tldts/)
+    }
+    // Both builds find tldts when 'same-domain' first asks (the CommonJS one by its own __filename).
+    const check = "console.log(JSON.stringify(RobotsTxtFile.from('https://www.example.co.uk/robots.txt', 'Sitemap: https://other.co.uk/s.xml\\nSitemap: https://example.co.uk/s.xml').getSitemaps({ enqueueStrategy: 'same-domain' })))"
+    const esm = `const { RobotsTxtFile } = await import(${JSON.stringify(join(DIST, 'crawlee.js'))}); ${check}`
+    const cjs = `const { RobotsTxtFile } = require(${JSON.stringify(join(DIST, 'crawlee.cjs'))}); ${check}`
+    for (const args of [['--input-type=module', '-e', esm], ['-e', cjs]]) {
+      expect([args[0], JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }))]).toEqual([args[0], ['https://example.co.uk/s.xml']])
     }
     // Statements only: the TSDoc examples kept in the declarations import crawlee, as a user would.
     expect(readFileSync(join(DIST, 'crawlee.d.ts'), 'utf8')).not.toMatch(/^(?:import|export)\b[^;]*\bfrom ["'](crawlee|@crawlee\/)/m)

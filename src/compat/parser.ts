@@ -10,7 +10,8 @@
 //   user-agent is reduced, and the crawl-delay, sitemap and host directives (its own grouping:
 //   last crawl-delay wins, sitemaps kept with duplicates, the last Host lower-cased).
 
-import { fail, urlString } from '../engine/args.js'
+import { agentTokens, fail, urlString } from '../engine/args.js'
+import { namedGroups } from '../engine/parse.js'
 import { parseRobots, type Robots } from '../engine/robots.js'
 
 /**
@@ -38,6 +39,25 @@ export interface Robot {
   isAllowed(url: string | URL, ua?: string): boolean | undefined
   /** Exactly `!isAllowed(url, ua)`: `true` for a URL of another origin, as in robots-parser. */
   isDisallowed(url: string | URL, ua?: string): boolean | undefined
+  /**
+   * True only when a group that names `ua` disallows `url`: the `*` group is not consulted, so an
+   * agent no group names is never explicitly disallowed (robots-parser's main branch, for crawlers
+   * such as Google's AdsBot that obey only the groups naming them). Which groups name `ua`, and how
+   * their rules decide, are Google's (as in `isAllowed`). `undefined` for a URL of another origin.
+   * A missing, empty or `*` agent is robots-parser's `*` key, whose own group is then the `*` group.
+   *
+   * @example
+   * ```ts
+   * import robotsParser from 'robotstxt-wasm/compat'
+   *
+   * const robots = robotsParser('https://example.com/robots.txt', 'User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /cart\n')
+   * robots.isExplicitlyDisallowed('https://example.com/cart', 'AdsBot-Google') // → true
+   * robots.isExplicitlyDisallowed('https://example.com/home', 'AdsBot-Google') // → false
+   * robots.isExplicitlyDisallowed('https://example.com/home', 'OtherBot') // → false
+   * robots.isDisallowed('https://example.com/home', 'OtherBot') // → true
+   * ```
+   */
+  isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined
   /**
    * The line (from 1) of the rule that decides `url` for `ua` (Google's choice of matching line:
    * the longest match, an allow winning a tie); -1 when no rule matched or the origin differs.
@@ -78,6 +98,15 @@ function originOf(url: string): Origin | null {
   // so a missing port, their default and 80 are one (`ftp://h`, `ftp://h:21`, `ftp://h:80`).
   if (u.port === '') u.port = u.protocol === 'https:' ? '443' : '80'
   return { protocol: u.protocol, hostname: u.hostname, port: u.port }
+}
+
+/**
+ * The robots.txt URL as robots-parser reads it: `undefined` and `null` become the relative URLs
+ * "undefined" and "null" (robots-parser hands them to `new URL(url, base)`, which stringifies), so
+ * the file answers for relative URLs only; strings and `URL`s as given; anything else is a TypeError.
+ */
+function robotsUrlString(url: unknown): string {
+  return url === undefined || url === null ? String(url) : urlString(url)
 }
 
 function sameOrigin(a: Origin | null, b: Origin | null): boolean {
@@ -181,6 +210,19 @@ class CompatRobot implements Robot {
     return !this.isAllowed(url, ua)
   }
 
+  isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined {
+    const s = urlString(url)
+    const agent = callerAgent(ua)
+    if (!sameOrigin(originOf(s), this.#origin)) return undefined
+    // robots-parser looks the reduced agent up as a key: `*` finds the `*` group itself, and an
+    // agent reduced to nothing ("/1.0") finds no group (Google's token of a user-agent line is
+    // never empty).
+    if (agent === '') return false
+    if (agent !== '*' && namedGroups(this.#robots.parsed, agentTokens(agent)).length === 0) return false
+    // A named agent is decided by its groups only (RFC 9309 2.2.1), so the verdict is isAllowed's.
+    return !this.#robots.isAllowed(s, agent)
+  }
+
   getMatchingLineNumber(url: string | URL, ua?: string): number {
     const s = urlString(url)
     const agent = callerAgent(ua)
@@ -222,8 +264,11 @@ function tokenFor(agent: string): string {
  *
  * `url` decides which URLs the file answers for: those with the same protocol, host name and port
  * (a missing port counts as 443 for https and 80 otherwise; relative URLs resolve against one
- * made-up host, so a relative `url` answers for relative URLs). `contents` may be `undefined` or
- * `null` for an empty file. Anything else that is not a string is a `TypeError`.
+ * made-up host, so a relative `url` answers for relative URLs). A `url` robots-parser accepts never
+ * throws: `undefined`, `null` and text that is no absolute URL (`'null'`, `':/wom/test/'`) are
+ * relative, so `isAllowed` answers `undefined` for every absolute URL while `getSitemaps`,
+ * `getPreferredHost` and `getCrawlDelay` read the file as usual. `contents` may be `undefined` or
+ * `null` for an empty file. Any other type of either argument is a `TypeError`.
  *
  * @example
  * ```ts
@@ -233,10 +278,15 @@ function tokenFor(agent: string): string {
  * robots.isAllowed('https://example.com/a/', 'MyBot/1.0') // → true
  * robots.isAllowed('https://other.example/a/', 'MyBot/1.0') // → undefined
  * robots.getMatchingLineNumber('https://example.com/a/x', 'MyBot') // → 2
+ *
+ * // A robots.txt URL that is none (undefined, null, 'null'): no verdicts, but the file is still read
+ * const unknown = robotsParser('null', 'Sitemap: https://example.com/s.xml\n')
+ * unknown.isAllowed('https://example.com/a/') // → undefined
+ * unknown.getSitemaps() // → [ 'https://example.com/s.xml' ]
  * ```
  */
 export default function robotsParser(url: string | URL, contents: string): Robot {
-  const u = urlString(url)
+  const u = robotsUrlString(url)
   const text: unknown = contents
   if (text !== undefined && text !== null && typeof text !== 'string') fail('contents', 'the robots.txt text as a string', text)
   return new CompatRobot(u, text ?? '')

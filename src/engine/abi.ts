@@ -98,6 +98,22 @@ export interface WasmExports {
   streamRuleStart(): number
   streamRuleEnd(): number
   streamRuleAllow(): number
+  /**
+   * The matrix pass's scan (assembly/matrix.ts): the body's groups and rules for `agents` agents,
+   * whose naming tokens are `count` MTOKEN_* entries at `tokens` (one per agent and token); writes
+   * the named mask and the records (layout.ts MREC_*) at `work` and returns their end, or 0 when
+   * `cap` bytes are too few (then see matrixNeeded).
+   */
+  matrixScan(body: number, len: number, tokens: number, count: number, agents: number, work: number, cap: number): number
+  /**
+   * Every agent of the last matrixScan on URL i = bytes[ends[i-1], ends[i]): the signed line
+   * (as Matcher.checkMany) as i32 at out + 4 * (agent * stride + i). `best`: 16 bytes per agent, plus 16.
+   */
+  matrixCheck(ends: number, bytes: number, count: number, stride: number, out: number, best: number): void
+  /** After matrixScan returned 0: the work area bytes it needs. */
+  matrixNeeded(): number
+  /** Where the last matrixScan's records start. */
+  matrixFirstRecord(): number
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
   /** Up to `cap` line records (SCAN_* in layout.ts) at `out`; 0 when the body is done. */

@@ -117,44 +117,55 @@ export function checkBatch(e: Engine, urls: readonly string[], from: number, to:
   }
   for (let start = from; start < to; start += BATCH_URLS) {
     const count = Math.min(BATCH_URLS, to - start)
-    const { joined, chars } = join(urls, start, count)
+    let chars = 0
+    for (let k = start; k < start + count; k++) chars += urls[k]!.length
     const head = count * 8
     e.reserveInput(head + chars * 3)
     e.clearInput()
     const ends = e.input
     const out = ends + count * 4
     const data = ends + head
-    const u8 = e.u8
-    // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
-    // boundaries are the string lengths, otherwise each URL is encoded on its own.
-    const { written } = encoder.encodeInto(joined, u8.subarray(data, data + e.inputCap - head))
-    const endsView = e.i32
-    let at = 0
-    if (written === chars) {
-      for (let k = 0; k < count; k++) {
-        at += urls[start + k]!.length
-        endsView[(ends >> 2) + k] = at
-      }
-    } else if (joinedBoundariesHold(urls, start, count)) {
-      // Some URL is non-ASCII: the joined bytes are still right; wasm turns the ends, in UTF-16
-      // units, into byte offsets.
-      for (let k = 0; k < count; k++) {
-        at += urls[start + k]!.length
-        endsView[(ends >> 2) + k] = at
-      }
-      e.w.unitEndsToByteEnds(ends, data, count)
-    } else {
-      for (let k = 0; k < count; k++) {
-        at += encoder.encodeInto(urls[start + k]!, u8.subarray(data + at, data + e.inputCap - head)).written
-        endsView[(ends >> 2) + k] = at
-      }
-    }
+    encodeUrls(e, urls, start, count, ends, data, e.inputCap - head)
     if (bytes !== null) {
       e.w.allowedMany(ends, data, count, out)
       bytes.set(e.u8.subarray(out, out + count), start)
     } else {
       e.w.checkMany(ends, data, count, out)
       results!.set(e.i32.subarray(out >> 2, (out >> 2) + count), start)
+    }
+  }
+}
+
+/**
+ * Writes urls[start, start + count) as UTF-8 at `data` (room for `room` bytes, 3 per UTF-16 unit)
+ * and their ends, byte offsets from `data`, as u32 at `ends`: byte for byte what TextEncoder gives
+ * for each URL on its own.
+ */
+export function encodeUrls(e: Engine, urls: readonly string[], start: number, count: number, ends: number, data: number, room: number): void {
+  const { joined, chars } = join(urls, start, count)
+  const u8 = e.u8
+  // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
+  // boundaries are the string lengths, otherwise each URL is encoded on its own.
+  const { written } = encoder.encodeInto(joined, u8.subarray(data, data + room))
+  const endsView = e.i32
+  let at = 0
+  if (written === chars) {
+    for (let k = 0; k < count; k++) {
+      at += urls[start + k]!.length
+      endsView[(ends >> 2) + k] = at
+    }
+  } else if (joinedBoundariesHold(urls, start, count)) {
+    // Some URL is non-ASCII: the joined bytes are still right; wasm turns the ends, in UTF-16
+    // units, into byte offsets.
+    for (let k = 0; k < count; k++) {
+      at += urls[start + k]!.length
+      endsView[(ends >> 2) + k] = at
+    }
+    e.w.unitEndsToByteEnds(ends, data, count)
+  } else {
+    for (let k = 0; k < count; k++) {
+      at += encoder.encodeInto(urls[start + k]!, u8.subarray(data + at, data + room)).written
+      endsView[(ends >> 2) + k] = at
     }
   }
 }

@@ -57,6 +57,8 @@ export interface FetchConfig {
   headers: Record<string, string>
   signal: AbortSignal | undefined
   dispatcher: Dispatcher | undefined
+  /** Read a 2xx body on past the BODY_LIMIT cut, counting without keeping, up to this many bytes (the survey's `bytes`). */
+  countTo?: number
 }
 
 /** True for an AbortSignal-like object. */
@@ -169,10 +171,10 @@ async function follow(start: string, doFetch: typeof fetch, config: FetchConfig,
       discard(res)
       res = await raceAbort(Reflect.apply(doFetch, globalThis, [url, { ...init, redirect: 'follow' }]) as Promise<Response>, signal)
       const redirected = res.redirected ? 1 : 0
-      return readFinal(res, { url: res.url !== '' ? res.url : url, redirects: hop + redirected }, signal)
+      return readFinal(res, { url: res.url !== '' ? res.url : url, redirects: hop + redirected }, signal, { countTo: config.countTo })
     }
     const status = res.status
-    if (status < 300 || status >= 400) return readFinal(res, { url, redirects: hop }, signal)
+    if (status < 300 || status >= 400) return readFinal(res, { url, redirects: hop }, signal, { countTo: config.countTo })
     const location = res.headers.get('location')
     const next = redirectTarget(location, url)
     // RFC 9309 2.3.1.2: a chain that does not end in a robots.txt within the hop limit is
@@ -182,7 +184,7 @@ async function follow(start: string, doFetch: typeof fetch, config: FetchConfig,
       : hop >= MAX_REDIRECTS ? fetchError('redirects', `more than ${MAX_REDIRECTS} redirects`)
       : visited.has(next) ? fetchError('redirects', `a redirect loop back to ${next}`)
       : null
-    if (why !== null) return readFinal(res, { url, redirects: hop }, signal, why)
+    if (why !== null) return readFinal(res, { url, redirects: hop }, signal, { redirectError: why })
     discard(res)
     visited.add(next!)
     url = next!

@@ -140,6 +140,8 @@ export interface RawFetch {
   outcome: RobotsOutcome
   /** The bytes read (at most BODY_LIMIT) when outcome is 'ok'. */
   body: Uint8Array | null
+  /** Outcome 'ok': the body's decoded size, counted past the cut up to the read's `countTo` (else at most BODY_LIMIT). */
+  size?: number
   /** `Cache-Control: max-age` of the final response, in ms; undefined when absent or invalid. */
   maxAgeMs: number | undefined
   /** `Cache-Control: no-store` on the final response. */
@@ -234,27 +236,33 @@ export function failure(error: RobotsFetchError, redirects = 0): RawFetch {
   return { status: null, outcome: 'disallow-all', body: null, maxAgeMs: undefined, noStore: false, retryAfterMs: undefined, url: null, redirects, error }
 }
 
+/** How a final response is read: `redirectError` explains a 3xx that ends the chain; `countTo` bytes of a 2xx body are counted (the survey's size before the cut). */
+export interface FinalRead {
+  redirectError?: RobotsFetchError
+  countTo?: number
+}
+
 /**
  * The RawFetch of a final response (not a redirect to follow): status rules, the body read up to
- * the limit, Cache-Control and Retry-After. `redirectError` explains a 3xx that ends the chain.
- * A body that fails to read throws a BodyError; everything else is an outcome.
+ * the limit, Cache-Control and Retry-After. A body that fails to read throws a BodyError;
+ * everything else is an outcome.
  */
-export async function readFinal(res: ResponseParts, at: Hop, signal: AbortSignal | undefined, redirectError?: RobotsFetchError): Promise<RawFetch> {
+export async function readFinal(res: ResponseParts, at: Hop, signal: AbortSignal | undefined, read: FinalRead = {}): Promise<RawFetch> {
   const status = res.status
   const outcome = statusOutcome(status)
   const common = { url: at.url, redirects: at.redirects, retryAfterMs: undefined, error: null }
   if (outcome === 'ok') {
-    let body: Uint8Array
+    let body: { bytes: Uint8Array; size: number }
     try {
-      body = await readLimited(res, BODY_LIMIT, signal)
+      body = await readLimited(res, BODY_LIMIT, signal, read.countTo ?? BODY_LIMIT)
     } catch (e) {
       throw new BodyError(e)
     }
-    return { ...common, status, outcome, body, ...cacheControl(res.headers.get('cache-control')) }
+    return { ...common, status, outcome, body: body.bytes, size: body.size, ...cacheControl(res.headers.get('cache-control')) }
   }
   discard(res)
   if (status >= 300 && status < 400) {
-    return { ...common, status, outcome, body: null, ...cacheControl(res.headers.get('cache-control')), error: redirectError ?? UNFOLLOWED }
+    return { ...common, status, outcome, body: null, ...cacheControl(res.headers.get('cache-control')), error: read.redirectError ?? UNFOLLOWED }
   }
   if (outcome === 'allow-all') return { ...common, status, outcome, body: null, ...cacheControl(res.headers.get('cache-control')) }
   if (status < 100) return failure(fetchError('other', `a response without an HTTP status (${status})`), at.redirects)
@@ -307,43 +315,49 @@ function raced<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
 
 /**
  * Reads at most `limit` decoded bytes of the body, then cancels the stream: a larger, endless or
- * decompression-bomb body costs at most `limit` bytes plus one chunk. A stream error (reset,
- * truncation) rejects, and so does a body shorter than its Content-Length.
+ * decompression-bomb body costs at most `limit` bytes plus one chunk. With `countTo` above
+ * `limit`, the bytes past the cut are read and counted, not kept, up to `countTo` (`size`). A
+ * stream error (reset, truncation) rejects, and so does a body shorter than its Content-Length.
  */
-async function readLimited(res: ResponseParts, limit: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
-  let bytes: Uint8Array
-  if (res.whole !== undefined) bytes = res.whole.slice(0, limit)
-  else if (res.body === null) bytes = new Uint8Array(0)
+async function readLimited(res: ResponseParts, limit: number, signal: AbortSignal | undefined, countTo: number): Promise<{ bytes: Uint8Array; size: number }> {
+  const upTo = Math.max(countTo, limit)
+  let read: { bytes: Uint8Array; size: number; finished: boolean }
+  if (res.whole !== undefined) read = { bytes: res.whole.slice(0, limit), size: Math.min(res.whole.length, upTo), finished: true }
+  else if (res.body === null) read = { bytes: new Uint8Array(0), size: 0, finished: true }
   else if (typeof res.body.getReader !== 'function') {
     // A fetch without streams: nothing bounds the read, but the cut still holds.
     const all = new Uint8Array(await raced(res.arrayBuffer!(), signal))
-    return all.subarray(0, Math.min(all.length, limit))
+    return { bytes: all.subarray(0, Math.min(all.length, limit)), size: Math.min(all.length, upTo) }
   } else {
-    const read = await readStream(res.body, limit, signal)
-    if (!read.finished) return read.bytes
-    bytes = read.bytes
+    read = await readStream(res.body, limit, upTo, signal)
   }
   const declared = declaredLength(res.headers)
-  if (bytes.length < Math.min(declared, limit)) {
-    throw new CodedError('truncated', `body of ${bytes.length} bytes, shorter than its Content-Length of ${declared}`)
+  if (read.finished && read.size < Math.min(declared, upTo)) {
+    throw new CodedError('truncated', `body of ${read.size} bytes, shorter than its Content-Length of ${declared}`)
   }
-  return bytes
+  return { bytes: read.bytes, size: read.size }
 }
 
-/** Up to `limit` bytes of `stream`; `finished` when its end came first (else the rest is cancelled). */
-async function readStream(stream: ReadableStream<Uint8Array>, limit: number, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; finished: boolean }> {
+/**
+ * Up to `limit` bytes of `stream`, and its length counted up to `upTo`; `finished` when its end
+ * came first (else the rest is cancelled).
+ */
+async function readStream(stream: ReadableStream<Uint8Array>, limit: number, upTo: number, signal: AbortSignal | undefined): Promise<{ bytes: Uint8Array; size: number; finished: boolean }> {
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
+  let seen = 0
   let finished = false
   try {
-    while (total < limit) {
+    while (seen < upTo) {
       const { done, value } = await raced(reader.read(), signal)
       if (done) {
         finished = true
         break
       }
       if (!(value instanceof Uint8Array)) throw new TypeError('response body chunk is not a Uint8Array')
+      seen += value.length
+      if (total >= limit) continue
       const take = Math.min(value.length, limit - total)
       chunks.push(take === value.length ? value : value.subarray(0, take))
       total += take
@@ -352,7 +366,7 @@ async function readStream(stream: ReadableStream<Uint8Array>, limit: number, sig
     // Not awaited: cancelling a stalled stream may itself stall, and the result is already known.
     if (!finished) reader.cancel().catch(noop)
   }
-  return { bytes: concatBytes(chunks, total), finished }
+  return { bytes: concatBytes(chunks, total), size: Math.min(seen, upTo), finished }
 }
 
 /**

@@ -3,11 +3,14 @@
 // (fetchRobots / RobotsCache), and withGoogleRobots(), which makes a crawler class look its
 // robots.txt files up through it.
 // Invariants: nothing here imports crawlee statically (the subpath works, and type-checks, without it);
-// a crawler made by withGoogleRobots fetches each origin's robots.txt through ONE shared RobotsCache.
+// a crawler made by withGoogleRobots fetches each origin's robots.txt through ONE shared RobotsCache;
+// such a crawler never fetches a page while its origin's robots.txt is unavailable (a request of such
+// an origin is held and tried again after the retry time, a bounded number of times, then skipped).
 // The package's names come from public.ts: the build turns that import into one of `robotstxt-wasm`
 // itself, so a RobotsCache made with the main entry is the very class used here. The one internal
 // helper, strictDispatcher (http/), holds no state worth sharing and is bundled in.
 
+import { createRequire } from 'node:module'
 import { fail } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
 import { strictDispatcher, type Dispatcher } from '../http/strict-decoding.js'
@@ -101,6 +104,14 @@ export interface RobotsTxtFileFindOptions {
 export interface GoogleRobotsOptions extends RobotsCacheOptions {
   /** The cache shared by the crawl; default a new `RobotsCache` built from the other options. */
   cache?: RobotsCache
+  /**
+   * How many more fetches of an unavailable robots.txt (429, 5xx, a timeout, a network error) a
+   * request of its origin waits for, each at the retry time the failed fetch set (`retryMs`, or a
+   * `Retry-After`), before it is skipped as disallowed; default 3, 0 skips at once.
+   */
+  unavailableRetries?: number
+  /** The longest wait for such a retry, in ms: a retry time further away skips the request at once; default 10 minutes. */
+  maxUnavailableWaitMs?: number
 }
 
 /**
@@ -120,6 +131,12 @@ export interface GoogleRobotsOptions extends RobotsCacheOptions {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CrawlerClass = abstract new (...args: any[]) => object
+
+/**
+ * The crawler's RobotsTxtFile for a lookup's result; `admitUnavailable` makes it admit the origin's
+ * URLs while the file is unavailable (the crawler holds them when they are dequeued).
+ */
+let fileOf!: (url: string, result: RobotsFetch, agent: string | undefined, admitUnavailable: boolean) => RobotsTxtFile
 
 /** The agent Crawlee passes when the crawler declares none (`respectRobotsTxtFile: true`). */
 const CRAWLEE_ANY_AGENT = '*'
@@ -152,12 +169,20 @@ export class RobotsTxtFile {
   readonly #result: RobotsFetch
   readonly #proxyUrl: string | undefined
   readonly #agent: string | undefined
+  /** Admit the origin's URLs while its robots.txt is unavailable (a crawler that holds them at dequeue). */
+  readonly #admitUnavailable: boolean
 
-  private constructor(url: string, result: RobotsFetch, proxyUrl: string | undefined, agent: string | undefined) {
+  private constructor(url: string, result: RobotsFetch, proxyUrl: string | undefined, agent: string | undefined, admitUnavailable = false) {
     this.#url = url
     this.#result = result
     this.#proxyUrl = proxyUrl
     this.#agent = agent
+    this.#admitUnavailable = admitUnavailable
+  }
+
+  // The crawler's factory (see fileOf): a static block, so that no caller of the public class reaches it.
+  static {
+    fileOf = (url, result, agent, admitUnavailable) => new RobotsTxtFile(robotsTxtUrl(url), result, undefined, agent, admitUnavailable)
   }
 
   /**
@@ -224,14 +249,18 @@ export class RobotsTxtFile {
       return true
     }
     if (origin !== this.#result.origin) return true
+    if (this.#admitUnavailable && unavailable(this.#result)) return true
     return this.#result.isAllowed(url, agent)
   }
 
   /**
    * The sitemap URLs the file lists, kept when they match `options.enqueueStrategy` relative to the
    * robots.txt host (default 'same-hostname'; 'all' keeps every http(s) one). Other schemes are dropped.
-   * 'same-domain' compares the last two host labels (Crawlee uses the public-suffix list there), or
-   * the origins for an IP address; a trailing dot on a host name is ignored, as in Crawlee.
+   * 'same-domain' compares registrable domains as Crawlee does: the public-suffix list through `tldts`
+   * (the library Crawlee uses, installed with it), ICANN suffixes only, so `www.example.co.uk` and
+   * `other.co.uk` differ while `alice.github.io` and `bob.github.io` (a private suffix) are one
+   * domain; a host with no registrable domain (an IP address, `localhost`) must have the same origin.
+   * A trailing dot on a host name is ignored by the other strategies, as in Crawlee.
    */
   getSitemaps(options?: RobotsTxtFileSitemapsOptions): string[] {
     const strategy = options?.enqueueStrategy ?? 'same-hostname'
@@ -282,12 +311,20 @@ export class RobotsTxtFile {
  * The agent is `respectRobotsTxtFile.userAgent` when the crawler sets one, else `options.userAgent`
  * (also sent as the robots.txt request's User-Agent), else the `*` group.
  *
+ * A request whose origin's robots.txt is unavailable (429, 5xx, a timeout, a network error, with no
+ * good copy cached) is not dropped: it is enqueued, and held when Crawlee dequeues it, as Crawlee
+ * holds one for `sameDomainDelaySecs`, until the retry time the failed fetch set (`expiresAt`); then
+ * the robots.txt is fetched again. After `unavailableRetries` more failures (default 3), or when the
+ * retry time is more than `maxUnavailableWaitMs` away (default 10 minutes), its requests are skipped
+ * as Crawlee skips a disallowed one (`onSkippedRequest` with reason 'robotsTxt'), so a site down for
+ * good ends the run. No page is fetched while its robots.txt is unavailable.
+ *
  * @example
  * ```ts
  * import { CheerioCrawler } from 'crawlee'
  * import { withGoogleRobots } from 'robotstxt-wasm/crawlee'
  *
- * const crawler = new (withGoogleRobots(CheerioCrawler))({
+ * const crawler = new (withGoogleRobots(CheerioCrawler, { unavailableRetries: 2 }))({
  *   respectRobotsTxtFile: { userAgent: 'MyBot' }, // the group of MyBot, as Google selects it
  *   async requestHandler({ enqueueLinks }) { await enqueueLinks() },
  * })
@@ -296,32 +333,217 @@ export class RobotsTxtFile {
  */
 export function withGoogleRobots<C extends CrawlerClass>(CrawlerClass: C, options?: GoogleRobotsOptions): C {
   if (typeof CrawlerClass !== 'function') fail('CrawlerClass', 'a Crawlee crawler class', CrawlerClass)
-  if (typeof (CrawlerClass.prototype as { getRobotsTxtFileForUrl?: unknown }).getRobotsTxtFileForUrl !== 'function') {
+  const base = CrawlerClass.prototype as CrawleeHooks
+  if (typeof base.getRobotsTxtFileForUrl !== 'function') {
     fail('CrawlerClass', 'a crawler class with getRobotsTxtFileForUrl (Crawlee >= 3.13.1)', CrawlerClass)
   }
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
-  const { cache: given, ...cacheOptions } = options ?? {}
+  const { cache: given, unavailableRetries, maxUnavailableWaitMs, ...cacheOptions } = options ?? {}
   if (given !== undefined && !(given instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', given)
   // From the copy: a getter read again could give the crawl an agent the cache was not built with.
   const declared = checkAgent(cacheOptions.userAgent, 'options.userAgent')
+  const retries = countOption(unavailableRetries, 'options.unavailableRetries', DEFAULT_UNAVAILABLE_RETRIES)
+  const maxWait = msOption(maxUnavailableWaitMs, 'options.maxUnavailableWaitMs', DEFAULT_MAX_UNAVAILABLE_WAIT_MS)
   const cache = given ?? new RobotsCache(cacheOptions)
+  const origins = new OriginStates()
+  // Holding needs Crawlee's dequeue hook (delayRequest, called just before its robots.txt check of
+  // a dequeued request): without it every check is the strict one, and an unavailable file drops.
+  const holds = typeof base.delayRequest === 'function' && typeof base.isAllowedBasedOnRobotsTxtFile === 'function'
 
   // @ts-expect-error TS2545: a mixin over an abstract constructor type; C's own constructor is inherited.
   class GoogleRobotsCrawler extends CrawlerClass {
-    async getRobotsTxtFileForUrl(url: string): Promise<RobotsTxtFile | undefined> {
+    /** The result delayRequest judged a dequeued request by, for the robots.txt check that follows it. */
+    #judged: { url: string; result: RobotsFetch } | null = null
+    /** Results looked up for held requests (by unique key), each used once, at the request's next dequeue. */
+    readonly #lookedUp = new Map<string, RobotsFetch>()
+
+    /** The agent for the crawl, or null when the crawler does not respect robots.txt. */
+    #agent(): string | undefined | null {
       const respect = (this as { respectRobotsTxtFile?: boolean | { userAgent?: string } }).respectRobotsTxtFile
-      if (!respect) return undefined
-      const agent = typeof respect === 'object' && typeof respect.userAgent === 'string' && respect.userAgent !== '' ? respect.userAgent : declared
+      if (!respect) return null
+      return typeof respect === 'object' && typeof respect.userAgent === 'string' && respect.userAgent !== '' ? respect.userAgent : declared
+    }
+
+    async getRobotsTxtFileForUrl(url: string): Promise<RobotsTxtFile | undefined> {
+      const agent = this.#agent()
+      if (agent === null) return undefined
+      const result = await lookup(url)
+      if (result === undefined) return undefined
+      return fileOf(url, result, agent, holds)
+    }
+
+    // Crawlee asks this before a URL is enqueued (addRequests) and of each dequeued request, just
+    // after delayRequest: only the second may let a page be fetched, so only it is strict.
+    async isAllowedBasedOnRobotsTxtFile(url: string): Promise<boolean> {
+      const judged = this.#judged
+      this.#judged = null
+      const agent = this.#agent()
+      if (agent === null) return true
+      // A file's isAllowed without an agent takes the file's own, the crawl's agent.
+      if (judged !== null && judged.url === url) return fileOf(url, judged.result, agent, false).isAllowed(url)
+      const file = await this.getRobotsTxtFileForUrl(url)
+      return file === undefined || file.isAllowed(url)
+    }
+
+    delayRequest(request: QueuedRequest, source: RequestSource): boolean {
+      if (base.delayRequest?.call(this, request, source) === true) return true
+      if (!holds || this.#agent() === null) return false
+      let origin: string
       try {
-        return await RobotsTxtFile.find(url, undefined, { cache, userAgent: agent })
+        origin = robotsOrigin(request.url)
       } catch {
-        // Not an http(s) URL (or not a URL): Crawlee's own lookup also leaves such URLs unfiltered.
-        return undefined
+        return false // not http(s): Crawlee's own lookup leaves it unfiltered too
       }
+      const now = cache.now()
+      const result = this.#lookedUp.get(request.uniqueKey) ?? origins.fresh(origin, now)
+      this.#lookedUp.delete(request.uniqueKey)
+      if (result === undefined) {
+        // Not known, or expired: look the file up first, then hand the request back to the queue.
+        this.#hold(request, source, 0)
+        return true
+      }
+      const wait = result.expiresAt - now
+      if (unavailable(result) && origins.failures(origin) <= retries && wait <= maxWait) {
+        origins.logOnce(origin, result, () => this.#warn(`robots.txt of ${origin} unavailable (${why(result)}): its requests wait for a fetch at ${new Date(result.expiresAt).toISOString()} (retry ${origins.failures(origin)} of ${retries})`))
+        this.#hold(request, source, Math.max(wait, 1))
+        return true
+      }
+      if (unavailable(result)) {
+        const reason = wait > maxWait ? `its retry time is more than maxUnavailableWaitMs (${maxWait} ms) away` : `${origins.failures(origin)} fetches failed`
+        origins.logOnce(origin, result, () => this.#warn(`robots.txt of ${origin} unavailable (${why(result)}): ${reason}, so its requests are skipped`))
+      }
+      this.#judged = { url: request.url, result }
+      return false
+    }
+
+    /**
+     * Hands `request` back to the queue after `ms` (at most HOLD_STEP_MS at a time, then it is
+     * held again at its next dequeue); when the wait is over, its robots.txt is looked up first,
+     * and that result is what its next dequeue is judged by.
+     */
+    #hold(request: QueuedRequest, source: RequestSource, ms: number): void {
+      const step = Math.min(ms, HOLD_STEP_MS)
+      const timer = setTimeout(() => {
+        void (async () => {
+          if (step === ms) {
+            const result = await lookup(request.url)
+            if (result !== undefined) this.#lookedUp.set(request.uniqueKey, result)
+          }
+          await source.reclaimRequest(request, { forefront: request.userData?.__crawlee?.forefront })
+        })().catch((e: unknown) => this.#warn(`could not hand ${request.url} back to the request queue: ${String(e)}`))
+      }, step)
+      // The crawler's own timers keep the process alive while it runs; these must not after it stops.
+      ;(timer as { unref?: () => void }).unref?.()
+    }
+
+    #warn(message: string): void {
+      (this as { log?: { warning?: (m: string) => void } }).log?.warning?.(message)
     }
   }
+
+  /** The origin's robots.txt through the shared cache, noted for the hold decisions; undefined for a URL that is not http(s). */
+  async function lookup(url: string): Promise<RobotsFetch | undefined> {
+    let result: RobotsFetch
+    try {
+      result = await cache.get(url)
+    } catch {
+      // Not an http(s) URL (or not a URL): Crawlee's own lookup also leaves such URLs unfiltered.
+      return undefined
+    }
+    origins.observe(result)
+    return result
+  }
+
   Object.defineProperty(GoogleRobotsCrawler, 'name', { value: `GoogleRobots${CrawlerClass.name}` })
   return GoogleRobotsCrawler as unknown as C
+}
+
+/** The parts of Crawlee's BasicCrawler the subclass builds on (protected there). */
+interface CrawleeHooks {
+  getRobotsTxtFileForUrl?: unknown
+  isAllowedBasedOnRobotsTxtFile?: unknown
+  delayRequest?: (this: unknown, request: QueuedRequest, source: RequestSource) => boolean
+}
+
+/** The part of Crawlee's `Request` a hold uses. */
+interface QueuedRequest {
+  uniqueKey: string
+  url: string
+  userData?: { __crawlee?: { forefront?: boolean } }
+}
+
+/** The part of Crawlee's request queue (or request manager) a hold uses. */
+interface RequestSource {
+  reclaimRequest(request: QueuedRequest, options?: { forefront?: boolean }): Promise<unknown>
+}
+
+const DEFAULT_UNAVAILABLE_RETRIES = 3
+const DEFAULT_MAX_UNAVAILABLE_WAIT_MS = 600_000
+/**
+ * The longest a held request stays out of the queue at a time. Crawlee's request queue locks a
+ * dequeued request for max(requestHandlerTimeoutSecs + 5, 60) s and hands it out again once the
+ * lock expires, so a longer wait is made of several holds, each ending with the request back in
+ * the queue.
+ */
+const HOLD_STEP_MS = 30_000
+/** Origins whose state is kept; the least recently observed go first (a dropped one is looked up again). */
+const MAX_ORIGIN_STATES = 10_000
+
+/** A fetch that found no usable robots.txt and no good copy to fall back on. */
+function unavailable(result: RobotsFetch): boolean {
+  return result.outcome === 'disallow-all'
+}
+
+function why(result: RobotsFetch): string {
+  return result.status === null ? 'no response' : `status ${result.status}`
+}
+
+/**
+ * Per origin, the last robots.txt result a crawler of the subclass saw and how many fetches in a
+ * row found it unavailable (each distinct result counts once), and the last failure logged.
+ */
+class OriginStates {
+  readonly #states = new Map<string, { result: RobotsFetch; failures: number; logged: RobotsFetch | null }>()
+
+  observe(result: RobotsFetch): void {
+    const prev = this.#states.get(result.origin)
+    if (prev?.result === result) return
+    const failures = !unavailable(result) ? 0 : prev !== undefined && unavailable(prev.result) ? prev.failures + 1 : 1
+    this.#states.delete(result.origin)
+    this.#states.set(result.origin, { result, failures, logged: prev?.logged ?? null })
+    if (this.#states.size > MAX_ORIGIN_STATES) this.#states.delete(this.#states.keys().next().value!)
+  }
+
+  /** The origin's last result while it is still valid at `now`. */
+  fresh(origin: string, now: number): RobotsFetch | undefined {
+    const state = this.#states.get(origin)
+    return state !== undefined && now < state.result.expiresAt ? state.result : undefined
+  }
+
+  /** Fetches in a row that found the origin's robots.txt unavailable (0 after a good one). */
+  failures(origin: string): number {
+    return this.#states.get(origin)?.failures ?? 0
+  }
+
+  /** Runs `log` once per failed result of the origin. */
+  logOnce(origin: string, result: RobotsFetch, log: () => void): void {
+    const state = this.#states.get(origin)
+    if (state === undefined || state.logged === result) return
+    state.logged = result
+    log()
+  }
+}
+
+function countOption(value: unknown, param: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(param, 'an integer >= 0 or undefined', value)
+  return value
+}
+
+function msOption(value: unknown, param: string, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(param, 'a number of ms >= 0 (Infinity: no limit) or undefined', value)
+  return value
 }
 
 /** The robots.txt URL of `url`'s origin (robotsOrigin validates the URL: http(s) only). */
@@ -339,16 +561,44 @@ function hostName(u: URL): string {
   return u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname
 }
 
+/** tldts' `getDomain`, as Crawlee calls it. */
+type GetDomain = (hostname: string, options: { mixedInputs: boolean }) => string | null
+
+/** tldts once loaded (null: not found); undefined until the first 'same-domain' asks for it. */
+let tldtsGetDomain: GetDomain | null | undefined
+
 /**
- * Crawlee's 'same-domain': the same registrable domain, approximated by the last two labels; an IP
- * address has no domain, and its last labels ("0.1") say nothing, so its origin must match.
+ * tldts, loaded on first use and synchronously (`getSitemaps` is synchronous in Crawlee too): from
+ * this package's place (an install with crawlee has it, and it is an optional peer of this entry),
+ * else from where crawlee's own packages find theirs.
+ */
+function loadGetDomain(): GetDomain | null {
+  const here = createRequire(typeof __filename === 'string' ? __filename : import.meta.url)
+  for (const via of [null, '@crawlee/utils', 'crawlee', '@crawlee/basic']) {
+    try {
+      const from = via === null ? here : createRequire(here.resolve(via))
+      const tldts = from('tldts') as { getDomain?: unknown }
+      if (typeof tldts.getDomain === 'function') return tldts.getDomain as GetDomain
+    } catch {
+      // Not installed there: try the next place.
+    }
+  }
+  return null
+}
+
+/**
+ * Crawlee's 'same-domain' (`matchesEnqueueStrategy` in @crawlee/utils): the registrable domains of
+ * both hosts by the public-suffix list, with tldts' defaults (ICANN section; private suffixes such
+ * as github.io are not boundaries); a host without one (an IP address) must have the same origin.
  */
 function sameDomain(u: URL, base: URL): boolean {
-  const host = hostName(base)
-  // The URL parser writes an IPv4 host in dotted decimal and an IPv6 one in brackets.
-  if (host.startsWith('[') || /^[0-9]+(\.[0-9]+){3}$/.test(host)) return u.origin === base.origin
-  const lastLabels = (h: string): string => h.split('.').slice(-2).join('.')
-  return lastLabels(hostName(u)) === lastLabels(host)
+  if (tldtsGetDomain === undefined) tldtsGetDomain = loadGetDomain()
+  if (tldtsGetDomain === null) {
+    throw new Error("robotstxt-wasm/crawlee: getSitemaps({ enqueueStrategy: 'same-domain' }) needs the tldts package, which crawlee installs (npm install crawlee, or tldts)")
+  }
+  const domain = tldtsGetDomain(base.hostname, { mixedInputs: false })
+  if (domain === null || domain === '') return u.origin === base.origin
+  return domain === tldtsGetDomain(u.hostname, { mixedInputs: false })
 }
 
 /** A fetch that goes through `proxyUrl`, built on undici (Node's own fetch has no proxy option). */
