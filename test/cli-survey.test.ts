@@ -111,7 +111,7 @@ describe('robotstxt survey', () => {
     ])
     expect(ok.count()).toBe(1)
     // The survey's requests name it: nothing goes out as node.
-    expect(ok.headers[0]!['user-agent']).toMatch(/^robotstxt-wasm\/\S+ survey \(\+https:/)
+    expect(ok.headers[0]!['user-agent']).toMatch(/^robotstxt-wasm\/\S+ \(\+https:/)
     // The 503 is a failure, counted as one: no share of blocking comes from it.
     expect(r.stdout).toMatch(/^records 4 of 3 origins: 1 ok, 1 allow-all \(no robots\.txt\), 1 disallow-all \(failures\), 1 unreadable\nfailures: status 503 x1\n/)
     expect(r.stdout).toMatch(/\nCCBot +ai-training +100\.0% +0\.0% +0\.0% +0\.0% +0\.0% +100\.0%\n/)
