@@ -111,7 +111,7 @@ export function compileList(refs: usize, count: u32, patBytes: u32, origBytes: u
 }
 
 // A user-agent line begins a new group unless it continues the user-agent run of a group with no rules yet.
-@inline function startsGroup(kind: u32): bool {
+@inline export function startsGroup(kind: u32): bool {
   return kind == KIND_USER_AGENT && (!gIn || gHasRules);
 }
 
@@ -222,6 +222,16 @@ export function ruleScope(kind: u32): u32 {
   return gNamed ? REF_F_SPECIFIC : gGlobal ? REF_F_GLOBAL : 0;
 }
 
+/** The line groupLine read last stands in a group (a user-agent line has begun one). */
+@inline export function groupOpen(): bool {
+  return gIn;
+}
+
+/** The group of the line groupLine read last is global (one of its user-agent lines is `*`). */
+@inline export function groupGlobal(): bool {
+  return gGlobal;
+}
+
 /** Some group seen so far names one of the caller's agents: only such groups' rules then decide. */
 @inline export function agentNamed(): bool {
   return anyNamed;
@@ -257,9 +267,12 @@ function selectDirective(kind: u32, flags: u32, vs: u32, ve: u32): void {
   store<u32>(ref, bits, REF_BITS);
 }
 
-// The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
-// ignoring ASCII case. The token's bits go into the named-token signature on the way.
-function tokenNamesAgent(v: usize, n: u32): bool {
+/** The FNV-1a hash (layout.ts NAMED_*) of the token uaToken measured last. */
+export let uaHash: u32 = 0;
+
+// The token of a user-agent value v[0, n): the length of its leading A-Z a-z - _ (Google's
+// RobotsMatcher::ExtractUserAgent), with its lower-cased bytes' hash in uaHash.
+@inline export function uaToken(v: usize, n: u32): u32 {
   let t: u32 = 0;
   let h: u32 = <u32>NAMED_HASH_BASIS;
   while (t < n) {
@@ -270,22 +283,34 @@ function tokenNamesAgent(v: usize, n: u32): bool {
       t++;
     } else break;
   }
+  uaHash = h;
+  return t;
+}
+
+// The token v[0, t) equals the lower-case token a[0, t), ignoring ASCII case on v's side.
+@inline export function sameToken(v: usize, a: usize, t: u32): bool {
+  let i: u32 = 0;
+  for (; i < t; i++) {
+    let c = <u32>load<u8>(v + i);
+    if (c - 0x41 < 26) c += 0x20;
+    if (c != <u32>load<u8>(a + i)) break;
+  }
+  return i == t;
+}
+
+// The token of a user-agent value (its leading A-Z a-z - _) equals one of the caller's tokens,
+// ignoring ASCII case. The token's bits go into the named-token signature on the way.
+function tokenNamesAgent(v: usize, n: u32): bool {
+  const t = uaToken(v, n);
   if (t == 0) return false;
+  const h = uaHash;
   setNamedBit(h);
   setNamedBit((h ^ <u32>NAMED_SECOND) * <u32>NAMED_HASH_PRIME);
   let a: u32 = 0;
   while (a < cAgentsLen) {
     let b = a;
     while (b < cAgentsLen && load<u8>(cAgents + b) != 0x0a) b++;
-    if (b - a == t) {
-      let i: u32 = 0;
-      for (; i < t; i++) {
-        let c = <u32>load<u8>(v + i);
-        if (c - 0x41 < 26) c += 0x20;
-        if (c != <u32>load<u8>(cAgents + a + i)) break;
-      }
-      if (i == t) return true;
-    }
+    if (b - a == t && sameToken(v, cAgents + a, t)) return true;
     a = b + 1;
   }
   return false;

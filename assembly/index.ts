@@ -4,6 +4,7 @@
 //   scanner.ts   body -> lines, one at a time (RFC 9309 2.2; Google's ParseRobotsTxt and ParseKeyAndValue)
 //   compiler.ts  lines -> the rules that decide for an agent (RFC 9309 2.2.1-2.2.2; Google's RobotsMatcher)
 //   stream.ts    lines + one path -> verdict, each applying rule matched as it is read (no table)
+//   matrix.ts    lines + many agents x many paths -> verdicts, from one scan (no table)
 //   compact.ts   lines -> the compact body a site keeps (the same scan, fewer bytes)
 //   pattern.ts   a pattern -> whether it can match, its anchor and literal prefix (shared by table.ts and matcher.ts)
 //   table.ts     rules -> the compiled table (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches and HandleAllow)
@@ -65,7 +66,7 @@
 //   lineBounds(data, len, base, out): u32   the starts and text ends (+ base) of the lines the line
 //                                     exports see in data[0, len), see url.ts.
 //   verdictLines(data, len, code, marks, out, stage): u32   see verdicts.ts.
-//   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls   see verdicts.ts.
+//   checkVerdictLines, verdictLinesSeen, verdictDisallowed, verdictControls, verdictSuspects   see verdicts.ts.
 //   unitEndsToByteEnds(ends, bytes, count)  see url.ts.
 //   utf16ToUtf8(units, from, to, dst): u32   UTF-16 code units [from, to) at `units` as UTF-8 at
 //                                     `dst`, as TextEncoder writes them; the byte count. Reads up
@@ -76,14 +77,16 @@
 //   namedSignature(word)                                      see compiler.ts (layout.ts NAMED_*).
 //   crawlDelay, crawlDelayEnd                                 see compiler.ts.
 //   streamCheck, streamRuleStart/End/Allow                    see stream.ts.
+//   matrixScan, matrixCheck, matrixNeeded, matrixFirstRecord  see matrix.ts (layouts: layout.ts MTOKEN_*, MREC_*).
 //   compactFinish, expandCompact                             see compact.ts.
 
 export { allowedLines, allowedMany, allowedMany16, check, checkLines, checkMany, checkMany16, useTable } from './matcher';
 export { lineBounds, unitEndsToByteEnds, useScratch, utf16ToUtf8 } from './url';
 export { scan, scanLineCount, scanPosition, scanResume, scanStart } from './scanner';
-export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen } from './verdicts';
+export { checkVerdictLines, verdictControls, verdictDisallowed, verdictLines, verdictLinesSeen, verdictSuspects } from './verdicts';
 export { streamCheck, streamRuleAllow, streamRuleEnd, streamRuleStart } from './stream';
 export { compactFinish, expandCompact } from './compact';
+export { matrixCheck, matrixFirstRecord, matrixNeeded, matrixScan } from './matrix';
 export { compile, compiledTable, compileList, compileNeeded, crawlDelay, crawlDelayEnd, namedSignature } from './compiler';
 
 export function heapBase(): usize {

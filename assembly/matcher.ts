@@ -147,7 +147,7 @@ function probeSlot(c: u32): usize {
 // literal segments; after a '*' every position from the current one onward is reachable, so only
 // the leftmost occurrence of the next segment matters; with an end anchor the last segment must
 // end the path. This equals the reference's position-set algorithm (RFC 9309 2.2.3; Google's RobotsMatchStrategy::Matches).
-function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
+export function matchWild(pat: usize, j: u32, n: u32, anchored: bool, pos: u32): bool {
   const plen = pathLength();
   while (true) {
     while (j < n && load<u8>(pat + j) == STAR) j++;

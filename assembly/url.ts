@@ -368,33 +368,19 @@ export function lineBounds(data: usize, len: u32, base: u32, out: usize): u32 {
   return need != 0 && j > need ? <i32>j : -<i32>j;
 }
 
-// src[0, len) as TextDecoder decodes it and TextEncoder encodes the result (the WHATWG UTF-8
-// decoder): well-formed sequences are copied, and each maximal subpart of an ill-formed one
-// becomes U+FFFD (EF BF BD). Writes at most 3 * len bytes at dst; returns the count. The CLI
-// echoes a line it checked in this form.
-export function repairUtf8(src: usize, len: u32, dst: usize): u32 {
-  let o = dst;
+// True when p[0, n) is well-formed UTF-8 (TextDecoder would replace nothing).
+export function wellFormedUtf8(p: usize, n: u32): bool {
   let i: u32 = 0;
-  while (i < len) {
-    const c = <u32>load<u8>(src + i);
-    if (c < 0x80) {
-      store<u8>(o, <u8>c);
-      o++;
+  while (i < n) {
+    if (<u32>load<u8>(p + i) < 0x80) {
       i++;
       continue;
     }
-    const n = utf8Sequence(src + i, len - i);
-    if (n > 0) {
-      for (let k: u32 = 0; k < <u32>n; k++) store<u8>(o + k, load<u8>(src + i + k));
-      o += <u32>n;
-      i += <u32>n;
-    } else {
-      storeReplacement(o);
-      o += FFFD_BYTES;
-      i += <u32>(-n);
-    }
+    const k = utf8Sequence(p + i, n - i);
+    if (k <= 0) return false;
+    i += <u32>k;
   }
-  return <u32>(o - dst);
+  return true;
 }
 
 // The host encoded `count` strings joined into one UTF-8 run at `bytes` (TextEncoder output, no

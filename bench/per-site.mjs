@@ -9,9 +9,13 @@
 //   crawler checks    the labelled checks shuffled with a fixed seed, so hosts switch on almost every one
 //   memory            bytes kept per cached Robots / Matcher / robots-parser instance (bench/per-site-memory.mjs)
 //   cold start        import + first check in a fresh process, over a fresh process that does nothing
-//   field benchmark   per site: parse, then check its links; totals and per-site percentiles
+//   field benchmark   per site: parse, then check its links (one by one, or in one checkMatrix call);
+//                     totals and per-site percentiles; the floors under both ways, and what a
+//                     site's later agents cost (a streamed check, a compile, a table check)
+//   expectations      `robotstxt test`'s engine work: 50 expectations over 10 crawler presets per file
 //
-// Alone: `node bench/per-site.mjs` prints the section (BENCH_ROUNDS as for bench/run.mjs).
+// Alone: `node bench/per-site.mjs` prints the section (BENCH_ROUNDS as for bench/run.mjs);
+// `node bench/per-site.mjs --many-agents` only the rows of many agents a site (manyAgents).
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os'
@@ -19,7 +23,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import robotsParser from 'robots-parser'
-import { Matcher, parseRobots } from '../dist/index.js'
+import { crawlerTokens, Matcher, parseRobots } from '../dist/index.js'
 import { loadSites } from './sites.mjs'
 import { ensureProtego, runPerSitePy } from './python.mjs'
 import { common as bundleOptions } from '../scripts/bundle-options.mjs'
@@ -287,6 +291,15 @@ function fieldNode(sites, rounds) {
     }
     return agree
   }
+  // One call per site: its distinct URLs for its distinct agents, each labelled check read from
+  // its cell (fieldMatrix lays them out).
+  const viaMatrix = (body) => (s) => {
+    const m = parseRobots(body(s)).checkMatrix(s.matrix.urls, s.matrix.agents)
+    const cells = s.matrix.cells
+    let agree = 0
+    for (let i = 0; i < cells.length; i++) agree += (m[cells[i]] >= 0) === s.links[i].allowed ? 1 : 0
+    return agree
+  }
   const text = (s) => s.text
   const bytes = (s) => s.bytes
   const libs = {
@@ -294,6 +307,8 @@ function fieldNode(sites, rounds) {
     'robotstxt-wasm|string|`Matcher.isAllowed(url)`, a Matcher per agent': viaMatcher(text),
     'robotstxt-wasm|bytes|`Robots.isAllowed(url, agent)`': viaRobots(bytes),
     'robotstxt-wasm|bytes|`Matcher.isAllowed(url)`, a Matcher per agent': viaMatcher(bytes),
+    'robotstxt-wasm|string|`Robots.checkMatrix(urls, agents)`, one call per site': viaMatrix(text),
+    'robotstxt-wasm|bytes|`Robots.checkMatrix(urls, agents)`, one call per site': viaMatrix(bytes),
     'robots-parser 3.0.1|string|`isAllowed(url, agent)`': (s) => {
       const r = robotsParser(s.robotsUrl, s.text)
       let agree = 0
@@ -312,6 +327,146 @@ function fieldNode(sites, rounds) {
       p50: percentile(perSite, 50), p95: percentile(perSite, 95), p99: percentile(perSite, 99),
     }
   })
+}
+
+/**
+ * Each site's distinct agents (the first copy of each string, as a caller holds one per crawler)
+ * and distinct URLs, and the cell of each labelled check in their checkMatrix result.
+ */
+function fieldMatrix(sites) {
+  for (const s of sites) {
+    const agents = []
+    const urls = []
+    const agentAt = new Map()
+    const urlAt = new Map()
+    for (const c of s.links) {
+      if (!agentAt.has(c.agent)) agentAt.set(c.agent, agents.push(c.agent) - 1)
+      if (!urlAt.has(c.url)) urlAt.set(c.url, urls.push(c.url) - 1)
+    }
+    s.matrix = { agents, urls, cells: s.links.map((c) => agentAt.get(c.agent) * urls.length + urlAt.get(c.url)) }
+  }
+}
+
+/**
+ * The floors under the field benchmark's two ways, measured in the same interleaved rounds as the
+ * costs a site's later agents pay (medians of the rounds):
+ *   robotsFloor   parse + the site's first labelled check (the streamed first contact), then every
+ *                 other labelled check through a Matcher compiled beforehand: Robots.isAllowed if
+ *                 compiling a site's later agents cost nothing
+ *   matrixFloor   parse + checkMatrix of the site's first labelled URL for its agent: one pass with
+ *                 the least to answer
+ *   stream        a later agent's check streamed over the site's compact body (wasm-body.ts
+ *                 streamCheck, the site's first check's path, from a bundle of the sources), per pair
+ *   compile       a site's first compile (Robots.matcher after its first check) and that matcher's
+ *                 first check, per site
+ *   table         a check through a compiled Matcher, per check
+ */
+async function fieldFloors(sites, rounds) {
+  const dir = mkdtempSync(join(tmpdir(), 'robotstxt-floors-'))
+  const entry = join(dir, 'stream.mjs')
+  try {
+    await build({
+      ...bundleOptions, format: 'esm', platform: 'node', outfile: entry, loader: { '.wasm': 'base64' },
+      stdin: { contents: "export { streamCheck } from './src/engine/wasm-body.js'\nexport { getEngine } from './src/engine/wasm.js'\nexport { agentTokens } from './src/engine/args.js'", resolveDir: root, loader: 'ts' },
+    })
+    const { streamCheck, getEngine, agentTokens } = await import(pathToFileURL(entry).href)
+    const engine = getEngine()
+    const pairs = []
+    for (const s of sites) {
+      const compact = streamCheck(engine, s.text, ['robotstxt-bench'], s.first, true).compact
+      for (const agent of s.matrix.agents) pairs.push({ compact, tokens: agentTokens(agent), url: s.links.find((c) => c.agent === agent).url })
+    }
+    const matchers = sites.map((s) => {
+      const r = parseRobots(s.text)
+      return new Map(s.matrix.agents.map((a) => [a, r.matcher(a)]))
+    })
+    const checks = sites.reduce((n, s) => n + s.links.length, 0)
+    const t = interleave({
+      robotsFloor: () => {
+        let agree = 0
+        for (let i = 0; i < sites.length; i++) {
+          const s = sites[i]
+          const m = matchers[i]
+          const first = s.links[0]
+          if (first === undefined) continue
+          agree += parseRobots(s.text).isAllowed(first.url, first.agent) === first.allowed ? 1 : 0
+          for (let k = 1; k < s.links.length; k++) agree += m.get(s.links[k].agent).isAllowed(s.links[k].url) === s.links[k].allowed ? 1 : 0
+        }
+        return agree
+      },
+      matrixFloor: () => {
+        let n = 0
+        for (const s of sites) if (s.links.length > 0) n += parseRobots(s.text).checkMatrix([s.links[0].url], [s.links[0].agent])[0]
+        return n
+      },
+      stream: () => {
+        let n = 0
+        for (const p of pairs) n += streamCheck(engine, p.compact, p.tokens, p.url, false).line
+        return n
+      },
+      compile: () => {
+        // Only the compiles are timed: parsing and the first check are the first-contact row's.
+        let ns = 0
+        for (const s of sites) {
+          const first = s.links[0]
+          if (first === undefined) continue
+          const r = parseRobots(s.text)
+          r.isAllowed(s.first, 'robotstxt-bench')
+          const t0 = process.hrtime.bigint()
+          r.matcher(first.agent).isAllowed(first.url)
+          ns += Number(process.hrtime.bigint() - t0)
+        }
+        return ns
+      },
+      table: () => {
+        let agree = 0
+        for (let i = 0; i < sites.length; i++) for (const c of sites[i].links) agree += matchers[i].get(c.agent).isAllowed(c.url) === c.allowed ? 1 : 0
+        return agree
+      },
+    }, rounds)
+    const withLinks = sites.filter((s) => s.links.length > 0).length
+    return {
+      robotsFloor: median(t.robotsFloor.ns), matrixFloor: median(t.matrixFloor.ns), agree: t.robotsFloor.results[0], checks,
+      stream: median(t.stream.ns) / pairs.length, compile: median(t.compile.results) / withLinks, table: median(t.table.ns) / checks,
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The presets of the expectations row: ten crawlers, one or two tokens each. */
+const EXPECT_PRESETS = ['Googlebot', 'Googlebot-Image', 'Bingbot', 'Applebot', 'YandexBot', 'GPTBot', 'ClaudeBot', 'CCBot', 'PerplexityBot', 'DuckDuckBot']
+const EXPECT_PATHS = ['/', '/search?q=robots', '/wp-admin/admin-ajax.php', '/private/report.pdf', '/blog/2026/12/07/post.html']
+
+/**
+ * `robotstxt test`'s engine work for one file: 50 expectations (10 presets x 5 URLs on the file's
+ * origin), judged from parseRobots + one checkMatrix over the presets' tokens (crawlerTokens),
+ * against robots-parser parsing the file and answering the same 50 checks (each preset as its first
+ * token: robots-parser takes one agent). Returns ns per file and how many answers robots-parser
+ * gave that agree with ours (its verdicts differ where it is not Google-exact).
+ */
+function expectations(sites, rounds) {
+  const tokens = EXPECT_PRESETS.map((name) => crawlerTokens(name))
+  const urls = sites.map((s) => EXPECT_PATHS.map((p) => `https://${s.host}${p}`))
+  const t = interleave({
+    ours: () => {
+      let allowed = 0
+      for (let i = 0; i < sites.length; i++) {
+        const m = parseRobots(sites[i].text).checkMatrix(urls[i], tokens)
+        for (let k = 0; k < m.length; k++) allowed += m[k] >= 0 ? 1 : 0
+      }
+      return allowed
+    },
+    theirs: () => {
+      let allowed = 0
+      for (let i = 0; i < sites.length; i++) {
+        const rp = robotsParser(sites[i].robotsUrl, sites[i].text)
+        for (const agent of EXPECT_PRESETS) for (const url of urls[i]) allowed += rp.isAllowed(url, agent) !== false ? 1 : 0
+      }
+      return allowed
+    },
+  }, rounds)
+  return { ours: median(t.ours.ns) / sites.length, theirs: median(t.theirs.ns) / sites.length, checks: EXPECT_PRESETS.length * EXPECT_PATHS.length, allowed: { ours: t.ours.results[0], theirs: t.theirs.results[0] } }
 }
 
 /** protego and urllib.robotparser rows from bench/per-site.py; a library it could not run is a row saying why. */
@@ -355,8 +510,8 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   cold ??= await coldStart(Math.max(COLD_RUNS, 2 * rounds + 1))
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
   log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)} (the import alone ${signed(cold.cpu.importOnly)}), robots-parser ${signed(cold.cpu.theirs)}; floors: a parseRobots-only entry ${signed(cold.cpu.parseOnly)}, the wasm alone ${signed(cold.cpu.wasm)}`)
-  const field = fieldNode(sites, rounds)
-  for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
+  const many = await manyAgents(sites, rounds)
+  const field = many.field
   const py = await fieldPython(rounds)
 
   const targets = []
@@ -371,6 +526,8 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   // CPU time decides: on a shared 2-core machine a median of wall times once put robots-parser's
   // process below the empty one's (a negative cost); CPU time is what the start costs.
   goal('cold start over an empty node (CPU time): ours / robots-parser', cold.cpu.ours / cold.cpu.theirs, '<= 1', cold.cpu.ours <= cold.cpu.theirs)
+  goal('first contact, string body, no regression (issue 51): robots-parser / ours', first.theirs / first.string, '>= 4', first.theirs / first.string >= 4)
+  manyAgentsGoals(many, goal)
 
   const agreeCell = (agree, all) => `${((100 * agree) / all).toFixed(2)}% (${count(agree)} of ${count(all)})`
   const md = []
@@ -404,10 +561,57 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
     else md.push(`| ${r.name} | ${r.body} | ${r.via} | ${fmtNs(r.total)} | ${fmtNs(r.p50)} | ${fmtNs(r.p95)} | ${fmtNs(r.p99)} | ${(r.total / base).toFixed(2)}x | ${agreeCell(r.agree, r.checks)} |`)
   }
 
+  md.push(...manyAgentsMd(many, sites.length, rounds))
+
   md.push('', `Per-site goals, ${date}, ${machine}, ${node}:`, '')
   md.push('| target | measured | goal | |', '|---|---:|---:|---|')
   for (const g of targets) md.push(`| ${g.what} | ${g.value.toFixed(2)} | ${g.goal} | ${g.ok ? 'met' : '**missed**'} |`)
   return { md, targets }
+}
+
+/**
+ * Issue 51's rows (many agents a site, few URLs an agent): the field benchmark's Node side, with
+ * checkMatrix beside the one-by-one checks, its floors and the costs of a site's later agents, and
+ * `robotstxt test`'s engine work.
+ */
+async function manyAgents(sites, rounds) {
+  fieldMatrix(sites)
+  const field = fieldNode(sites, rounds)
+  for (const f of field) log(`per site, field: ${f.name} (${f.body}, ${f.via}) ${fmtNs(f.total)}, agrees ${f.agree}/${f.checks}`)
+  const floors = await fieldFloors(sites, rounds)
+  const crossover = floors.compile / (floors.stream - floors.table)
+  log(`per site, field floors: Robots.isAllowed with free compiles ${fmtNs(floors.robotsFloor)}, checkMatrix of one URL and agent a site ${fmtNs(floors.matrixFloor)}; a later agent: streamed check ${fmtNs(floors.stream)}, compile ${fmtNs(floors.compile)}, table check ${fmtNs(floors.table)} (crossover ${crossover.toFixed(2)} checks)`)
+  const exp = expectations(sites, rounds)
+  log(`per site, expectations: ${exp.checks} a file, ours ${fmtNs(exp.ours)}, robots-parser ${fmtNs(exp.theirs)}`)
+  const total = (test) => field.find(test).total
+  return {
+    field, floors, crossover, exp,
+    theirs: total((f) => f.name.startsWith('robots-parser')),
+    robots: total((f) => f.body === 'string' && f.via.startsWith('`Robots.isAllowed')),
+    matrix: total((f) => f.body === 'string' && f.via.startsWith('`Robots.checkMatrix')),
+  }
+}
+
+function manyAgentsGoals(m, goal) {
+  goal('field benchmark through Robots.isAllowed (issue 51): robots-parser / ours', m.theirs / m.robots, '>= 8', m.theirs / m.robots >= 8)
+  goal('field benchmark through Robots.checkMatrix, one call per site: robots-parser / ours', m.theirs / m.matrix, '>= 12', m.theirs / m.matrix >= 12)
+  goal('`robotstxt test`\'s engine work, 50 expectations over 10 presets, per file: robots-parser / ours', m.exp.theirs / m.exp.ours, '>= 10', m.exp.theirs / m.exp.ours >= 10)
+}
+
+function manyAgentsMd({ floors, crossover, exp, theirs }, files, rounds) {
+  const md = []
+  md.push('', `Floors and costs under the field benchmark, in the same process, interleaved, median of ${rounds} rounds:`, '')
+  md.push('| what | time | robots-parser\'s field total / it |', '|---|---:|---:|')
+  md.push(`| floor of \`Robots.isAllowed\`: each site's first contact (parse + its first labelled check), then every other check through a Matcher compiled beforehand (compiles not timed) | ${fmtNs(floors.robotsFloor)} | ${(theirs / floors.robotsFloor).toFixed(2)}x at most |`)
+  md.push(`| floor of \`checkMatrix\`: parse + one pass answering the site's first labelled URL for its agent | ${fmtNs(floors.matrixFloor)} | ${(theirs / floors.matrixFloor).toFixed(2)}x at most |`)
+  md.push(`| a later agent's check streamed over the site's compact body, per (site, agent) (no table: the path of a site's first check) | ${fmtNs(floors.stream)} | |`)
+  md.push(`| a site's first compile and its first check (\`Robots.matcher\` after the site's first check), per site | ${fmtNs(floors.compile)} | |`)
+  md.push(`| a check through a compiled Matcher, per check, in site order | ${fmtNs(floors.table)} | |`)
+  md.push(`| crossover: checks of a (site, agent) that cost one compile when each is streamed instead (compile / (streamed - table)) | ${crossover.toFixed(2)} checks | |`)
+  md.push('', `\`robotstxt test\`'s engine work: ${count(files)} files, each with ${exp.checks} expectations (presets ${EXPECT_PRESETS.join(', ')}; paths ${EXPECT_PATHS.map((p) => `\`${p}\``).join(', ')} on the file's origin), judged from parseRobots + one \`checkMatrix\` over \`crawlerTokens\` of each preset; robots-parser parses the file and answers the same ${exp.checks} checks (each preset as its first token). Same process, interleaved, median of ${rounds} rounds.`, '')
+  md.push('| per file | robots-parser | robotstxt-wasm | robotstxt-wasm is | goal |', '|---|---:|---:|---:|---:|')
+  md.push(`| parse + ${exp.checks} checks | ${fmtNs(exp.theirs)} | ${fmtNs(exp.ours)} | **${faster(exp.theirs, exp.ours)}** | >= 10x |`)
+  return md
 }
 
 function describeMachine() {
@@ -415,6 +619,17 @@ function describeMachine() {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { md } = await perSite({ rounds: Number(process.env.BENCH_ROUNDS ?? 5) })
-  process.stdout.write('\n' + md.join('\n') + '\n')
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+  if (process.argv.includes('--many-agents')) {
+    // Only issue 51's rows: the field benchmark's Node side, its floors, `robotstxt test`'s work.
+    const m = await manyAgents(loadSites(CORPUS), rounds)
+    const md = ['| library | body | checks through | total | agrees with the labels |', '|---|---|---|---:|---:|']
+    for (const r of m.field) md.push(`| ${r.name} | ${r.body} | ${r.via} | ${fmtNs(r.total)} | ${r.agree} of ${r.checks} |`)
+    md.push(...manyAgentsMd(m, loadSites(CORPUS).length, rounds), '', '| target | measured | goal | |', '|---|---:|---:|---|')
+    manyAgentsGoals(m, (what, value, goal, ok) => md.push(`| ${what} | ${value.toFixed(2)} | ${goal} | ${ok ? 'met' : '**missed**'} |`))
+    process.stdout.write('\n' + md.join('\n') + '\n')
+  } else {
+    const { md } = await perSite({ rounds })
+    process.stdout.write('\n' + md.join('\n') + '\n')
+  }
 }

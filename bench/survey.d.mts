@@ -1,5 +1,6 @@
-// Types of survey.mjs for the test of its CPU accounting.
+// Types of survey.mjs for its tests.
 export interface SurveyRun {
+  /** Response records (rows), as the command's table counts them. */
   rows: number
   seconds: number
   /** CPU microseconds per record, every thread of the process. */
@@ -8,5 +9,7 @@ export interface SurveyRun {
   callerPerRecord: number | null
 }
 export interface SurveyBenchRow extends Omit<SurveyRun, 'rows'> { threads: number; records: number; perSecond: number }
-export declare function timed(surveyRobots: (input: string, options?: object) => AsyncIterable<unknown>, file: string, options: object): Promise<SurveyRun>
+export declare function commonCrawlWarc(file: string, corpusDir: string, records?: number): Promise<number>
+export declare function timedCli(file: string, args: readonly string[]): Promise<SurveyRun>
+export declare function surveyCeiling(one: SurveyBenchRow): number
 export declare function surveyBench(log?: (line: string) => void): Promise<SurveyBenchRow[] | null>

@@ -2,14 +2,15 @@
 // the explain trace, lint markers, the crawlers × URLs matrix and a diff out. Everything runs here,
 // on the package's own engine: the verdicts are `Matcher.checkMany`'s, the trace is `explain`'s
 // (src/cli/explain.ts, the CLI's), the markers are `lint`'s (src/engine/lint.ts), the diff is
-// `diffRobots`'; the crawler presets are `crawlers`, each checked with every token it obeys. The
+// `diffRobots`'; a crawler preset (picked, or its name typed in any case) is checked with every
+// token it obeys, as in the CLI; `token:NAME` typed checks the product token alone. The
 // whole state lives in the URL fragment; nothing is sent anywhere (the Worker's live fetch, when
 // served by examples/worker, is the one request, and only on demand).
 
 import { lint, lintCounts, type Finding } from '../src/engine/lint.js'
 import { explain, type Explanation } from '../src/cli/explain.js'
 import { concatBytes, utf8 } from '../src/engine/bytes.js'
-import { crawlers, crawlerTokens } from '../src/engine/crawlers.js'
+import { crawlers, crawlerTokens, findCrawler } from '../src/engine/crawlers.js'
 import { diffRobots, type RobotsDiff } from '../src/engine/diff.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../src/engine/robots.js'
 
@@ -76,9 +77,17 @@ interface Computed {
 let parsedFor: { text: string; robots: Robots } | null = null
 let computed: Computed | null = null
 
+/** The picked crawlers, then each other user-agent typed (one naming a picked crawler is left out). */
 function selectedAgents(): string[] {
   const custom = state.custom.split(',').map((a) => a.trim()).filter((a) => /^[A-Za-z_-]/.test(a))
-  return [...state.agents, ...custom.filter((a) => !state.agents.includes(a))]
+  const seen = new Set(state.agents.map((a) => a.toLowerCase()))
+  return [...state.agents, ...custom.filter((a) => !seen.has(a.toLowerCase()) && (seen.add(a.toLowerCase()), true))]
+}
+
+/** What a column is checked as: `token:NAME` is the token alone; a preset's name (any case) its tokens; else the user-agent typed. */
+function agentArgument(word: string): string | readonly string[] {
+  if (/^token:/i.test(word)) return word.slice('token:'.length) || word
+  return findCrawler(word)?.tokens ?? word
 }
 
 function urlList(): string[] {
@@ -94,7 +103,7 @@ function compute(): Computed {
   const robots = parsedFor.robots
   const agents = selectedAgents()
   const presets = new Set(state.agents)
-  const agentArgs = agents.map((a) => (presets.has(a) && CRAWLERS.includes(a) ? crawlerTokens(a) : a))
+  const agentArgs = agents.map((a) => (presets.has(a) && CRAWLERS.includes(a) ? crawlerTokens(a) : agentArgument(a)))
   const urls = urlList()
   const verdicts = agentArgs.map((a) => robots.matcher(a).checkMany(urls))
   return { robots, agents, agentArgs, urls, verdicts, ms: performance.now() - t0 }
@@ -123,7 +132,9 @@ function renderMatrix(c: Computed): void {
   table.replaceChildren(table.querySelector('caption')!)
   const head = el('tr', {}, el('th', { scope: 'col' }, 'URL'), ...c.agents.map((a, k) => {
     const arg = c.agentArgs[k]!
-    return el('th', { scope: 'col', title: typeof arg === 'string' ? `Checked as ${a}` : `Checked with the tokens ${arg.join(', ')}` }, a)
+    // A preset standing for several tokens names them under its name, as the CLI does.
+    const tokens = typeof arg !== 'string' && arg.length > 1 ? [el('span', { class: 'tokens' }, `(${arg.join(', ')})`)] : []
+    return el('th', { scope: 'col', 'data-agent': a, title: typeof arg === 'string' ? `Checked as the token ${arg}` : `Checked with the tokens ${arg.join(', ')}` }, a, ...tokens)
   }))
   table.append(el('thead', {}, head))
   const body = el('tbody')

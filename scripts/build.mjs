@@ -13,7 +13,8 @@
 //                                  package's own main entry (`robotstxt-wasm`), so that both entries share
 //                                  one RobotsCache class and one wasm instance
 //   dist/survey.js                 `surveyRobots` and the `survey` command's engine (Node only: files,
-//                                  worker threads; warcio bundled in). The main entries and dist/cli.js
+//                                  worker threads; warcio bundled in, @duckdb/node-api external: an
+//                                  optional peer for Parquet output). The main entries and dist/cli.js
 //                                  load it with a dynamic import on first use, so they keep no runtime
 //                                  dependency; its worker threads run this same file.
 //   dist/playground/               the playground page (index.html, style.css, app.js with the wasm
@@ -22,7 +23,7 @@
 import { build } from 'esbuild'
 import { join } from 'node:path'
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { common } from './bundle-options.mjs'
+import { common as shared } from './bundle-options.mjs'
 
 const publicAsPackage = {
   name: 'public-as-package',
@@ -57,6 +58,10 @@ const surveyChunk = (onNode) => ({
 })
 const quietImport = { logOverride: { 'unsupported-dynamic-import': 'silent' } }
 
+// Every bundle knows the package version (src/http/user-agent.ts names it in the default User-Agent).
+const version = { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) }
+const common = { ...shared, define: version }
+
 mkdirSync('dist/playground', { recursive: true })
 await Promise.all([
   build({ ...common, entryPoints: ['src/index.ts'], format: 'esm', outfile: 'dist/index.js', loader: { '.wasm': 'base64' }, plugins: [surveyChunk(true)], ...quietImport }),
@@ -64,7 +69,9 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/workerd.ts'], format: 'esm', outfile: 'dist/workerd.js', plugins: [wasmAsModule, surveyChunk(false)] }),
   build({
     ...common, platform: 'node', entryPoints: ['src/survey/index.ts'], format: 'esm', outfile: 'dist/survey.js', loader: { '.wasm': 'base64' },
-    define: { __SURVEY_CHUNK__: 'true' },
+    // DuckDB writes --out FILE.parquet: an optional peer, imported (by a name in a parameter) only then.
+    external: ['@duckdb/node-api'], ...quietImport,
+    define: { ...version, __SURVEY_CHUNK__: 'true' },
   }),
   build({ ...common, entryPoints: ['src/compat.ts'], format: 'esm', outfile: 'dist/compat.js', loader: { '.wasm': 'base64' } }),
   // robots-parser is `module.exports = function`, so require('robotstxt-wasm/compat') must return the
@@ -85,7 +92,7 @@ await Promise.all([
   build({
     ...common, platform: 'node', entryPoints: ['src/cli.ts'], format: 'esm', outfile: 'dist/cli.js', loader: { '.wasm': 'base64' },
     plugins: [surveyChunk(true)], ...quietImport, banner: { js: '#!/usr/bin/env node' },
-    define: { __ROBOTSTXT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version), __CLI_BUNDLE__: 'true' },
+    define: { ...version, __CLI_BUNDLE__: 'true' },
   }),
 ])
 chmodSync('dist/cli.js', 0o755)

@@ -70,7 +70,8 @@ if (!serveWork([CHECK_BLOCKS, FILTER_BLOCKS])) {
       // Messages quote arguments, file names and URLs: escaped like any text output (cli/style.ts).
       if (err instanceof UsageError) {
         const help = err.command !== undefined ? `robotstxt help ${err.command}` : 'robotstxt --help'
-        process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${escapeControls(err.message)}\nTry '${help}'.\n`)
+        const usage = err.usage !== undefined ? `  ${escapeControls(err.usage)}\n` : ''
+        process.stderr.write(`robotstxt${err.command !== undefined ? ` ${err.command}` : ''}: ${escapeControls(err.message)}\n${usage}Try '${help}'.\n`)
       } else if (err instanceof InputError) {
         process.stderr.write(`robotstxt: ${escapeControls(err.message)}\n`)
       } else {

@@ -54,6 +54,16 @@ describe('docs/api.md: bad arguments throw TypeError', () => {
     expect(() => m.isAllowedMany(['a'], [0] as never)).toThrow(TypeError)
     expect(() => m.checkMany(['a', 'b'], new Int32Array(1))).toThrow(/out: expected an Int32Array of length >= 2/)
   })
+  test('checkMatrix: urls and agents must be arrays, each URL a string or URL, each agent a user-agent or an array of them', () => {
+    expect(() => robots.checkMatrix('http://x/' as never, ['a'])).toThrow(/urls: expected an array of strings or URLs/)
+    expect(() => robots.checkMatrix(['http://x/', 3] as never, ['a'])).toThrow(/urls\[1\]: expected a string or a URL, got number 3/)
+    expect(() => robots.checkMatrix(['http://x/'], 'a' as never)).toThrow(/agents: expected an array of user-agent strings or arrays of them, got the string "a"/)
+    expect(() => robots.checkMatrix(['http://x/'], ['a', ''])).toThrow(/agents\[1\]: expected a user-agent with a non-empty product token/)
+    expect(() => robots.checkMatrix(['http://x/'], ['a', []] as never)).toThrow(/agents\[1\]: expected a user-agent string or a non-empty array/)
+    expect(() => robots.checkMatrix(['http://x/'], [['a', 5]] as never)).toThrow(/agents\[0\]\[1\]: expected a user-agent string, got number 5/)
+    expect(() => robots.checkMatrix(['http://x/'], [null] as never)).toThrow(/agents\[0\]: expected a user-agent string or an array of them, got null/)
+    for (const call of [() => robots.checkMatrix(null as never, ['a']), () => robots.checkMatrix([], [5] as never)]) expect(call).toThrow(TypeError)
+  })
 })
 
 describe('edge: any URL string gets an answer, never an exception', () => {

@@ -1,26 +1,49 @@
-// bench/survey.mjs's CPU accounting, on a real survey of a folder of corpus files: the figures the
-// bench prints (and its bound of 2 threads over 1) must count the worker threads' CPU as well as
-// the calling thread's. Nothing here is timed.
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+// bench/survey.mjs: the file it writes is in Common Crawl's layout (a warcinfo record, then each
+// response beside its request and metadata records, each record its own gzip member), and the
+// figures it prints come from `robotstxt survey` itself, counting the worker threads' CPU as well
+// as the calling thread's. Nothing here is timed.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { WARCParser } from 'warcio'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { twoCoreCeiling } from '../bench/cli-threads.mjs'
-import { timed } from '../bench/survey.mjs'
-import { surveyRobots } from '../src/survey/index.js'
+import { commonCrawlWarc, timedCli } from '../bench/survey.mjs'
 import { CORPUS, corpusAvailable } from './helpers/cases.js'
 import { ensureDist } from './helpers/dist.js'
 
-describe.skipIf(!corpusAvailable())('bench/survey.mjs CPU accounting', () => {
+describe.skipIf(!corpusAvailable())('bench/survey.mjs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-survey-'))
-  beforeAll(() => ensureDist(), 300_000)
+  const corpus = join(dir, 'corpus')
+  beforeAll(() => {
+    ensureDist()
+    mkdirSync(corpus)
+    const robots = join(CORPUS, 'robots')
+    for (const name of readdirSync(robots).sort().slice(0, 50)) copyFileSync(join(robots, name), join(corpus, name))
+  }, 300_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  const robots = join(CORPUS, 'robots')
-  for (const name of readdirSync(robots).sort().slice(0, 200)) copyFileSync(join(robots, name), join(dir, name))
 
-  test('on 2 threads, all threads spend more CPU per record than the calling thread: the workers compute the rows', async () => {
-    const run = await timed(surveyRobots, dir, { threads: 2 })
-    expect(run.rows).toBe(200)
+  test('writes Common Crawl\'s layout: warcinfo, then request, response and metadata per fetch, each record a gzip member of its own', async () => {
+    const file = join(dir, 'layout.warc.gz')
+    await commonCrawlWarc(file, corpus, 60)
+    const bytes = readFileSync(file)
+    const types: string[] = []
+    const parser = new WARCParser([new Uint8Array(bytes)])
+    for await (const record of parser) {
+      types.push(record.warcType ?? '')
+      // The record's offset in the compressed file is a gzip member's start.
+      expect([...bytes.subarray(parser.offset, parser.offset + 3)]).toEqual([0x1f, 0x8b, 0x08])
+      await record.readFully()
+    }
+    expect(types).toEqual(['warcinfo', ...Array.from({ length: 60 }, () => ['request', 'response', 'metadata']).flat()])
+  })
+
+  test('through the CLI on 2 threads, all threads spend more CPU per record than the calling thread: the workers compute the rows', async () => {
+    const file = join(dir, 'cli.warc.gz')
+    await commonCrawlWarc(file, corpus, 300)
+    const run = await timedCli(file, ['--crawlers', 'GPTBot,CCBot,Googlebot', '--threads', '2'])
+    expect(run.rows).toBe(300)
+    expect(run.seconds).toBeGreaterThan(0)
     expect(run.callerPerRecord).not.toBeNull()
     expect(run.callerPerRecord!).toBeGreaterThan(0)
     expect(run.cpuPerRecord).toBeGreaterThan(run.callerPerRecord!)

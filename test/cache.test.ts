@@ -287,6 +287,44 @@ describe('failures (crawling.md, rfc9309 2.3.1.4, google)', () => {
   })
 })
 
+describe('Retry-After and why a refresh failed', () => {
+  it('a 503 asking Retry-After 1 h with no good copy: disallow-all reused for that hour, then fetched again', async () => {
+    const s = await serve(reply(503, '', { 'retry-after': '3600' }))
+    const c = clock()
+    const cache = new RobotsCache({ now: c.now })
+    expect(await cache.get(s.origin)).toMatchObject({ outcome: 'disallow-all', status: 503, expiresAt: T0 + HOUR, error: null })
+    c.set(T0 + HOUR - 1)
+    await cache.get(s.origin)
+    expect(s.count()).toBe(1)
+    c.set(T0 + HOUR)
+    await cache.get(s.origin)
+    expect(s.count()).toBe(2)
+  })
+
+  it('a 429 with Retry-After while a good copy serves: the copy serves until then; a reset refresh says why', async () => {
+    const s = await serve(reply(200, RULES))
+    const c = clock()
+    const cache = new RobotsCache({ now: c.now })
+    await cache.get(s.origin)
+    s.handle(reply(429, '', { 'retry-after': '600' }))
+    c.set(T0 + DAY)
+    const r = await cache.get(s.origin)
+    expect(r).toMatchObject({ outcome: 'ok', status: 200, url: `${s.origin}/robots.txt`, unreachableSince: T0 + DAY, expiresAt: T0 + DAY + 600 * SEC, error: null })
+    expect(r.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    s.handle((req) => req.socket.destroy())
+    c.set(T0 + DAY + 600 * SEC)
+    const again = await cache.get(s.origin)
+    expect(again).toMatchObject({ outcome: 'ok', status: 200, unreachableSince: T0 + DAY, expiresAt: T0 + DAY + 660 * SEC })
+    expect(again.error?.code).toBe('reset')
+  })
+
+  it('Retry-After is bounded by ttlMs as the retry delay is', async () => {
+    const s = await serve(reply(503, '', { 'retry-after': '86400' }))
+    const c = clock()
+    expect(await new RobotsCache({ now: c.now, ttlMs: 2 * HOUR }).get(s.origin)).toMatchObject({ expiresAt: T0 + 2 * HOUR })
+  })
+})
+
 describe('bounds (crawling.md)', () => {
   it('crawling.md: maxEntries evicts the least recently used origin', async () => {
     const [a, b, d] = [await serve(reply(200, RULES)), await serve(reply(200, RULES)), await serve(reply(200, RULES))]
@@ -452,6 +490,47 @@ describe('second-level storage (RobotsCacheStorage)', () => {
     const r = await new RobotsCache({ now: c.now, storage }).get(s.origin)
     expect(r).toMatchObject({ outcome: 'ok', status: 200, unreachableSince: T0 + 2 * DAY })
     expect(storage.map.get(s.origin)).toMatchObject({ good: true, unreachableSince: T0 + 2 * DAY, expiresAt: T0 + 2 * DAY + 60 * SEC })
+  })
+
+  it('url, redirects and error are stored and read back; a record of an earlier version (without them) still serves', async () => {
+    const target = await serve(reply(200, RULES))
+    const s = await serve(reply(301, '', { location: `${target.origin}/robots.txt` }))
+    const c = clock()
+    const storage = mapStorage()
+    await new RobotsCache({ now: c.now, storage }).get(s.origin)
+    expect(storage.map.get(s.origin)).toMatchObject({ url: `${target.origin}/robots.txt`, redirects: 1, error: null })
+    const again = await new RobotsCache({ now: c.now, storage }).get(s.origin)
+    expect(again).toMatchObject({ url: `${target.origin}/robots.txt`, redirects: 1, error: null })
+    // As the previous version wrote it: no url, redirects or error.
+    const { url: _u, redirects: _r, error: _e, ...old } = storage.map.get(s.origin)!
+    storage.map.set(s.origin, old)
+    const fromOld = await new RobotsCache({ now: c.now, storage }).get(s.origin)
+    expect(fromOld).toMatchObject({ outcome: 'ok', status: 200, url: null, redirects: 0, error: null })
+    expect(fromOld.isAllowed(`${s.origin}/private`, 'Bot')).toBe(false)
+    expect(s.count() + target.count()).toBe(2)
+  })
+
+  it('a failure\'s error code is stored with the record', async () => {
+    const s = await serve(reply(200, RULES))
+    const port = s.port
+    await s.close()
+    const storage = mapStorage()
+    await new RobotsCache({ storage }).get(`http://127.0.0.1:${port}/`)
+    expect(storage.map.get(`http://127.0.0.1:${port}`)?.error?.code).toBe('refused')
+    const adopted = await new RobotsCache({ storage }).get(`http://127.0.0.1:${port}/`)
+    expect(adopted.error?.code).toBe('refused')
+  })
+
+  it('a stored error with an unknown code is not a record (a miss: the cache fetches)', async () => {
+    const s = await serve(reply(200, RULES))
+    const storage = mapStorage()
+    storage.map.set(s.origin, {
+      origin: s.origin, status: 200, outcome: 'ok', body: new TextEncoder().encode('User-agent: *\nDisallow: /\n'), fetchedAt: Date.now(),
+      expiresAt: Date.now() + HOUR, unreachableSince: null, good: true, error: { code: 'gremlins', message: 'x' } as unknown as null,
+    })
+    const r = await new RobotsCache({ storage }).get(s.origin)
+    expect(r.isAllowed(`${s.origin}/public`, 'Bot')).toBe(true)
+    expect(s.count()).toBe(1)
   })
 
   it('a throwing or malformed storage is ignored', async () => {

@@ -73,9 +73,14 @@ describe('check --urls --threads N', () => {
     const path = file('urls.txt', list)
     const one = await cli(['check', robots, 'bot', '--urls', path])
     expect(one.code).toBe(3)
-    expect(one.stderr).toMatch(/^robotstxt: --urls line \d+: longer than 1,048,576 bytes; expected one URL per line\n$/)
+    // The one line too long, and each block's blank line and line starting with a BOM (neither a URL nor a path).
+    const messages = one.stderr.split('\n').slice(0, -1)
+    expect(messages.filter((m) => /^robotstxt: --urls line \d+: longer than 1,048,576 bytes; expected one URL per line$/.test(m))).toHaveLength(1)
+    expect(messages.filter((m) => /^robotstxt: --urls line \d+: expected an absolute URL \(https:\/\/host\/path\) or a path starting with "\/", got "(|\ufeff\/bom)"$/.test(m))).toHaveLength(14)
+    expect(messages).toHaveLength(15)
     const text = one.stdout.toString('latin1')
     expect(text).toContain('\t/esc\\x1b[31m\\t\\x9b\\u202e\n')
+    expect(text).toContain('allowed\t0\t/\\xff\\xc3\n')
     expect(text.endsWith('allowed\t0\t/last/no/lf\n')).toBe(true)
     expect(one.stdout.toString('utf8').split('\n').length - 1).toBe(60_000 + 7 * 6 + 3)
     for (const threads of ['1', '2', '3']) {
@@ -225,9 +230,10 @@ test('--threads takes a whole number from 1 to 256, and goes with check --urls',
     for (const args of [['check', robots, 'bot', '--urls', '-'], ['filter', 'bot'], ['survey', robots]]) {
       const r = await cli([...args, '--threads', bad], '')
       expect(r.code, `${args[0]} --threads ${bad}`).toBe(2)
-      expect(r.stderr).toBe(`robotstxt ${args[0]}: --threads: expected a whole number from 1 to 256, got "${bad}"\nTry 'robotstxt help ${args[0]}'.\n`)
+      // The message, then the option's line of the command's help.
+      expect(r.stderr).toMatch(new RegExp(`^robotstxt ${args[0]}: --threads: expected a whole number from 1 to 256, got "${bad.replace('.', '\\.')}"\n  --threads N  \\S[^\n]*\nTry 'robotstxt help ${args[0]}'\\.\n$`))
     }
   }
   const r = await cli(['check', robots, 'bot', '/a', '--threads', '2'])
-  expect([r.code, r.stderr]).toEqual([2, "robotstxt check: --threads goes with --urls FILE\nTry 'robotstxt help check'.\n"])
+  expect([r.code, r.stderr]).toEqual([2, "robotstxt check: --threads: goes with --urls FILE\n  --threads N  with --urls, threads checking the lines (default 1, at most 256): this\nTry 'robotstxt help check'.\n"])
 })

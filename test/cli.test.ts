@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { explain } from '../src/cli/explain.js'
 import { lint } from '../src/engine/lint.js'
@@ -47,6 +48,19 @@ afterAll(() => {
 })
 
 const run = runCli
+
+const extraServers: Server[] = []
+afterAll(async () => {
+  for (const s of extraServers) await new Promise((resolve) => s.close(resolve))
+})
+
+/** A server on `host` (a loopback address) with `handler`; its origin. */
+async function serveAt(host: string, handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<string> {
+  const s = createServer(handler)
+  extraServers.push(s)
+  await new Promise<void>((resolve) => s.listen(0, host, resolve))
+  return `http://${host}:${(s.address() as AddressInfo).port}`
+}
 
 function file(name: string, content: string | Uint8Array): string {
   const path = join(tmp, name)
@@ -86,6 +100,20 @@ describe('cli: help, version, usage errors', () => {
     expect((await run(['help', 'lint'])).stdout).toContain('--json')
   })
 
+  test('no help page holds a control character other than newline, nor a bidi control', async () => {
+    const pages: [string, string[]][] = [['main', ['--help']], ['main (help)', ['help']]]
+    for (const cmd of ['check', 'diff', 'explain', 'filter', 'lint', 'playground', 'survey', 'test']) pages.push([cmd, ['help', cmd]], [`${cmd} --help`, [cmd, '--help']])
+    for (const [name, args] of pages) {
+      const r = await run(args)
+      expect(r.code, name).toBe(0)
+      expect(r.stdout.length, name).toBeGreaterThan(200)
+      const bad = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.exec(r.stdout)
+      expect(bad === null ? null : `U+${bad[0].charCodeAt(0).toString(16)} at ${bad.index}`, name).toBeNull()
+    }
+    // The escapes it promises are shown as text.
+    expect((await run(['--help'])).stdout).toContain('as escapes (\\x1b,\n\\t, \\u202e)')
+  })
+
   test('no arguments: the usage on stderr, exit 2', async () => {
     const r = await run([])
     expect(r.code).toBe(2)
@@ -97,13 +125,17 @@ describe('cli: help, version, usage errors', () => {
     [["frobnicate"], /unknown command "frobnicate"; commands: check, diff, explain, filter, lint/],
     [['--frob'], /unknown option "--frob"/],
     [['help', 'frob'], /no help for unknown command "frob"/],
-    [['check', '--frob', 'x'], /robotstxt check: Unknown option '--frob'/],
+    [['check', '--frob', 'x'], /^robotstxt check: unknown option "--frob": check takes the options --timeout, --user-agent, --proxy, --token, --urls, --threads and --help\nTry/],
+    [['check', EXAMPLE, 'Googlebot', '/a', '-5'], /unknown option "-5": check takes the options .* \(an argument starting with "-" goes after "--"\)\n/],
+    [['explain', EXAMPLE, 'Googlebot', '/a', '--json=yes'], /^robotstxt explain: --json takes no value, got "yes"\n  --json  print the explanation as JSON\nTry/],
+    [['check', EXAMPLE, '--token'], /^robotstxt check: --token needs a value\n  --token NAME  check the product token NAME alone, instead of AGENT\nTry/],
+    [['check', EXAMPLE, '--token', '/x', '/a'], /--token: expected a user-agent with a product token .* got "\/x"\n  --token NAME/],
     [['check'], /robotstxt check: missing ROBOTS/],
     [['check', EXAMPLE], /robotstxt check: missing AGENT/],
     [['check', EXAMPLE, 'Googlebot'], /robotstxt check: missing URL \(or --urls FILE for a list\)/],
-    [['check', EXAMPLE, 'Googlebot', '--urls'], /robotstxt check: Option '--urls <value>' argument missing/],
-    // parseArgs' hint lines were dropped, and with them how to pass a value starting with '-'.
-    [['check', EXAMPLE, 'Googlebot', '/a', '--timeout', '-1'], /robotstxt check: Option '--timeout' argument is ambiguous\. Did you forget .* use '--timeout=-XYZ'\n/],
+    // Each option mistake in the CLI's words, with the option's line of help under it.
+    [['check', EXAMPLE, 'Googlebot', '--urls'], /^robotstxt check: --urls needs a value\n  --urls FILE  read the URLs from FILE, one per line \('-' = stdin\)\nTry/],
+    [['check', EXAMPLE, 'Googlebot', '/a', '--timeout', '-1'], /^robotstxt check: --timeout needs a value, got the option-like "-1"; a value starting with "-" is written --timeout=-1\n  --timeout MS  time limit for fetching ROBOTS, in ms \(default 10000\)\nTry/],
     [['check', EXAMPLE, 'Googlebot', '/a', '--urls', '-'], /give either URL arguments or --urls FILE, not both/],
     [['check', '-', 'Googlebot', '--urls', '-'], /ROBOTS and --urls cannot both be stdin/],
     [['check', EXAMPLE, '', '/a'], /AGENT: expected a user-agent with a product token \(the text before any "\/", e.g. "Googlebot"\), got ""/],
@@ -112,13 +144,14 @@ describe('cli: help, version, usage errors', () => {
     [['check', EXAMPLE, 'Googlebot', 'http://exa mple.com/'], /URL: expected an absolute URL/],
     [['check', 'http://', 'Googlebot', '/a'], /ROBOTS: not a valid URL: http:\/\//],
     [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got "ftp:"/],
-    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"/],
+    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"\n  --timeout MS  time limit/],
     [['explain', EXAMPLE, 'Googlebot'], /robotstxt explain: missing URL/],
     [['explain', EXAMPLE, 'Googlebot', '/a', '/b'], /explain takes one URL, got 2/],
     [['explain', EXAMPLE, 'Googlebot', 'not a url'], /URL: expected an absolute URL/],
     [['lint'], /robotstxt lint: missing ROBOTS/],
     [['lint', EXAMPLE, EXAMPLE], /lint takes one ROBOTS, got 2/],
-    [['lint', EXAMPLE, '--urls', 'x'], /robotstxt lint: Unknown option '--urls'/],
+    [['lint', EXAMPLE, '--urls', 'x'], /robotstxt lint: unknown option "--urls": lint takes the options --timeout, --user-agent, --proxy, --json, --all-lines and --help/],
+    [['playground', '--portt', '1'], /robotstxt playground: unknown option "--portt": playground takes the options --port, --host and --help/],
   ])('usage error %j: exit 2, one clear message and a pointer to help', async (args, message) => {
     const r = await run(args)
     expect(r.code).toBe(2)
@@ -206,31 +239,98 @@ describe('cli: check', () => {
     const r = await run(['check', f, 'x', '/early', '/lab', '/x'])
     // The cut falls inside "Disallow: /late": the kept "/la" is a prefix rule; line 5 is never read.
     expect(r.stdout).toBe('disallowed\t2\t/early\ndisallowed\t4\t/lab\nallowed\t0\t/x\n')
+    // Said on stderr, with the line it falls in.
+    expect(r.stderr).toBe(`robotstxt: ${f} is 512,016 bytes: crawlers read only the first 512,000 (500 KiB), so line 4 is cut there and the lines after it are ignored\n`)
+    const atBreak = file('big-break.txt', `${head}${'#'.repeat(512_000 - head.length - 1)}\nDisallow: /late\n`)
+    expect((await run(['check', atBreak, 'x', '/late'])).stderr).toMatch(/so the lines from 4 on are ignored\n$/)
+    // explain marks it in the text and in JSON.
+    const text = await run(['explain', f, 'x', '/lab'])
+    expect(text.stdout).toContain('\n  cut: crawlers read only the first 512,000 bytes (500 KiB): line 4 is cut and the lines after it are not read\n')
+    const json = JSON.parse((await run(['explain', f, 'x', '/lab', '--json'])).stdout) as { cut: unknown }
+    expect(json.cut).toEqual({ bytes: 512_000, line: 4, midLine: true })
+    expect((JSON.parse((await run(['explain', EXAMPLE, 'x', '/lab', '--json'])).stdout) as { cut: unknown }).cut).toBeNull()
+  })
+})
+
+describe('cli: crawler presets and --token in check and explain', () => {
+  // Googlebot-Image has no group here: Google documents that it then obeys Googlebot's.
+  const IMAGES = 'User-agent: *\nDisallow: /images/\n\nUser-agent: Googlebot\nAllow: /\n'
+
+  test('a preset name (any case) stands for every token its crawler obeys; stderr names them', async () => {
+    const f = file('gi.txt', IMAGES)
+    for (const name of ['Googlebot-Image', 'googlebot-image', 'GOOGLEBOT-IMAGE']) {
+      expect(await run(['check', f, name, '/images/a.jpg'])).toEqual({
+        code: 0, stdout: 'allowed\t5\t/images/a.jpg\n', stderr: 'agent: Googlebot-Image (Googlebot-Image, Googlebot), every token that crawler obeys\n',
+      })
+    }
+    // The same through --urls, on worker threads too.
+    const urls = '/images/a.jpg\n/images/b.png\n'
+    for (const threads of ['1', '2']) {
+      const r = await run(['check', f, 'Googlebot-Video', '--urls', '-', '--threads', threads], urls)
+      expect([r.code, r.stdout]).toEqual([0, 'allowed\t5\t/images/a.jpg\nallowed\t5\t/images/b.png\n'])
+    }
+    // A preset of one token is checked as that token, with nothing to say.
+    expect(await run(['check', f, 'gptbot', '/images/a.jpg'])).toEqual({ code: 1, stdout: 'disallowed\t2\t/images/a.jpg\n', stderr: '' })
+  })
+
+  test('--token NAME checks the product token alone, preset or not', async () => {
+    const f = file('gi.txt', IMAGES)
+    expect(await run(['check', f, '--token', 'Googlebot-Image', '/images/a.jpg'])).toEqual({ code: 1, stdout: 'disallowed\t2\t/images/a.jpg\n', stderr: '' })
+    const e = JSON.parse((await run(['explain', f, '--token', 'Googlebot-Image', '/images/a.jpg', '--json'])).stdout) as { agent: string; tokens: string[]; allowed: boolean; line: number }
+    expect(e).toMatchObject({ agent: 'Googlebot-Image', tokens: ['googlebot-image'], allowed: false, line: 2 })
+  })
+
+  test('explain names the preset with its tokens, and the line naming each', async () => {
+    const f = file('gi.txt', IMAGES)
+    const r = await run(['explain', f, 'Googlebot-Image', '/images/a.jpg'])
+    expect(r.stdout.split('\n').slice(0, 7)).toEqual([
+      `robots   ${f}`,
+      'agent    Googlebot-Image (Googlebot-Image, Googlebot)',
+      'url      /images/a.jpg',
+      'path     /images/a.jpg',
+      '',
+      'group    specific: a user-agent line names "googlebot-image" or "googlebot", so the * groups do not apply',
+      '  line 4  User-agent: Googlebot   <- names googlebot',
+    ])
+    const json = JSON.parse((await run(['explain', f, 'Googlebot-Image', '/images/a.jpg', '--json'])).stdout) as { agent: string; tokens: string[]; allowed: boolean; line: number }
+    expect(json).toMatchObject({ agent: 'Googlebot-Image', tokens: ['googlebot-image', 'googlebot'], allowed: true, line: 5 })
+  })
+
+  test('an AGENT that no User-agent line can name says which token is checked', async () => {
+    const f = file('bad-bot.txt', 'User-agent: Bad\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n')
+    expect(await run(['check', f, 'Bad Bot', '/'])).toEqual({
+      code: 0, stdout: 'allowed\t0\t/\n',
+      stderr: 'agent: "Bad Bot" is checked as the token "bad bot", which no User-agent line can name (a line names only its leading letters, "-" and "_"), so only the * groups apply\n',
+    })
+    // A user-agent string whose token is a preset's name: the token alone, and how to get the preset.
+    const image = await run(['check', file('gi.txt', IMAGES), 'Googlebot-Image/1.0', '/images/a.jpg'])
+    expect(image.stdout).toBe('disallowed\t2\t/images/a.jpg\n')
+    expect(image.stderr).toBe('agent: "Googlebot-Image/1.0" is checked as the token "googlebot-image" alone; the preset Googlebot-Image stands for every token it obeys (Googlebot-Image, Googlebot)\n')
   })
 })
 
 describe('cli: check --urls (streaming)', () => {
-  test('one output line per input line, in order: CRLF, a last line without LF, empty lines, invalid UTF-8, a BOM', async () => {
+  test('one output line per input line, in order: CRLF, a last line without LF, a blank line (an error), invalid UTF-8 (echoed as \\xHH), a BOM', async () => {
     const input = Buffer.concat([
       Buffer.from('\ufeffhttps://example.com/private/a\r\n'),
       Buffer.from('\n'),
-      Buffer.from('/cart/\xff\xfe/x\n', 'latin1'), // invalid UTF-8: replaced, still checked
+      Buffer.from('/cart/\xff\xfe/x\n', 'latin1'), // invalid UTF-8: checked as U+FFFD, echoed as the bytes read
       Buffer.from('https://example.com/caf\u00e9\r\n'),
       Buffer.from('/report.pdf'),
     ])
     const r = await run(['check', EXAMPLE, 'Googlebot', '--urls', '-'], input)
-    expect(r.stderr).toBe('')
-    expect(r.code).toBe(1)
+    expect(r.stderr).toBe('robotstxt: --urls line 2: expected an absolute URL (https://host/path) or a path starting with "/", got ""\n')
+    expect(r.code).toBe(3)
     expect(r.stdout).toBe([
       'disallowed\t17\thttps://example.com/private/a',
-      'allowed\t0\t',
-      'allowed\t0\t/cart/\ufffd\ufffd/x',
+      'error\t0\t',
+      'allowed\t0\t/cart/\\xff\\xfe/x',
       'allowed\t0\thttps://example.com/caf\u00e9',
       'allowed\t19\t/report.pdf',
       '',
     ].join('\n'))
     const star = await run(['check', EXAMPLE, 'x', '--urls', '-'], Buffer.from('/cart/\xff\n/search\n', 'latin1'))
-    expect(star.stdout).toBe('disallowed\t6\t/cart/\ufffd\ndisallowed\t8\t/search\n')
+    expect(star.stdout).toBe('disallowed\t6\t/cart/\\xff\ndisallowed\t8\t/search\n')
   })
 
   test('an empty list prints nothing and exits 0; a list of allowed URLs exits 0', async () => {
@@ -553,6 +653,82 @@ describe('cli: lint', () => {
     expect(codes(json)).toEqual(['1:info:bom', '3:warning:invalid-utf8', '5:warning:invalid-utf8', '6:warning:nul'])
   })
 
+  test('a UTF-16 file, with or without a byte order mark, is one error that says UTF-16 (exit 1)', async () => {
+    const text = 'User-agent: *\nDisallow: /private/\n'
+    const le = Buffer.from(text, 'utf16le')
+    const be = Buffer.from(le).swap16()
+    for (const [name, body, which] of [
+      ['le-bom', Buffer.concat([Buffer.from([0xff, 0xfe]), le]), 'little-endian, with a byte order mark'],
+      ['le', le, 'little-endian, without a byte order mark'],
+      ['be-bom', Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'big-endian, with a byte order mark'],
+      ['be', be, 'big-endian, without a byte order mark'],
+    ] as const) {
+      const { code, json } = await lintJson(file(`utf16-${name}.txt`, body))
+      expect(code, name).toBe(1)
+      expect(json.findings, name).toEqual([{ line: null, severity: 'error', code: 'utf16', message: `the file is UTF-16 (${which}): crawlers read robots.txt as UTF-8, so none of its lines is read as a rule; save it as UTF-8` }])
+    }
+  })
+
+  test('20 KB of random bytes, or a gzip body, is one "not text" error, not hundreds of warnings', async () => {
+    let x = 12345
+    const random = Buffer.alloc(20_480, 0).map(() => (x = (x * 1103515245 + 12345) & 0x7fffffff) >> 16 & 0xff)
+    for (const [name, body] of [['random.bin', random], ['gzipped.txt', gzipSync(readFileSync(EXAMPLE))]] as const) {
+      const { code, json } = await lintJson(file(name, body))
+      expect(code, name).toBe(1)
+      expect(json.summary, name).toEqual({ errors: 1, warnings: 0, infos: 0 })
+      expect(json.findings[0], name).toMatchObject({ line: null, code: 'binary', message: expect.stringMatching(/^the file is not text: \d+% of its first [\d,]+ bytes are control bytes or invalid UTF-8/) })
+    }
+    // Text in a legacy encoding is invalid UTF-8 but no control bytes: still linted line by line.
+    const latin1 = Buffer.from(`# R\xe9sum\xe9 des r\xe8gles pour les robots d'indexation\n${'# caf\xe9 cr\xe8me br\xfbl\xe9e \xe0 la fran\xe7aise\n'.repeat(40)}User-agent: *\nDisallow: /priv\xe9/\n`, 'latin1')
+    const { json } = await lintJson(file('latin1.txt', latin1))
+    expect(json.findings.map((f) => f.code)).not.toContain('binary')
+    expect(json.findings.map((f) => f.code)).toContain('invalid-utf8')
+  })
+
+  test('a User-agent line after no rule line continues the group: a warning naming both lines and why', async () => {
+    const f = file('merged.txt', 'User-agent: *\nCrawl-delay: 3\n\nUser-agent: MyBot\nDisallow: /private\n')
+    const r = await run(['lint', f])
+    expect(r.stdout).toBe([
+      `${f}:2: info: Crawl-delay is ignored by Google; Bing, Yandex and many other crawlers honour it [extension]`,
+      `${f}:4: warning: User-agent lines 1 ("*") and 4 ("MyBot") are one group for Google: a User-agent line after no Allow or Disallow line continues the group (the Crawl-delay line 2 does not end it), so the group's rules apply to both agents (with "*": every crawler no other group names) [merged-group]`,
+      `${f}: 0 errors, 1 warning, 1 info`,
+      '',
+    ].join('\n'))
+    // And it is what the engine does: MyBot's rule applies to every crawler.
+    expect(parseRobots(readFileSync(f)).check('/private', 'OtherBot').allowed).toBe(false)
+    // Consecutive User-agent lines (or only comments between them) are one group on purpose: no warning.
+    const { json } = await lintJson(file('together.txt', 'User-agent: a\n# and b\nUser-agent: b\nDisallow: /x\n\nUser-agent: c\n\nUser-agent: d\nDisallow: /y\n'))
+    expect(codes(json)).toEqual(['8:warning:merged-group'])
+    expect(json.findings[0]!.message).toContain('(the blank line 7 does not end it)')
+  })
+
+  test('an agent named in two groups, and a second * group: a warning naming both lines', async () => {
+    const f = file('dup.txt', 'User-agent: Googlebot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n\nUser-agent: googlebot/2.1\nDisallow: /c\n\nUser-agent: *\nDisallow: /d\n')
+    const { code, json } = await lintJson(f)
+    expect(code).toBe(0)
+    expect(json.findings.filter((x) => x.code === 'duplicate-group')).toEqual([
+      { line: 7, severity: 'warning', code: 'duplicate-group', message: '"googlebot" already has a group (line 1): Google merges the rules of both groups for it, other crawlers may read only the first' },
+      { line: 10, severity: 'warning', code: 'duplicate-group', message: 'a second "User-agent: *" group (the first is on line 4): Google merges the rules of both, other crawlers may read only the first' },
+    ])
+    // Merged, as the warning says: both Googlebot groups' rules apply.
+    const robots = parseRobots(readFileSync(f))
+    expect([robots.isAllowed('/a', 'Googlebot'), robots.isAllowed('/c', 'Googlebot'), robots.isAllowed('/d', 'Other')]).toEqual([false, false, false])
+  })
+
+  test('in-process: a fetch redirected to another host is an info naming whose robots.txt applies', () => {
+    const robots = parseRobots('User-agent: *\nDisallow: /x\n')
+    const input = { robots, body: robots.bodyBytes, size: null, truncated: false }
+    const findings = (fetched: { origin: string; url?: string | null } | null) => lint({ ...input, fetched }).findings.filter((f) => f.code === 'redirect')
+    expect(findings({ origin: 'http://example.com', url: 'https://www.example.org/robots.txt' })).toEqual([{
+      line: null, severity: 'info', code: 'redirect',
+      message: "http://example.com/robots.txt redirects to https://www.example.org/robots.txt: the rules here are www.example.org's file, and crawlers apply them to the URLs of http://example.com",
+    }])
+    expect(findings({ origin: 'https://example.com', url: 'https://example.com/robots.txt' })).toEqual([])
+    expect(findings({ origin: 'https://example.com', url: null })).toEqual([])
+    expect(findings({ origin: 'https://example.com' })).toEqual([])
+    expect(findings(null)).toEqual([])
+  })
+
   test("ROBOTS '-' lints stdin, named (stdin) in the output", async () => {
     const r = await run(['lint', '-'], 'User-agent: *\nDisallow /x\n')
     expect(r).toEqual({
@@ -734,8 +910,8 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
 
   test('splits on LF across chunks, drops the CR of CRLF (even split from its LF), keeps a lone CR (echoed escaped), counts a final line', async () => {
     const r = await streamOf(['/a\r', '\n/priv', 'ate\n/d\re\n\n', '/last'])
-    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\\re\nallowed\t0\t\nallowed\t0\t/last\n')
-    expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 0 })
+    expect(r.stdout).toBe('allowed\t0\t/a\ndisallowed\t2\t/private\nallowed\t0\t/d\\re\nerror\t0\t\nallowed\t0\t/last\n')
+    expect(r.result).toEqual({ total: 5, disallowed: 1, bad: 1 })
   })
 
   test('a line over the limit, across chunks or within one, costs only itself', async () => {
@@ -747,9 +923,9 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
   })
 
   test('a filter rejects its lines with their numbers; the other lines keep their verdicts', async () => {
-    const r = await streamOf(['/ok\nbad\n/private\nbad too'], (b, s, e) => (b[s] === 0x62 ? `line of ${e - s} bytes` : null))
-    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\tbad\ndisallowed\t2\t/private\nerror\t0\tbad too\n')
-    expect(r.stderr).toBe('robotstxt: --urls line 2: line of 3 bytes\nrobotstxt: --urls line 4: line of 7 bytes\n')
+    const r = await streamOf(['/ok\n/bad\n/private\n/bad too'], (b, s, e) => (b[s + 1] === 0x62 ? `line of ${e - s} bytes` : null))
+    expect(r.stdout).toBe('allowed\t0\t/ok\nerror\t0\t/bad\ndisallowed\t2\t/private\nerror\t0\t/bad too\n')
+    expect(r.stderr).toBe('robotstxt: --urls line 2: line of 4 bytes\nrobotstxt: --urls line 4: line of 8 bytes\n')
   })
 
   test('each kind of control character is echoed escaped, alone in its block or not; other text is untouched', async () => {
@@ -768,9 +944,19 @@ describe('cli: streamCheck (the byte path of check --urls)', () => {
     expect((await streamOf([near + '\n'])).stdout).toBe(`allowed\t0\t${near}\n`)
   })
 
-  test('ill-formed UTF-8 is echoed as it was checked; a BOM only at the very start is dropped', async () => {
+  test('ill-formed UTF-8 is echoed as its bytes, \\xHH each; a BOM only at the very start is dropped (elsewhere the line is no URL)', async () => {
     const r = await streamOf([Uint8Array.of(0xef, 0xbb, 0xbf, 0x2f, 0x61, 0xff, 0x0a), enc.encode('\ufeff/b\n/private/\u00e9\n')])
-    expect(r.stdout).toBe('allowed\t0\t/a\ufffd\nallowed\t0\t\ufeff/b\ndisallowed\t2\t/private/\u00e9\n')
+    expect(r.stdout).toBe('allowed\t0\t/a\\xff\nerror\t0\t\ufeff/b\ndisallowed\t2\t/private/\u00e9\n')
+  })
+
+  test('every ill-formed sequence is escaped byte by byte, well-formed text around it kept; lines stay one per input line', async () => {
+    const bad = [
+      [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80, 0xbf],
+    ]
+    const chunks = bad.map((b) => Uint8Array.from([0x2f, 0x78, ...b, 0xc3, 0xa9, 0x0a]))
+    const r = await streamOf(chunks)
+    const hex = (b: number[]) => b.map((x) => `\\x${x.toString(16).padStart(2, '0')}`).join('')
+    expect(r.stdout.split('\n').slice(0, -1)).toEqual(bad.map((b) => `allowed\t0\t/x${hex(b)}\u00e9`))
   })
 })
 
@@ -808,7 +994,7 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     expect(r.stderr).toBe(`robots.txt: 200 ok (${base}/robots.txt)\n`)
     expect(r.stdout).toBe(`disallowed\t2\t${base}/private/x\nallowed\t0\t/public\nallowed\t0\t${base}/\n`)
     expect(r.code).toBe(1)
-    expect(seen[0]!['user-agent']).toMatch(/^robotstxt-wasm\/\d+\.\d+\.\d+/)
+    expect(seen[0]!['user-agent']).toMatch(/^Googlebot \(compatible; robotstxt-wasm\/\d+\.\d+\.\d+\S*; \+https:\/\/www\.npmjs\.com\/package\/robotstxt-wasm\)$/)
     seen = []
     const ua = await run(['check', base, 'Googlebot', '/', '--user-agent', 'MyCrawler/1.0'])
     expect(ua.code).toBe(0)
@@ -824,9 +1010,9 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
   test('503: disallow-all, line 0, exit 1, for positional URLs and streams', async () => {
     serve(503, 'User-agent: *\nAllow: /\n')
     const r = await run(['check', base, 'Googlebot', '/a', `${base}/b`])
-    expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+    expect(r).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all, retry after 60 s (${base}/robots.txt)\n` })
     const s = await run(['check', base, 'Googlebot', '--urls', '-'], `/a\n${base}/b\n`)
-    expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all (${base}/robots.txt)\n` })
+    expect(s).toEqual({ code: 1, stdout: `disallowed\t0\t/a\ndisallowed\t0\t${base}/b\n`, stderr: `robots.txt: 503 disallow-all, retry after 60 s (${base}/robots.txt)\n` })
   })
 
   test('hardening 9: bad lines in a 10,000-line list each get their own error; every other line its verdict', async () => {
@@ -846,9 +1032,9 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     })
     expect(r.stderr).toBe(
       `robots.txt: 200 ok (${base}/robots.txt)\n` +
-      `robotstxt: --urls line 5000: "" is not on ${base}, whose robots.txt was fetched\n` +
+      `robotstxt: --urls line 5000: expected an absolute URL (https://host/path) or a path starting with "/", got ""\n` +
       `robotstxt: --urls line 7001: "https://elsewhere.example/x" is not on ${base}, whose robots.txt was fetched\n` +
-      `robotstxt: --urls line 9999: "not a url at all" is not on ${base}, whose robots.txt was fetched\n`,
+      `robotstxt: --urls line 9999: expected an absolute URL (https://host/path) or a path starting with "/", got "not a url at all"\n`,
     )
   })
 
@@ -858,6 +1044,14 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     expect(r.code).toBe(2)
     expect(r.stdout).toBe('')
     expect(r.stderr).toContain(`robotstxt: "http://example.com/x" is not on ${base}, whose robots.txt was fetched`)
+  })
+
+  test('lint of a robots.txt redirected to another host says whose file it is', async () => {
+    const target = await serveAt('127.0.0.2', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /x\n'))
+    const from = await serveAt('127.0.0.1', (_req, res) => res.writeHead(301, { location: `${target}/robots.txt` }).end())
+    const l = await run(['lint', `${from}/robots.txt`, '--json'])
+    const findings = (JSON.parse(l.stdout) as { findings: { code: string; message: string }[] }).findings
+    expect(findings.find((f) => f.code === 'redirect')?.message).toBe(`${from}/robots.txt redirects to ${target}/robots.txt: the rules here are ${target.slice('http://'.length)}'s file, and crawlers apply them to the URLs of ${from}`)
   })
 
   test('explain and lint on a fetched robots.txt', async () => {
@@ -884,7 +1078,7 @@ describe('cli: robots.txt over HTTP (node:http on 127.0.0.1)', () => {
     const port = (closed.address() as AddressInfo).port
     await new Promise((resolve) => closed.close(resolve))
     const r = await run(['check', `http://127.0.0.1:${port}/`, 'Googlebot', '/a', '--timeout', '5000'])
-    expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: `robots.txt: no response disallow-all (http://127.0.0.1:${port}/robots.txt)\n` })
+    expect(r).toEqual({ code: 1, stdout: 'disallowed\t0\t/a\n', stderr: expect.stringMatching(new RegExp(`^robots\\.txt: no response: connection refused \\(.*ECONNREFUSED.*\\); disallow-all, retry after 60 s \\(http://127\\.0\\.0\\.1:${port}/robots\\.txt\\)\\n$`)) })
   })
 })
 
@@ -932,6 +1126,24 @@ describe('cli: filter (mixed hosts, robots.txt from 127.0.0.0/8 servers)', () =>
       [false, 2, at(1, ''), 'ok'], [false, 0, null, null], [false, 0, at(3, ''), 'disallow-all'], [false, 0, null, null], [true, 0, at(4, ''), 'allow-all'],
     ])
     expect(typeof records[1]!.error).toBe('string')
+  })
+
+  test('blank and garbage lines are errors in filter and in check --urls alike; ill-formed UTF-8 is echoed as \\xHH in both', async () => {
+    const input = Buffer.concat([Buffer.from(`${at(1, '/a')}\n\nnot a url\n${at(1, '/caf')}`), Uint8Array.of(0xff), Buffer.from(`\n${at(1, '/private/x')}\n`)])
+    const f = await run(['filter', 'x', '--verdicts'], input)
+    expect(f.stdout).toBe([`allowed\t0\tok\t${at(1, '/a')}`, 'error\t0\t-\t', 'error\t0\t-\tnot a url', `allowed\t0\tok\t${at(1, '/caf')}\\xff`, `disallowed\t2\tok\t${at(1, '/private/x')}`, ''].join('\n'))
+    const allowed = await run(['filter', 'x'], input)
+    expect(allowed.stdout).toBe(`${at(1, '/a')}\n${at(1, '/caf')}\\xff\n`)
+    const robots = file('filter-like.txt', 'User-agent: *\nDisallow: /private\n')
+    const c = await run(['check', robots, 'x', '--urls', '-'], input)
+    expect(c.stdout).toBe([`allowed\t0\t${at(1, '/a')}`, 'error\t0\t', 'error\t0\tnot a url', `allowed\t0\t${at(1, '/caf')}\\xff`, `disallowed\t2\t${at(1, '/private/x')}`, ''].join('\n'))
+    for (const r of [f, allowed, c]) {
+      expect(r.code).toBe(3)
+      expect(r.stderr.split('\n').slice(0, -1).map((l) => /^robotstxt: --urls line \d+/.exec(l)?.[0])).toEqual(['robotstxt: --urls line 2', 'robotstxt: --urls line 3'])
+    }
+    // With threads the same bytes come out.
+    expect((await run(['filter', 'x', '--verdicts', '--threads', '2'], input)).stdout).toBe(f.stdout)
+    expect((await run(['check', robots, 'x', '--urls', '-', '--threads', '2'], input)).stdout).toBe(c.stdout)
   })
 
   test('a line longer than 1 MiB characters is an error line of its own', async () => {

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { parseExpectations } from '../src/cli/expectations.js'
+import { judgeExpectations, parseExpectations } from '../src/cli/expectations.js'
 import { crawlerTokens, parseRobots } from '../src/index.js'
 import { aptInstall } from './helpers/apt.js'
+import { bodyArb, pathArb } from './helpers/arbitraries.js'
+import { fuzzOptions } from './helpers/fuzz.js'
 import { DIST, ensureDist, ROOT } from './helpers/dist.js'
 import { closeAll, reply, serve } from './helpers/server.js'
 
@@ -78,9 +80,9 @@ afterAll(async () => {
 interface JsonReport {
   robots: string
   expectations: string
-  fetch: { origin: string; status: number | null; outcome: string } | null
+  fetch: { origin: string; status: number | null; outcome: string; url: string | null; redirects: number; error: { code: string; message: string } | null } | null
   summary: { total: number; passed: number; failed: number; malformed: number }
-  results: { line: number; agent: string; tokens: string[]; expected: string; url: string; passed: boolean; allowed: boolean; robotsLine: number; rule: { kind: string; pattern: string } | null }[]
+  results: { line: number; agent: string; tokens: string[]; expected: string; url: string; checkedAs?: string; passed: boolean; allowed: boolean; robotsLine: number; rule: { kind: string; pattern: string } | null }[]
   errors: { line: number; message: string }[]
 }
 
@@ -94,7 +96,7 @@ describe('robotstxt test: formats', () => {
       'pass  expectations.txt:4  Bingbot disallow /private/x  ->  disallowed by robots.txt:2 (Disallow: /private/)',
       'pass  expectations.txt:5  Bingbot allow https://example.com/private/open  ->  allowed by robots.txt:3 (Allow: /private/open)',
       'FAIL  expectations.txt:6  GPTBot allow /blog/  ->  disallowed by robots.txt:6 (Disallow: /)',
-      'pass  expectations.txt:8  Googlebot-Image disallow /search  ->  disallowed by robots.txt:9 (Disallow: /search)',
+      'pass  expectations.txt:8  Googlebot-Image (Googlebot-Image, Googlebot) disallow /search  ->  disallowed by robots.txt:9 (Disallow: /search)',
       'robots.txt: 5 of 6 expectations met, 1 failed',
       '',
     ].join('\n'))
@@ -172,7 +174,11 @@ describe('robotstxt test: exit status 2', () => {
     [['robots.txt'], /missing EXPECTATIONS/],
     [['robots.txt', 'expectations.txt', 'extra'], /test takes ROBOTS and EXPECTATIONS, got 3 arguments/],
     [['-', '-'], /cannot both be stdin/],
-    [['robots.txt', 'expectations.txt', '--frob'], /Unknown option '--frob'/],
+    [['robots.txt', 'expectations.txt', '--frob'], /unknown option "--frob": test takes the options --timeout, --user-agent, --proxy, --format, --origin, --allow-unavailable and --help/],
+    [['robots.txt', 'expectations.txt', '--origin'], /--origin needs a value\n  --origin ORIGIN  the site the expectations' URLs are written for/],
+    [['robots.txt', 'expectations.txt', '--origin', 'www.example.com'], /--origin: expected an http\(s\) origin such as https:\/\/www.example.com \(no path, query or fragment\), got "www.example.com"/],
+    [['robots.txt', 'expectations.txt', '--origin', 'https://www.example.com/shop'], /--origin: expected an http\(s\) origin/],
+    [['robots.txt', 'expectations.txt', '--allow-unavailable=yes'], /--allow-unavailable takes no value, got "yes"/],
   ])('usage error %j', async (args, message) => {
     const r = await cli(['test', ...args])
     expect(r.code).toBe(2)
@@ -221,7 +227,7 @@ describe('robotstxt test: a malformed expectations file', () => {
       'robotstxt: bad.txt:3: expected "AGENT allow|disallow URL-OR-PATH", got "Googlebot allow": URL-OR-PATH is missing',
       'robotstxt: bad.txt:4: expected "allow" or "disallow" after the agent, got "alow"',
       'robotstxt: bad.txt:5: expected "AGENT allow|disallow URL-OR-PATH", got 4 fields (a space in a URL is written %20; a comment starts with " #")',
-      'robotstxt: bad.txt:6: expected an AGENT (a crawler name such as Googlebot-Image, or a user-agent token), got "/bot"',
+      'robotstxt: bad.txt:6: expected an AGENT (a crawler name such as Googlebot-Image, a user-agent token, or token:NAME), got "/bot"',
       'robotstxt: bad.txt:7: expected an absolute URL (https://host/path) or a path starting with "/", got "example.com/x"',
       'robotstxt: bad.txt:9: expected an absolute URL (https://host/path) or a path starting with "/", got "//cdn.example.com/x"',
       '',
@@ -260,6 +266,24 @@ describe('robotstxt test: a malformed expectations file', () => {
       }
       expect(parsed.expectations.length + parsed.errors.length).toBeLessThanOrEqual(lines.length)
     }), { numRuns: 300 })
+  })
+})
+
+describe('robotstxt test: verdicts', () => {
+  test(`judgeExpectations gives robots.check's verdict, line and rule for every expectation, agents and URLs repeated in any order (${fuzzOptions(2_000).numRuns} runs)`, () => {
+    const agentArb = fc.constantFrom('Googlebot', 'googlebot-image', 'GPTBot', 'a', 'b', 'foo', 'x/1.0', 'token:Googlebot-Image')
+    const expectationArb = fc.tuple(agentArb, fc.constantFrom('allow', 'disallow'), pathArb)
+    fc.assert(fc.property(fc.tuple(bodyArb, fc.boolean()), fc.array(expectationArb, { maxLength: 40 }), ([body, asBytes], lines) => {
+      const robots = parseRobots(asBytes ? new TextEncoder().encode(body) : body)
+      const { expectations } = parseExpectations(lines.map(([a, v, p]) => `${a} ${v} ${p}`).join('\n'))
+      const results = judgeExpectations(robots, expectations, null)
+      expect(results.length).toBe(expectations.length)
+      for (const [i, r] of results.entries()) {
+        const v = robots.check(expectations[i]!.url, expectations[i]!.tokens)
+        expect([r.allowed, r.robotsLine, r.rule]).toEqual([v.allowed, v.line, v.rule ?? null])
+        expect(r.passed).toBe(v.allowed === (r.expected === 'allow'))
+      }
+    }), fuzzOptions(2_000))
   })
 })
 
@@ -330,16 +354,203 @@ describe('robotstxt test: ROBOTS as a URL', () => {
     expect(server.count()).toBe(1)
   })
 
-  test('a 503 is disallow-all: the fetch, not a line, decides', async () => {
+})
+
+/** `text` as a RegExp source that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** A server whose robots.txt gives no usable file, each way a fetch can fail, and how the run names the failure. */
+const UNUSABLE: [string, string, () => Promise<string>][] = [
+  ['connection refused', 'no response: connection refused', async () => {
+    const server = await serve(reply(200, ROBOTS))
+    await server.close()
+    return server.origin
+  }],
+  ['503', 'HTTP 503', async () => (await serve(reply(503, 'down'))).origin],
+  ['500', 'HTTP 500', async () => (await serve(reply(500, 'oops'))).origin],
+  ['429', 'HTTP 429', async () => (await serve(reply(429, 'slow down', { 'retry-after': '60' }))).origin],
+  ['a timeout', 'no response: timed out', async () => (await serve(() => {})).origin],
+  ['a body cut short', 'no response: truncated response', async () => (await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' })
+    res.write('User-agent: *\nDisallow: /private/\n')
+    setTimeout(() => res.socket?.destroy(), 20)
+  })).origin],
+  ['an undecodable gzip body', 'no response: undecodable body', async () => (await serve(reply(200, 'not gzip at all, just text', { 'content-encoding': 'gzip' }))).origin],
+]
+
+describe('robotstxt test: a ROBOTS fetch that gives no usable robots.txt fails the run (exit 4)', () => {
+  const expectations = 'Googlebot allow /\nGPTBot disallow /\n'
+
+  test.each(UNUSABLE)('%s: exit 4 and an error in every format, no expectation checked', async (_kind, problem, start) => {
+    const origin = await start()
+    write('gate.txt', expectations)
+    const args = ['test', `${origin}/robots.txt`, 'gate.txt', '--timeout', '500']
+    const text = await cli(args)
+    expect(text.code).toBe(4)
+    // The reason is the fetch's own words: its code's phrase, then the platform's detail in parentheses.
+    const reason = `\\(${escapeRegExp(problem)}( \\([^\\n]*\\))?\\)`
+    const unavailable = `${escapeRegExp(`${origin}/robots.txt`)}: no usable robots.txt ${reason}: crawlers treat every URL as disallowed until a fetch succeeds; 2 expectations not checked \\(--allow-unavailable checks them against disallow-all\\)`
+    expect(text.stdout).toMatch(new RegExp(`^ERROR  ${unavailable}\\n${escapeRegExp(`${origin}/robots.txt: no usable robots.txt, 2 expectations not checked`)}\\n$`))
+
+    const json = await cli([...args, '--format', 'json'])
+    expect(json.code).toBe(4)
+    const report = JSON.parse(json.stdout) as JsonReport & { fetch: { passed: boolean; message: string }; notChecked: unknown[] }
+    expect(report.fetch).toMatchObject({ origin, outcome: 'disallow-all', passed: false, message: expect.stringContaining('no usable robots.txt') })
+    expect(report.summary).toEqual({ total: 0, passed: 0, failed: 0, malformed: 0, notChecked: 2 })
+    expect(report.results).toEqual([])
+    expect(report.notChecked).toHaveLength(2)
+
+    const github = await cli([...args, '--format', 'github'])
+    expect(github.code).toBe(4)
+    expect(github.stdout.split('\n')[0]).toMatch(new RegExp(`^::error title=robots.txt unavailable::${unavailable}$`))
+
+    const junit = await cli([...args, '--format', 'junit'])
+    expect(junit.code).toBe(4)
+    const path = write('gate.xml', junit.stdout)
+    expect(xmllint(['--xpath', 'string(/testsuites/@errors)', path])).toBe('1')
+    expect(xmllint(['--xpath', 'string(/testsuites/@failures)', path])).toBe('0')
+    expect(xmllint(['--xpath', 'string(//testcase[@name="robots.txt fetch"]/error/@type)', path])).toBe('unavailable')
+    expect(xmllint(['--xpath', 'count(//testcase/skipped)', path])).toBe('2')
+  }, 30_000)
+
+  test('the exit status is 4 even with malformed lines (nothing could be checked), and 2 once the fetch works', async () => {
+    const server = await serve(reply(503, 'down'))
+    write('gate-bad.txt', 'Googlebot allow /\nGooglebot maybe /\n')
+    expect((await cli(['test', `${server.origin}/robots.txt`, 'gate-bad.txt'])).code).toBe(4)
+    server.handle(reply(200, ROBOTS))
+    expect((await cli(['test', `${server.origin}/robots.txt`, 'gate-bad.txt'])).code).toBe(2)
+  })
+
+  test('--allow-unavailable: the expectations are checked against disallow-all, and every format still reports the fetch', async () => {
     const server = await serve(reply(503, 'down'))
     write('down.txt', 'Googlebot allow /\nGPTBot disallow /\n')
-    const r = await cli(['test', `${server.origin}/robots.txt`, 'down.txt', '--format', 'json'])
-    expect(r.code).toBe(1)
-    const report = JSON.parse(r.stdout) as JsonReport
-    expect(report.fetch).toEqual({ origin: server.origin, status: 503, outcome: 'disallow-all' })
+    const args = ['test', `${server.origin}/robots.txt`, 'down.txt', '--allow-unavailable']
+    const text = await cli(args)
+    expect(text.code).toBe(1)
+    expect(text.stdout).toBe([
+      `WARNING  ${server.origin}/robots.txt: no usable robots.txt (HTTP 503): crawlers treat every URL as disallowed until a fetch succeeds; with --allow-unavailable the expectations are checked against that`,
+      `FAIL  down.txt:1  Googlebot allow /  ->  disallowed: ${server.origin}/robots.txt gave no usable robots.txt (HTTP 503), so every URL is disallowed`,
+      `pass  down.txt:2  GPTBot disallow /  ->  disallowed: ${server.origin}/robots.txt gave no usable robots.txt (HTTP 503), so every URL is disallowed`,
+      `${server.origin}/robots.txt: 1 of 2 expectations met, 1 failed`,
+      '',
+    ].join('\n'))
+    const report = JSON.parse((await cli([...args, '--format', 'json'])).stdout) as JsonReport & { fetch: { passed: boolean } }
+    expect(report.fetch).toMatchObject({ origin: server.origin, status: 503, outcome: 'disallow-all', url: `${server.origin}/robots.txt`, redirects: 0, error: null, passed: false })
     expect(report.results.map((x) => [x.allowed, x.robotsLine, x.passed])).toEqual([[false, 0, false], [false, 0, true]])
-    const text = await cli(['test', `${server.origin}/robots.txt`, 'down.txt'])
-    expect(text.stdout).toContain('FAIL  down.txt:1  Googlebot allow /  ->  disallowed: the robots.txt fetch got 503 (disallow-all)\n')
+    const github = await cli([...args, '--format', 'github'])
+    expect(github.stdout).toMatch(/^::warning title=robots\.txt unavailable::.*no usable robots\.txt \(HTTP 503\)/)
+    const path = write('down.xml', (await cli([...args, '--format', 'junit'])).stdout)
+    expect(xmllint(['--xpath', 'string(//testcase[@name="robots.txt fetch"]/skipped/@message)', path])).toContain('no usable robots.txt (HTTP 503)')
+    expect(xmllint(['--xpath', 'string(/testsuites/@failures)', path])).toBe('1')
+    // Every expectation met: the run passes, still saying why.
+    write('down-met.txt', 'GPTBot disallow /\n')
+    const met = await cli(['test', `${server.origin}/robots.txt`, 'down-met.txt', '--allow-unavailable'])
+    expect(met.code).toBe(0)
+    expect(met.stdout).toMatch(/^WARNING {2}/)
+  })
+
+  test('a 404 is no robots.txt: every URL allowed, said in every format; "GPTBot disallow /" fails naming the 404', async () => {
+    const server = await serve(reply(404, 'not found'))
+    write('missing.txt', 'Googlebot allow /\nGPTBot disallow /\n')
+    const args = ['test', `${server.origin}/robots.txt`, 'missing.txt']
+    const text = await cli(args)
+    expect(text.code).toBe(1)
+    expect(text.stdout).toBe([
+      `NOTE  ${server.origin}/robots.txt: no robots.txt (HTTP 404): crawlers may fetch every URL, and the expectations are checked against that`,
+      `pass  missing.txt:1  Googlebot allow /  ->  allowed: ${server.origin}/robots.txt gave no robots.txt (HTTP 404), so every URL is allowed`,
+      `FAIL  missing.txt:2  GPTBot disallow /  ->  allowed: ${server.origin}/robots.txt gave no robots.txt (HTTP 404), so every URL is allowed`,
+      `${server.origin}/robots.txt: 1 of 2 expectations met, 1 failed`,
+      '',
+    ].join('\n'))
+    const report = JSON.parse((await cli([...args, '--format', 'json'])).stdout) as JsonReport & { fetch: { passed: boolean; message: string } }
+    expect(report.fetch).toMatchObject({ status: 404, outcome: 'allow-all', passed: true, message: expect.stringContaining('no robots.txt (HTTP 404)') })
+    const github = (await cli([...args, '--format', 'github'])).stdout.split('\n')
+    expect(github[0]).toMatch(/^::notice title=no robots\.txt::.*no robots\.txt \(HTTP 404\)/)
+    expect(github[1]).toMatch(/^::error file=missing\.txt,line=2,.*::expected GPTBot disallow \/, but it is allowed: .* gave no robots\.txt \(HTTP 404\)/)
+    const path = write('missing.xml', (await cli([...args, '--format', 'junit'])).stdout)
+    expect(xmllint(['--xpath', 'string(//testcase[@name="robots.txt fetch"]/system-out)', path])).toContain('no robots.txt (HTTP 404)')
+    expect(xmllint(['--xpath', 'string(//testcase[failure]/failure/@message)', path])).toContain('HTTP 404')
+  })
+})
+
+describe('robotstxt test --origin: expectations written for production, checked on a preview', () => {
+  const PRODUCTION = `Googlebot allow https://www.example.com/products/
+GPTBot disallow https://www.example.com/
+Googlebot disallow https://www.example.com/search?q=shoes
+Googlebot allow /private/open
+`
+
+  test('without --origin, URLs of another origin than the fetched one are malformed lines (exit 2)', async () => {
+    const preview = await serve(reply(200, ROBOTS))
+    write('production.txt', PRODUCTION)
+    const r = await cli(['test', `${preview.origin}/robots.txt`, 'production.txt'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`production.txt:1: "https://www.example.com/products/" is not on ${preview.origin}, whose robots.txt was fetched`)
+  })
+
+  test('with --origin, a URL on it is checked as the same path on the preview; other origins stay errors', async () => {
+    const preview = await serve(reply(200, ROBOTS))
+    write('production.txt', `${PRODUCTION}Googlebot allow https://cdn.example.com/x\n`)
+    const r = await cli(['test', `${preview.origin}/robots.txt`, 'production.txt', '--origin', 'https://www.example.com', '--format', 'json'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(`production.txt:5: "https://cdn.example.com/x" is not on ${preview.origin}, whose robots.txt was fetched, nor on --origin https://www.example.com`)
+    const report = JSON.parse(r.stdout) as JsonReport & { results: { checkedAs?: string }[] }
+    expect(report.results.map((x) => [x.url, x.checkedAs, x.passed, x.robotsLine])).toEqual([
+      ['https://www.example.com/products/', '/products/', true, 0],
+      ['https://www.example.com/', '/', true, 6],
+      ['https://www.example.com/search?q=shoes', '/search?q=shoes', true, 9],
+      ['/private/open', undefined, true, 0],
+    ])
+    write('production-ok.txt', PRODUCTION)
+    const ok = await cli(['test', `${preview.origin}/robots.txt`, 'production-ok.txt', '--origin', 'https://www.example.com/'])
+    expect(ok).toMatchObject({ code: 0, stderr: `robots.txt: 200 ok (${preview.origin}/robots.txt)\n` })
+    expect(ok.stdout).toContain(`pass  production-ok.txt:1  Googlebot allow https://www.example.com/products/  ->  allowed: no rule of ${preview.origin}/robots.txt matches\n`)
+  })
+
+  test('a URL spelled with the default port or an upper-case host is on the origin; its path is checked as written', async () => {
+    write('spelled.txt', 'Googlebot disallow HTTPS://WWW.EXAMPLE.COM:443/search%3Fx\nGooglebot allow https://www.example.com\n')
+    const r = await cli(['test', 'robots.txt', 'spelled.txt', '--origin', 'https://www.example.com', '--format', 'json'])
+    const report = JSON.parse(r.stdout) as JsonReport & { results: { checkedAs?: string }[] }
+    expect(report.results.map((x) => x.checkedAs)).toEqual(['/search%3Fx', '/'])
+    expect(r.code).toBe(0)
+  })
+
+  test('with a file ROBOTS, --origin makes a URL on any other origin an error', async () => {
+    write('mixed.txt', 'Googlebot allow https://www.example.com/a\nGooglebot allow https://elsewhere.example/a\n')
+    const r = await cli(['test', 'robots.txt', 'mixed.txt', '--origin', 'https://www.example.com'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe('robotstxt: mixed.txt:2: "https://elsewhere.example/a" is not on --origin https://www.example.com\n')
+  })
+})
+
+describe('robotstxt test: presets and raw tokens', () => {
+  const IMAGES = 'User-agent: *\nDisallow: /images/\n\nUser-agent: Googlebot\nAllow: /\n'
+
+  test('a preset (any case) stands for every token it obeys, and the output names them; token:NAME checks the token alone', async () => {
+    write('images-robots.txt', IMAGES)
+    write('images.txt', 'googlebot-image allow /images/a.jpg\ntoken:Googlebot-Image disallow /images/a.jpg\nGooglebot-Video allow /images/v.mp4\n')
+    const r = await cli(['test', 'images-robots.txt', 'images.txt'])
+    expect(r.stdout).toBe([
+      'pass  images.txt:1  googlebot-image (Googlebot-Image, Googlebot) allow /images/a.jpg  ->  allowed by images-robots.txt:5 (Allow: /)',
+      'pass  images.txt:2  token:Googlebot-Image disallow /images/a.jpg  ->  disallowed by images-robots.txt:2 (Disallow: /images/)',
+      'pass  images.txt:3  Googlebot-Video (Googlebot-Video, Googlebot) allow /images/v.mp4  ->  allowed by images-robots.txt:5 (Allow: /)',
+      'images-robots.txt: all 3 expectations met',
+      '',
+    ].join('\n'))
+    expect(r.code).toBe(0)
+    // The same answers as check and explain give for the same words.
+    const check = await cli(['check', 'images-robots.txt', 'googlebot-image', '/images/a.jpg'])
+    expect(check).toMatchObject({ code: 0, stdout: 'allowed\t5\t/images/a.jpg\n' })
+    expect((await cli(['check', 'images-robots.txt', '--token', 'Googlebot-Image', '/images/a.jpg'])).stdout).toBe('disallowed\t2\t/images/a.jpg\n')
+  })
+
+  test.each([['token:'], ['token:/x'], ['token:/1.0']])('AGENT %j is a malformed line', async (agent) => {
+    write('raw-bad.txt', `${agent} allow /\nGooglebot allow /\n`)
+    const r = await cli(['test', 'robots.txt', 'raw-bad.txt'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('raw-bad.txt:1: expected an AGENT')
   })
 })
 
@@ -347,10 +558,10 @@ describe('examples/site-ci', () => {
   /** The workflow's `robotstxt test` step, as argv for dist/cli.js. */
   function workflowCommand(): string[] {
     const workflow = readFileSync(join(SITE, '.github', 'workflows', 'robots.yml'), 'utf8')
-    const runs = [...workflow.matchAll(/^\s+run: (npx robotstxt test .*)$/gm)].map((m) => m[1]!)
-    expect(runs).toEqual(['npx robotstxt test robots.txt expectations.txt --format github'])
+    const runs = [...workflow.matchAll(/^\s+run: (npx robotstxt-wasm test .*)$/gm)].map((m) => m[1]!)
+    expect(runs).toEqual(['npx robotstxt-wasm test robots.txt expectations.txt --format github'])
     const [npx, bin, ...args] = runs[0]!.split(' ')
-    expect([npx, bin]).toEqual(['npx', 'robotstxt'])
+    expect([npx, bin]).toEqual(['npx', 'robotstxt-wasm'])
     return args
   }
 

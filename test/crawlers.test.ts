@@ -1,9 +1,12 @@
-// Crawler presets (issue 34, item 10): the list's shape and invariants, `crawlerTokens`, and what
+// Crawler presets: the list's shape and invariants, its tokens against the lists stored with their
+// operators' pages (test/fixtures/crawler-tokens.json), `crawlerTokens` and `findCrawler`, and what
 // a crawler's tokens do as the agent argument.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { crawlers, crawlerTokens, parseRobots } from '../src/index.js'
 import { agentTokens } from '../src/engine/args.js'
-import { CRAWLER_SETS } from '../src/engine/crawlers.js'
+import { CRAWLER_SETS, findCrawler } from '../src/engine/crawlers.js'
 import { valueAgentToken } from '../src/engine/parse.js'
 
 describe('crawlers', () => {
@@ -50,11 +53,45 @@ describe('crawlers', () => {
     const multi = Object.fromEntries(crawlers.filter((c) => c.tokens.length > 1).map((c) => [c.name, c.tokens]))
     expect(multi).toEqual({
       'Googlebot-Image': ['Googlebot-Image', 'Googlebot'],
+      'Googlebot-Video': ['Googlebot-Video', 'Googlebot'],
       'Googlebot-News': ['Googlebot-News', 'Googlebot'],
       'Google-InspectionTool': ['Google-InspectionTool', 'Googlebot'],
+      'GoogleOther-Image': ['GoogleOther-Image', 'GoogleOther'],
+      'GoogleOther-Video': ['GoogleOther-Video', 'GoogleOther'],
       Applebot: ['Applebot', 'Googlebot'],
       YandexBot: ['YandexBot', 'Yandex'],
     })
+  })
+})
+
+interface StoredList { name: string; tokens: string[]; page: string; source: string }
+const stored = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'crawler-tokens.json'), 'utf8')) as { checked: string; crawlers: StoredList[] }
+
+describe("the presets' tokens are their operators' lists", () => {
+  test('every preset has a stored list and every stored list a preset, in the same order', () => {
+    expect(crawlers.map((c) => c.name)).toEqual(stored.crawlers.map((c) => c.name))
+  })
+
+  test.each(stored.crawlers.map((c) => [c.name, c] as const))('%s: the tokens and the page are the stored ones', (name, list) => {
+    const preset = findCrawler(name)!
+    expect([...preset.tokens]).toEqual(list.tokens)
+    expect(preset.source).toBe(list.source)
+    // The stored excerpt names every token, in the order the preset checks them.
+    const at = list.tokens.map((t) => list.page.indexOf(t))
+    expect(at.every((i) => i >= 0), list.page).toBe(true)
+  })
+})
+
+describe('findCrawler', () => {
+  test('a preset by its name in any case; undefined for any other name or a non-string', () => {
+    for (const c of crawlers) {
+      expect(findCrawler(c.name)).toBe(c)
+      expect(findCrawler(c.name.toUpperCase())).toBe(c)
+      expect(findCrawler(c.name.toLowerCase())).toBe(c)
+    }
+    for (const name of ['NoSuchBot', '', 'constructor', '__proto__', 'Googlebot ', 'Googlebot/2.1', 42, null, undefined]) {
+      expect(findCrawler(name as string), String(name)).toBeUndefined()
+    }
   })
 })
 

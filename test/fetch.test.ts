@@ -6,8 +6,11 @@
 import type http from 'node:http'
 import net from 'node:net'
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib'
+import { ProxyAgent, fetch as undiciFetch } from 'undici'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fetchRobots, robotsOrigin, type RobotsFetch } from '../src/index.js'
+import { checkUrls, fetchRobots, RobotsCache, robotsFromResponse, robotsOrigin, statusOutcome, type RobotsFetch } from '../src/index.js'
+import { PACKAGE_VERSION } from '../src/http/user-agent.js'
+import { startProxy } from './helpers/proxy.js'
 import { closeAll, reply, serve, type Handler } from './helpers/server.js'
 import { CUT_BODIES, ENCODED, ENCODED_RULES, encodedReply } from './helpers/encoded.js'
 
@@ -572,5 +575,382 @@ describe('arguments (crawling.md, docs/api.md)', () => {
     await expect(fetchRobots(u, { userAgent: 'bad\r\nX-Injected: 1' })).rejects.toThrow(/options\.userAgent/)
     await expect(fetchRobots(u, { userAgent: '' })).rejects.toThrow(/options\.userAgent/)
     await expect(fetchRobots(u, { signal: {} as AbortSignal })).rejects.toThrow(/options\.signal/)
+  })
+})
+
+describe('why a fetch failed: RobotsFetch.error', () => {
+  it('a refused connection: code "refused", status and url null', async () => {
+    const s = await serve(reply(200, RULES))
+    const port = s.port
+    await s.close()
+    const r = await fetchRobots(`http://127.0.0.1:${port}/`)
+    expect(r).toMatchObject({ status: null, outcome: 'disallow-all', url: null, redirects: 0 })
+    expect(r.error?.code).toBe('refused')
+    expect(r.error?.message).toMatch(/^connection refused \(.*ECONNREFUSED/)
+    expect(Object.isFrozen(r.error)).toBe(true)
+  })
+
+  it('a host that does not resolve: code "dns"', async () => {
+    // .invalid never resolves (RFC 2606).
+    const r = await fetchRobots('http://robots-test.invalid/', { timeoutMs: 8000 })
+    expect(r).toMatchObject({ status: null, outcome: 'disallow-all', url: null })
+    expect(r.error?.code).toBe('dns')
+  })
+
+  it('a connection dropped before any response: code "reset", after the one retry such a drop gets', async () => {
+    const s = await serve((req) => req.socket.destroy())
+    const r = await fetchRobots(s.origin)
+    expect([r.status, r.error?.code]).toEqual([null, 'reset'])
+    expect(s.requests).toEqual(['/robots.txt', '/robots.txt'])
+  })
+
+  it('a kept-alive connection the server closed while idle: the request is sent again, and answered', async () => {
+    // The first request is dropped unanswered, as by a server that closes an idle connection just
+    // as a request goes out on it; the one sent again gets the file.
+    let dropped = false
+    const s = await serve((req, res) => {
+      if (!dropped) {
+        dropped = true
+        return void req.socket.destroy()
+      }
+      reply(200, RULES)(req, res)
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: 200, outcome: 'ok', error: null })
+    expect(s.requests).toHaveLength(2)
+  })
+
+  it('no answer within timeoutMs: code "timeout", with the limit in the message', async () => {
+    const s = await serve(() => {})
+    const r = await fetchRobots(s.origin, { timeoutMs: 200 })
+    expect(r.error).toEqual({ code: 'timeout', message: 'timed out (robots.txt fetch timed out after 200 ms)' })
+  })
+
+  it('a body that stalls past timeoutMs: "timeout", not "truncated"', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('User-agent: *\n')
+    })
+    expect((await fetchRobots(s.origin, { timeoutMs: 300 })).error?.code).toBe('timeout')
+  })
+
+  it('TLS that fails (a plain HTTP server asked for https): code "tls"', async () => {
+    const s = await serve(reply(200, RULES))
+    const r = await fetchRobots(`https://127.0.0.1:${s.port}/`)
+    expect([r.status, r.error?.code]).toEqual([null, 'tls'])
+  })
+
+  it('a body cut by the connection dropping: code "truncated", status null despite the 200', async () => {
+    const s = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 10_000 })
+      res.write('User-agent: *\nAllow: /\n', () => req.socket.destroy())
+    })
+    const r = await fetchRobots(s.origin)
+    expect(r).toMatchObject({ status: null, outcome: 'disallow-all', url: null })
+    expect(r.error?.code).toBe('truncated')
+  })
+
+  it('fewer bytes than Content-Length from a lenient fetch: "truncated", with both lengths', async () => {
+    const lenient = (async () => new Response('User-agent: *\n', { status: 200, headers: { 'content-length': '10000' } })) as unknown as typeof fetch
+    const r = await fetchRobots('https://example.com/', { fetch: lenient })
+    expect(r.error).toEqual({ code: 'truncated', message: 'truncated response (body of 14 bytes, shorter than its Content-Length of 10000)' })
+  })
+
+  for (const { name, encoding, bytes } of CUT_BODIES.filter((c) => c.name.endsWith('half'))) {
+    it(`${name}: a compressed stream cut short is "truncated"`, async () => {
+      const s = await serve(encodedReply(encoding, bytes))
+      expect((await fetchRobots(s.origin)).error?.code).toBe('truncated')
+    })
+  }
+
+  it('a body that is not what its Content-Encoding says: code "decoding"', async () => {
+    const s = await serve(encodedReply('gzip', Buffer.from('User-agent: *\nDisallow: /\n'.repeat(20))))
+    const r = await fetchRobots(s.origin)
+    expect([r.status, r.outcome, r.error?.code]).toEqual([null, 'disallow-all', 'decoding'])
+  })
+
+  it('redirects that lead nowhere: allow-all with code "redirects" and the reason', async () => {
+    const six = await serve(chain(6, 301))
+    const loop = await serve((req, res) => void res.writeHead(307, { location: req.url === '/robots.txt' ? '/a' : '/robots.txt' }).end())
+    const none = await serve(reply(302))
+    const r6 = await fetchRobots(six.origin)
+    expect(r6).toMatchObject({ status: 301, outcome: 'allow-all', url: `${six.origin}/r5`, redirects: 5 })
+    expect(r6.error).toEqual({ code: 'redirects', message: 'redirect chain without a robots.txt (more than 5 redirects)' })
+    const rl = await fetchRobots(loop.origin)
+    expect(rl).toMatchObject({ status: 307, url: `${loop.origin}/a`, redirects: 1 })
+    expect(rl.error?.message).toBe(`redirect chain without a robots.txt (a redirect loop back to ${loop.origin}/robots.txt)`)
+    expect((await fetchRobots(none.origin)).error?.message).toBe('redirect chain without a robots.txt (302 without a Location)')
+  })
+
+  it('an abort that is not the caller\'s: "aborted"; anything else a custom fetch throws: "other"', async () => {
+    const aborting = (async () => { throw new DOMException('gone', 'AbortError') }) as unknown as typeof fetch
+    const throwing = (async () => { throw new TypeError('boom') }) as unknown as typeof fetch
+    expect((await fetchRobots('https://example.com/', { fetch: aborting })).error?.code).toBe('aborted')
+    expect((await fetchRobots('https://example.com/', { fetch: throwing })).error).toEqual({ code: 'other', message: 'fetch failed (boom)' })
+  })
+
+  it('a runtime that gives no error code (Deno) is read by its words', async () => {
+    const says = (message: string) => (async () => { throw new TypeError('fetch failed', { cause: new Error(message) }) }) as unknown as typeof fetch
+    const cases: [string, string][] = [
+      ['error sending request for url (http://x.invalid/): client error (Connect): dns error: failed to lookup address', 'dns'],
+      ['error sending request: client error (Connect): tcp connect error: Connection refused (os error 111)', 'refused'],
+      ['error sending request: connection closed before message completed', 'reset'],
+      ['error sending request: client error (Connect): invalid peer certificate: UnknownIssuer', 'tls'],
+      ['something else entirely', 'other'],
+    ]
+    for (const [message, code] of cases) expect((await fetchRobots('https://example.com/', { fetch: says(message) })).error?.code, message).toBe(code)
+  })
+
+  it('any answer, a 5xx included, is no error: the status says it', async () => {
+    for (const status of [200, 404, 503]) {
+      const s = await serve(reply(status, RULES))
+      expect((await fetchRobots(s.origin)).error).toBeNull()
+    }
+  })
+})
+
+describe('where the file came from: RobotsFetch.url and .redirects', () => {
+  it('no redirect: the origin\'s /robots.txt, 0 redirects', async () => {
+    const s = await serve(reply(200, RULES))
+    expect(await fetchRobots(`${s.origin}/some/page`)).toMatchObject({ url: `${s.origin}/robots.txt`, redirects: 0 })
+  })
+
+  it('a chain across hosts: the last response\'s URL and every hop counted', async () => {
+    const target = await serve(chain(2))
+    const start = await serve(reply(301, '', { location: `${target.origin}/robots.txt` }))
+    const r = await fetchRobots(start.origin)
+    expect(r).toMatchObject({ origin: start.origin, status: 200, outcome: 'ok', url: `${target.origin}/r2`, redirects: 3 })
+  })
+
+  it('a 404 and a 503 answered: their URL, status kept', async () => {
+    const missing = await serve(reply(404))
+    const down = await serve(reply(503))
+    expect(await fetchRobots(missing.origin)).toMatchObject({ status: 404, url: `${missing.origin}/robots.txt` })
+    expect(await fetchRobots(down.origin)).toMatchObject({ status: 503, url: `${down.origin}/robots.txt` })
+  })
+})
+
+describe('Retry-After on 429 and 503 (RFC 9110 10.2.3: at least the retry default, at most 24 h)', () => {
+  const lifetime = (r: RobotsFetch): number => r.expiresAt - r.fetchedAt
+
+  it('seconds on a 503 and on a 429 set the retry time', async () => {
+    const a = await serve(reply(503, '', { 'retry-after': '120' }))
+    const b = await serve(reply(429, '', { 'retry-after': ' 3600 ' }))
+    expect(lifetime(await fetchRobots(a.origin))).toBe(120_000)
+    expect(lifetime(await fetchRobots(b.origin))).toBe(3_600_000)
+  })
+
+  it('an HTTP date counts from the response\'s own Date header (all three HTTP-date forms)', async () => {
+    const sent = Date.UTC(2026, 11, 7, 10, 0, 0)
+    const dates = ['Mon, 07 Dec 2026 12:00:00 GMT', 'Monday, 07-Dec-26 12:00:00 GMT', 'Mon Dec  7 12:00:00 2026']
+    for (const retry of dates) {
+      const s = await serve((_req, res) => {
+        res.sendDate = false
+        res.writeHead(503, { 'retry-after': retry, date: new Date(sent).toUTCString() }).end()
+      })
+      expect(lifetime(await fetchRobots(s.origin)), retry).toBe(2 * 3_600_000)
+    }
+  })
+
+  it('bounded: less than the retry default is the default, more than 24 h is 24 h', async () => {
+    const short = await serve(reply(503, '', { 'retry-after': '5' }))
+    const long = await serve(reply(503, '', { 'retry-after': String(10 * 86_400) }))
+    const past = await serve(reply(503, '', { 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' }))
+    expect(lifetime(await fetchRobots(short.origin))).toBe(60_000)
+    expect(lifetime(await fetchRobots(long.origin))).toBe(86_400_000)
+    expect(lifetime(await fetchRobots(past.origin))).toBe(60_000)
+  })
+
+  it('ignored on other statuses and when malformed', async () => {
+    const other = await serve(reply(500, '', { 'retry-after': '3600' }))
+    const bad = await serve(reply(503, '', { 'retry-after': 'soon' }))
+    const negative = await serve(reply(503, '', { 'retry-after': '-30' }))
+    for (const s of [other, bad, negative]) expect(lifetime(await fetchRobots(s.origin))).toBe(60_000)
+  })
+})
+
+describe('statusOutcome: the one rule for what a status means (RFC 9309 2.3.1, Google)', () => {
+  it('2xx ok; 4xx but 429 allow-all; 429 and 5xx disallow-all; an unfollowed 3xx as a 404; anything else disallow-all', () => {
+    const table: [number, string][] = [
+      [200, 'ok'], [204, 'ok'], [299, 'ok'], [301, 'allow-all'], [304, 'allow-all'], [399, 'allow-all'],
+      [400, 'allow-all'], [401, 'allow-all'], [403, 'allow-all'], [404, 'allow-all'], [410, 'allow-all'], [451, 'allow-all'],
+      [429, 'disallow-all'], [500, 'disallow-all'], [503, 'disallow-all'], [599, 'disallow-all'],
+      [0, 'disallow-all'], [100, 'disallow-all'], [199, 'disallow-all'], [600, 'disallow-all'], [999, 'disallow-all'],
+    ]
+    expect(table.map(([status]) => [status, statusOutcome(status)])).toEqual(table)
+  })
+
+  it('a status that is not an integer is a TypeError', () => {
+    for (const bad of [200.5, Number.NaN, '200', null, undefined]) expect(() => statusOutcome(bad as number)).toThrow(/status: expected an integer HTTP status code/)
+  })
+})
+
+describe('robotsFromResponse: a response the crawler fetched itself, the same rules as fetchRobots', () => {
+  const origin = 'https://example.com'
+
+  it('gives what fetchRobots gives for the same responses (status, outcome, rules, lifetime, error)', async () => {
+    const big = 'User-agent: *\nDisallow: /early\n' + '#'.repeat(LIMIT) + '\nDisallow: /late\n'
+    const handlers: Handler[] = [
+      reply(200, RULES, { 'cache-control': 'max-age=600' }), reply(404, RULES), reply(503, '', { 'retry-after': '900' }),
+      reply(429), reply(200, big), reply(500, RULES, { 'cache-control': 'max-age=9' }), reply(204),
+    ]
+    for (const handler of handlers) {
+      const s = await serve(handler)
+      const fetched = await fetchRobots(s.origin)
+      const own = await fetch(`${s.origin}/robots.txt`, { redirect: 'manual' })
+      const given = await robotsFromResponse(s.origin, own, { now: fetched.fetchedAt })
+      const fields = (r: RobotsFetch) => [r.origin, r.status, r.outcome, r.expiresAt - r.fetchedAt, r.unreachableSince === null, r.url, r.redirects, r.error, r.robots.bodyBytes.length]
+      expect(fields(given)).toEqual(fields(fetched))
+      for (const path of ['/private/x', '/early', '/late', '/']) expect(given.isAllowed(`${s.origin}${path}`, 'Bot')).toBe(fetched.isAllowed(`${s.origin}${path}`, 'Bot'))
+    }
+  })
+
+  it('takes { status, headers, body } with the body as text, bytes, a stream or nothing', async () => {
+    const bytes = new TextEncoder().encode(RULES)
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => { c.enqueue(bytes.subarray(0, 10)); c.enqueue(bytes.subarray(10)); c.close() } })
+    for (const body of [RULES, bytes, stream]) {
+      const r = await robotsFromResponse(`${origin}/page`, { status: 200, body })
+      expect(r).toMatchObject({ origin, status: 200, outcome: 'ok', url: `${origin}/robots.txt`, redirects: 0, error: null })
+      expect(r.isAllowed(`${origin}/private/x`, 'Bot')).toBe(false)
+    }
+    const empty = await robotsFromResponse(origin, { status: 200 })
+    expect([empty.outcome, empty.isAllowed(`${origin}/x`, 'Bot')]).toEqual(['ok', true])
+  })
+
+  it('the 500 KiB cut, max-age, Retry-After and the options\' lifetimes, from the clock given', async () => {
+    const now = Date.UTC(2026, 11, 7)
+    const cut = await robotsFromResponse(origin, { status: 200, body: 'User-agent: *\n' + '#'.repeat(600_000) + '\nDisallow: /\n' }, { now })
+    expect([cut.robots.bodyBytes.length, cut.isAllowed(`${origin}/x`, 'Bot'), cut.fetchedAt, cut.expiresAt - now]).toEqual([LIMIT, true, now, 86_400_000])
+    const maxAge = await robotsFromResponse(origin, { status: 200, headers: { 'cache-control': 'max-age=30' }, body: '' }, { now })
+    expect(maxAge.expiresAt - now).toBe(30_000)
+    const retry = await robotsFromResponse(origin, { status: 503, headers: [['Retry-After', '7200']] }, { now, retryMs: 10_000 })
+    expect(retry).toMatchObject({ status: 503, outcome: 'disallow-all', unreachableSince: now, expiresAt: now + 7_200_000 })
+    const short = await robotsFromResponse(origin, { status: 200, body: RULES }, { now, ttlMs: 1000 })
+    expect(short.expiresAt - now).toBe(1000)
+  })
+
+  it('a 3xx handed in is a redirect chain that led nowhere: allow-all, code "redirects"', async () => {
+    const r = await robotsFromResponse(origin, { status: 301, headers: { location: '/elsewhere' } })
+    expect(r).toMatchObject({ status: 301, outcome: 'allow-all', error: { code: 'redirects', message: 'redirect chain without a robots.txt (a redirect that was not followed)' } })
+  })
+
+  it('a Response that followed redirects: its url, one redirect counted; the rules still govern the given origin', async () => {
+    const target = await serve(reply(200, RULES))
+    const start = await serve(reply(302, '', { location: `${target.origin}/moved.txt` }))
+    const res = await fetch(`${start.origin}/robots.txt`)
+    const r = await robotsFromResponse(`${start.origin}/x`, res)
+    expect(r).toMatchObject({ origin: start.origin, url: `${target.origin}/moved.txt`, redirects: 1, outcome: 'ok' })
+    expect(r.isAllowed(`${start.origin}/private`, 'Bot')).toBe(false)
+  })
+
+  it('a body shorter than its Content-Length, or a stream that fails: disallow-all with the error, never a rejection', async () => {
+    const short = await robotsFromResponse(origin, { status: 200, headers: { 'content-length': '500' }, body: RULES })
+    expect([short.status, short.outcome, short.error?.code]).toEqual([null, 'disallow-all', 'truncated'])
+    const failing = new ReadableStream<Uint8Array>({ pull: (c) => c.error(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })) })
+    const broken = await robotsFromResponse(origin, { status: 200, body: failing })
+    expect([broken.status, broken.outcome, broken.error?.code]).toEqual([null, 'disallow-all', 'truncated'])
+  })
+
+  it('bad arguments are TypeErrors that say what was expected', async () => {
+    await expect(robotsFromResponse('ftp://example.com/', { status: 200 })).rejects.toThrow(/url: expected an absolute http/)
+    await expect(robotsFromResponse(origin, null as unknown as Response)).rejects.toThrow(/response: expected a Response/)
+    await expect(robotsFromResponse(origin, { status: '200' } as unknown as Response)).rejects.toThrow(/response\.status/)
+    await expect(robotsFromResponse(origin, { status: 200, body: 42 } as unknown as Response)).rejects.toThrow(/response\.body/)
+    await expect(robotsFromResponse(origin, { status: 200, headers: 7 } as unknown as Response)).rejects.toThrow(/response\.headers/)
+    await expect(robotsFromResponse(origin, { status: 200 }, { now: Number.NaN })).rejects.toThrow(/options\.now/)
+    await expect(robotsFromResponse(origin, { status: 200 }, { retryMs: -1 })).rejects.toThrow(/options\.retryMs/)
+    const used = new Response('x')
+    await used.text()
+    await expect(robotsFromResponse(origin, used)).rejects.toThrow(/not been read/)
+  })
+})
+
+describe('the User-Agent of a fetch names the package, and the agent when there is one', () => {
+  const PACKAGE = `robotstxt-wasm/${PACKAGE_VERSION} (+https://www.npmjs.com/package/robotstxt-wasm)`
+
+  it('fetchRobots and RobotsCache without userAgent: the package, never the runtime\'s default', async () => {
+    const s = await serve(reply(200, RULES))
+    await fetchRobots(s.origin)
+    await new RobotsCache().get(s.origin)
+    expect(s.headers.map((h) => h['user-agent'])).toEqual([PACKAGE, PACKAGE])
+  })
+
+  it('checkUrls without a cache: the agent, then the package', async () => {
+    const s = await serve(reply(200, RULES))
+    for await (const _ of checkUrls([`${s.origin}/a`], { agent: 'ExampleBot' })) void _
+    for await (const _ of checkUrls([`${s.origin.replace('127.0.0.1', 'localhost')}/a`], { agent: ['Googlebot-Image', 'Googlebot'] })) void _
+    expect(s.headers.map((h) => h['user-agent'])).toEqual([
+      `ExampleBot (compatible; robotstxt-wasm/${PACKAGE_VERSION}; +https://www.npmjs.com/package/robotstxt-wasm)`,
+      `Googlebot-Image (compatible; robotstxt-wasm/${PACKAGE_VERSION}; +https://www.npmjs.com/package/robotstxt-wasm)`,
+    ])
+  })
+
+  it('userAgent still overrides it', async () => {
+    const s = await serve(reply(200, RULES))
+    await fetchRobots(s.origin, { userAgent: 'MyBot/1.0 (+https://example.org/bot)' })
+    expect(s.headers[0]!['user-agent']).toBe('MyBot/1.0 (+https://example.org/bot)')
+  })
+})
+
+describe('dispatcher: an undici dispatcher (a proxy) per call and per cache', () => {
+  it('fetchRobots({ dispatcher }) goes through the proxy', async () => {
+    const target = await serve(reply(200, RULES))
+    const proxy = await startProxy({ route: () => ({ host: '127.0.0.1', port: target.port }) })
+    try {
+      const r = await fetchRobots('http://robots.invalid/page', { dispatcher: new ProxyAgent(proxy.url) })
+      expect(r).toMatchObject({ origin: 'http://robots.invalid', status: 200, outcome: 'ok', error: null })
+      expect(r.isAllowed('http://robots.invalid/private', 'Bot')).toBe(false)
+      expect(proxy.requests.map((q) => [q.method, q.target])).toEqual([['CONNECT', 'robots.invalid:80']])
+      expect(target.requests).toEqual(['/robots.txt'])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('new RobotsCache({ dispatcher }) uses it for every fetch; checkUrls({ dispatcher }) for its own cache', async () => {
+    const target = await serve(reply(200, RULES))
+    const proxy = await startProxy({ route: () => ({ host: '127.0.0.1', port: target.port }) })
+    try {
+      const cache = new RobotsCache({ dispatcher: new ProxyAgent(proxy.url) })
+      expect(await cache.isAllowed('http://a.invalid/private', 'Bot')).toBe(false)
+      expect(await cache.isAllowed('http://b.invalid/ok', 'Bot')).toBe(true)
+      const verdicts = []
+      for await (const v of checkUrls(['http://c.invalid/private'], { agent: 'Bot', dispatcher: new ProxyAgent(proxy.url) })) verdicts.push(v.allowed)
+      expect(verdicts).toEqual([false])
+      expect(proxy.requests.map((q) => q.target)).toEqual(['a.invalid:80', 'b.invalid:80', 'c.invalid:80'])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a custom fetch gets the dispatcher in its init (undici\'s fetch takes it there)', async () => {
+    const target = await serve(reply(200, RULES))
+    const proxy = await startProxy({ route: () => ({ host: '127.0.0.1', port: target.port }) })
+    try {
+      const r = await fetchRobots('http://d.invalid/', { fetch: undiciFetch as unknown as typeof fetch, dispatcher: new ProxyAgent(proxy.url) })
+      expect([r.status, r.outcome]).toEqual([200, 'ok'])
+      expect(proxy.requests.map((q) => q.target)).toEqual(['d.invalid:80'])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a proxy that refuses: the fetch fails with the reason, and nothing is fetched directly', async () => {
+    const target = await serve(reply(200, RULES))
+    const proxy = await startProxy({ auth: 'Basic c2VjcmV0', route: () => ({ host: '127.0.0.1', port: target.port }) })
+    try {
+      const r = await fetchRobots(`${target.origin}/`, { dispatcher: new ProxyAgent(proxy.url) })
+      expect([r.status, r.outcome]).toEqual([null, 'disallow-all'])
+      expect(r.error?.message).toMatch(/407/)
+      expect(target.requests).toEqual([])
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a dispatcher that is not one, or one next to a cache in checkUrls, is a TypeError', async () => {
+    await expect(fetchRobots('https://example.com/', { dispatcher: {} })).rejects.toThrow(/options\.dispatcher: expected an undici dispatcher/)
+    expect(() => new RobotsCache({ dispatcher: 'http://proxy:8080' })).toThrow(/options\.dispatcher/)
+    expect(() => checkUrls([], { agent: 'Bot', cache: new RobotsCache(), dispatcher: new ProxyAgent('http://127.0.0.1:9') })).toThrow(/options\.dispatcher: expected no dispatcher next to options\.cache/)
   })
 })

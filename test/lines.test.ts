@@ -11,6 +11,7 @@ import { parseBody } from '../src/engine/parse.js'
 import { referenceCheck } from '../src/engine/reference.js'
 import { fuzzOptions } from './helpers/fuzz.js'
 import { bodyArb, callerArb, urlArb } from './helpers/arbitraries.js'
+import { isUrlOrPath } from '../src/cli/options.js'
 
 const enc = new TextEncoder()
 // A line is decoded as written: a BOM at its start is a character of the URL, not a mark to drop.
@@ -243,17 +244,19 @@ describe('line bounds: where each line starts and its text ends', () => {
 // The CLI's output lines (assembly/verdicts.ts through Engine.verdictLines) against an oracle made
 // of strings: the prefix of each code or mark, the line decoded as TextDecoder decodes it, '\n'.
 describe('verdict lines: the output of check --urls', () => {
-  function oracle(bytes: Uint8Array, codes: Int32Array, marks: Uint8Array | null): string {
-    return splitLines(bytes).map((line, i) => {
+  /** The output as bytes: each line's prefix, then the line's bytes exactly as read (ill-formed UTF-8 included). */
+  function oracle(bytes: Uint8Array, codes: Int32Array, marks: Uint8Array | null): Uint8Array {
+    return Buffer.concat(lineSpans(bytes).map(([start, end], i) => {
       const mark = marks === null ? VERDICT_CODE : marks[i]!
-      if (mark !== VERDICT_CODE) return `error\t0\t${mark === VERDICT_ERROR_SILENT ? '' : line}\n`
+      const line = bytes.subarray(start, end)
       const c = codes[i]!
-      return c < 0 ? `disallowed\t${~c}\t${line}\n` : `allowed\t${c}\t${line}\n`
-    }).join('')
+      const prefix = mark !== VERDICT_CODE ? 'error\t0\t' : c < 0 ? `disallowed\t${~c}\t` : `allowed\t${c}\t`
+      return Buffer.concat([enc.encode(prefix), mark === VERDICT_ERROR_SILENT ? new Uint8Array(0) : line, Uint8Array.of(0x0a)])
+    }))
   }
   // Bytes, not decoded text: decoding the output would repair an ill-formed echo and hide it.
-  function expectOutput(out: Uint8Array, want: string): void {
-    expect(Buffer.from(out).equals(enc.encode(want)), `output ${JSON.stringify(dec.decode(out))}, want ${JSON.stringify(want)}`).toBe(true)
+  function expectOutput(out: Uint8Array, want: Uint8Array): void {
+    expect(Buffer.from(out).equals(want), `output ${JSON.stringify(Buffer.from(out).toString('latin1'))}, want ${JSON.stringify(Buffer.from(want).toString('latin1'))}`).toBe(true)
   }
   const byte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constantFrom(0x0a, 0x0d, 0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0xf0, 0xff, 0x00))
   test(`random lines, a code from across the i32 range for every line, and marks (${fuzzOptions(5_000).numRuns} runs)`, () => {
@@ -305,6 +308,31 @@ describe('verdict lines: the output of check --urls', () => {
     const none = verdictLines(getEngine(), bytes, ~0, marks)
     expectOutput(none.out, oracle(bytes, new Int32Array(n).fill(~0), marks))
     expect([none.lines, none.disallowed]).toEqual([n, n - marks.filter((m) => m !== VERDICT_CODE).length])
+  })
+
+  test('suspects: lines not plainly a URL or a path are counted, and a line counted plain is always one the URL parser accepts', () => {
+    const suspects = (lines: string[]) => verdictLines(getEngine(), enc.encode(lines.join('\n')), 0, null).suspects
+    const plain = [
+      '/', '/a', 'http://a', 'https://example.com/x?y#z', 'HTTPS://Ex-ample.CO.uk:443/p', 'http://a.b.c:65535?q', 'http://abc1.d2/',
+      // Hosts past one 16-byte vector.
+      `http://${'abc.'.repeat(10)}com/`, `https://${'a'.repeat(15)}.${'b'.repeat(16)}.c-d.example:8080/x`,
+    ]
+    const notPlain = [
+      '', ' /a', '//host/a', 'not a url', 'ftp://a/b', 'http://', 'http:///a', 'http://a..b/', 'http://a./', 'http://1.2.3.4/',
+      'http://a.1b/', 'http://xn--zz/', 'http://a:65536/', 'http://a:/', 'http://u@a/', 'http://a_b/', 'http://[::1]/', 'mailto:x@y', '\ufeff/a',
+      // Bytes that lower-case into ':' or '/' are neither; labels empty or numeric across a vector boundary.
+      'http\x1a//a/', 'http:/\x0fa/', 'https\x1a//a/', `https://${'a'.repeat(15)}..b/`, `http://${'a'.repeat(16)}./`, `http://${'a'.repeat(20)}.1x/`,
+      `http://${'b'.repeat(30)}.xn--zz/`, `http://${'a'.repeat(9)}.${'b'.repeat(40)}@c/`,
+    ]
+    expect(suspects(plain)).toBe(0)
+    for (const line of notPlain) expect(suspects(['/a', line, '/b']), JSON.stringify(line)).toBe(1)
+    // Marked lines are the host's already: never counted.
+    expect(verdictLines(getEngine(), enc.encode('bad\nworse'), 0, Uint8Array.of(VERDICT_ERROR, VERDICT_ERROR_SILENT)).suspects).toBe(0)
+    const lineArb = fc.oneof(urlArb, fc.string({ maxLength: 30 }), fc.constantFrom('http://', 'https://', 'HTTP://', '/', '//').chain((p) => fc.string({ maxLength: 20 }).map((r) => p + r)))
+    fc.assert(fc.property(lineArb, (line) => {
+      const one = line.replace(/[\r\n]/g, '')
+      if (suspects(['/a', one, '/b']) === 0) expect(isUrlOrPath(one), JSON.stringify(one)).toBe(true)
+    }), fuzzOptions(20_000, 0x5105))
   })
 
   test('the output goes into a given buffer when it fits, and into a new one when it does not', () => {

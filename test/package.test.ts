@@ -1,7 +1,9 @@
 // The package as npm publishes it: `npm pack`, installed offline into an empty project (it has no
 // runtime dependencies, so no registry is needed), then used the ways its users use it: import and
 // require of both entries, the workerd export condition, TypeScript consumers under every module
-// resolution in use (node16, nodenext, bundler, node10) and the `robotstxt` bin. The shipped
+// resolution in use (node16, nodenext, bundler, node10) and the `robotstxt` and `robotstxt-wasm`
+// bins, through npx as the docs write them (also from an empty folder, the tarball standing for
+// the registry's copy; --offline: no test depends on the registry). The shipped
 // declarations are also read directly: the API contract's names, and TSDoc on everything.
 //
 // Runtime checks run on this Node and on every extra Node executable listed in ROBOTSTXT_TEST_NODES
@@ -75,6 +77,7 @@ async function script(node: string, args: string[], cwd: string): Promise<unknow
 }
 
 let tmp = ''
+let tarball = ''
 let consumer = ''
 let packed: string[] = []
 let server: Server
@@ -89,6 +92,7 @@ beforeAll(async () => {
   const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[]
   if (info === undefined) throw new Error('npm pack printed no package')
   packed = info.files.map((f) => f.path).sort()
+  tarball = join(tmp, info.filename)
 
   consumer = join(tmp, 'consumer')
   mkdirSync(consumer)
@@ -116,9 +120,10 @@ test('the tarball holds exactly dist/ (bundles, declarations, wasm), README, LIC
 test('the installed package.json has no runtime dependencies and points every entry at a packed file', () => {
   const pkg = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>
   expect(pkg.dependencies ?? {}).toEqual({})
-  // Peers only for robotstxt-wasm/crawlee, every one optional: installing the package pulls in nothing.
+  // Peers only for robotstxt-wasm/crawlee and the survey's Parquet output, every one optional:
+  // installing the package pulls in nothing.
   const peers = Object.keys(pkg.peerDependencies ?? {})
-  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', 'crawlee', 'tldts', 'undici'])
+  expect(peers.sort()).toEqual(['@crawlee/basic', '@crawlee/utils', '@duckdb/node-api', 'crawlee', 'tldts', 'undici'])
   const meta = (pkg.peerDependenciesMeta ?? {}) as Record<string, { optional?: boolean }>
   for (const peer of peers) expect(meta[peer]?.optional, peer).toBe(true)
   expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual([NAME])
@@ -291,6 +296,37 @@ describe.each(NODES)('runtime on %s', (node) => {
     expect([denied.code, denied.stdout]).toEqual([1, 'disallowed\t2\thttps://example.com/private/x\n'])
     const allowed = await cli('check', 'robots.txt', 'Bot', 'https://example.com/public')
     expect(allowed.code, allowed.stderr).toBe(0)
+  })
+})
+
+describe('npx robotstxt-wasm: the package answers to its own name', () => {
+  /** npx, offline, in `cwd`; robots.txt and a site are served for the commands. */
+  const npx = (cwd: string, args: string[]) => run('npx', ['--offline', '--yes', ...args], cwd)
+
+  test('the installed package.json has both bins, on the one CLI', () => {
+    const pkg = JSON.parse(readFileSync(join(consumer, 'node_modules', NAME, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    expect(pkg.bin).toEqual({ robotstxt: 'dist/cli.js', 'robotstxt-wasm': 'dist/cli.js' })
+  })
+
+  test('in a project that depends on it: npx robotstxt-wasm and npx -p robotstxt-wasm robotstxt', async () => {
+    writeFileSync(join(consumer, 'robots.txt'), 'User-agent: *\nDisallow: /private\n')
+    const help = await npx(consumer, ['robotstxt-wasm', '--help'])
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/^robotstxt \d+\.\d+\.\d+: robots\.txt checks/)
+    const denied = await npx(consumer, ['-p', NAME, 'robotstxt', 'check', 'robots.txt', 'Bot', 'https://example.com/private/x'])
+    expect([denied.code, denied.stdout]).toEqual([1, 'disallowed\t2\thttps://example.com/private/x\n'])
+    const test = await npx(consumer, ['robotstxt-wasm', 'check', 'robots.txt', 'Bot', '/public'])
+    expect([test.code, test.stdout]).toEqual([0, 'allowed\t0\t/public\n'])
+  })
+
+  test('from an empty folder (the tarball in place of the registry): the bin named like the package runs', async () => {
+    const empty = mkdtempSync(join(tmp, 'empty-'))
+    const help = await npx(empty, ['--package', tarball, 'robotstxt-wasm', 'help', 'test'])
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toContain('robotstxt test ROBOTS EXPECTATIONS')
+    const check = await npx(empty, ['--package', tarball, 'robotstxt', 'check', `${site}/`, 'Bot', `${site}/private/x`])
+    expect([check.code, check.stdout]).toEqual([1, `disallowed\t2\t${site}/private/x\n`])
+    expect(readdirSync(empty)).toEqual([])
   })
 })
 

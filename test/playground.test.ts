@@ -200,6 +200,31 @@ describe.skipIf(chromium.path === null)(`playground in Chromium (${chromium.path
     }
   })
 
+  test('a preset typed among the other user-agents, in any case, stands for its tokens; token:NAME is the token alone; headers name the tokens', async () => {
+    const body = 'User-agent: *\nDisallow: /images/\n\nUser-agent: Googlebot\nAllow: /\n'
+    await page.fill('[data-testid=robots]', body)
+    await page.fill('[data-testid=urls]', 'https://x.example/images/a.jpg')
+    await page.fill('[data-testid=custom-agents]', 'googlebot-video, token:Googlebot-Video, MyBot')
+    await settle()
+    const cell = (agent: string) => page.locator(`tr[data-url="0"] td[data-agent="${agent}"]`)
+    // As robotstxt check says for the same words.
+    expect(await cell('googlebot-video').getAttribute('class')).toBe('allowed')
+    expect(await cell('googlebot-video').locator('button').getAttribute('data-line')).toBe('5')
+    expect(await cell('token:Googlebot-Video').getAttribute('class')).toBe('disallowed')
+    expect(await cell('MyBot').getAttribute('class')).toBe('disallowed')
+    const header = (agent: string) => page.locator(`thead th[data-agent="${agent}"]`).textContent()
+    expect(await header('googlebot-video')).toBe('googlebot-video(Googlebot-Video, Googlebot)')
+    expect(await header('Googlebot-Image')).toBe('Googlebot-Image(Googlebot-Image, Googlebot)')
+    expect(await header('token:Googlebot-Video')).toBe('token:Googlebot-Video')
+    expect(await page.locator('thead th[data-agent="googlebot-video"] .tokens').isVisible()).toBe(true)
+    // A picked crawler typed again is one column, not two.
+    await page.fill('[data-testid=custom-agents]', 'GOOGLEBOT-IMAGE')
+    await settle()
+    expect(await page.locator('thead th').allTextContents()).toEqual(['URL', ...AGENTS.map((a) => a === 'Googlebot-Image' ? 'Googlebot-Image(Googlebot-Image, Googlebot)' : a)])
+    await page.fill('[data-testid=custom-agents]', '')
+    await settle()
+  })
+
   test('lint findings are markers beside their lines, from the same report as robotstxt lint', async () => {
     await page.fill('[data-testid=robots]', 'Disallow: /before\nUser-agent: *\nDissallow: /typo\nCrawl-delay: 3\n')
     await settle()

@@ -1,10 +1,10 @@
 // redisStorage against a real redis-server (Debian's, started here on a free port): the clients
 // people use, fleet-wide single flight across processes, a dead lock holder, and Redis going away.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import type http from 'node:http'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Redis as IoRedis } from 'ioredis'
 import { Redis as IoValkey } from 'iovalkey'
 import { createClient as createClient6, RESP_TYPES } from 'redis'
@@ -13,7 +13,7 @@ import { createClient as createClient5 } from 'redis5'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { RobotsCache, redisStorage, type StoredRobots } from '../src/index.js'
 import { ensureDist, ROOT } from './helpers/dist.js'
-import { ensureRedis, startRedis, type RedisServer } from './helpers/redis.js'
+import { ensureRedis, freePort, startRedis, type RedisServer } from './helpers/redis.js'
 import { closeAll, serve, type TestServer } from './helpers/server.js'
 
 const redis = ensureRedis()
@@ -22,6 +22,7 @@ const ROBOTS = 'User-agent: *\nDisallow: /private\n'
 interface Client {
   quit(): Promise<unknown>
   get(key: string): Promise<string | null>
+  keys(pattern: string): Promise<string[]>
 }
 
 /** Each client library, connected to `url`. */
@@ -200,6 +201,50 @@ describe.skipIf(redis.path === null)(`redis: the clients people use (${redis.pat
     }
   })
 
+  test('url, redirects, error and a Retry-After expiry round-trip; a record the previous version wrote still serves', async () => {
+    const client = await CLIENTS[2]![1](server!.url)
+    try {
+      const storage = redisStorage(client, { prefix: 'fields:' })
+      const o = 'https://fields.example'
+      const r: StoredRobots = {
+        ...record(o, Date.now() + 3_600_000), url: 'https://cdn.fields.example/robots.txt', redirects: 2,
+        error: { code: 'timeout', message: 'timed out (robots.txt fetch timed out after 10000 ms)' },
+      }
+      await storage.put(o, r)
+      const back = await storage.get(o)
+      expect({ ...back, body: Array.from(back!.body!) }).toEqual({ ...r, body: Array.from(r.body!) })
+      const site = await new RobotsCache({ storage }).get(o + '/')
+      expect(site).toMatchObject({ url: r.url, redirects: 2, error: r.error, expiresAt: r.expiresAt })
+      // As the previous version encoded a record: no url, redirects or error.
+      const old = { origin: 'https://old.example', status: 200, outcome: 'ok', body: Buffer.from(ROBOTS).toString('base64'), fetchedAt: Date.now(), expiresAt: Date.now() + 60_000, unreachableSince: null, good: true }
+      await (client as unknown as { set(k: string, v: string): Promise<unknown> }).set('fields:https://old.example', JSON.stringify(old))
+      const fromOld = await new RobotsCache({ storage, fetch: (async () => { throw new Error('must not fetch') }) as unknown as typeof fetch }).get('https://old.example/')
+      expect(fromOld).toMatchObject({ outcome: 'ok', status: 200, url: null, redirects: 0, error: null })
+      expect(fromOld.isAllowed('https://old.example/private/x', 'bot')).toBe(false)
+    } finally {
+      await client.quit()
+    }
+  })
+
+  test('a 503 with Retry-After: the record keeps it, and another cache of the fleet does not fetch again before then', async () => {
+    const down = await serve((_req, res) => void res.writeHead(503, { 'retry-after': '1800' }).end())
+    const [a, b] = [await CLIENTS[2]![1](server!.url), await CLIENTS[3]![1](server!.url)]
+    try {
+      const first = await new RobotsCache({ storage: redisStorage(a, { prefix: 'retry:' }) }).get(down.origin)
+      expect(first).toMatchObject({ status: 503, outcome: 'disallow-all', expiresAt: first.fetchedAt + 1_800_000 })
+      const stored = JSON.parse((await a.get(`retry:${down.origin}`))!) as { expiresAt: number }
+      expect(stored.expiresAt).toBe(first.expiresAt)
+      // Past the 60 s retry default, within the 30 minutes asked: still the stored answer.
+      const later = Date.now() + 120_000
+      const other = await new RobotsCache({ storage: redisStorage(b, { prefix: 'retry:' }), now: () => later }).get(down.origin)
+      expect(other).toMatchObject({ outcome: 'disallow-all', fetchedAt: first.fetchedAt })
+      expect(down.count()).toBe(1)
+    } finally {
+      await a.quit()
+      await b.quit()
+    }
+  })
+
   test('a client without call or sendCommand is a TypeError; so are bad options', () => {
     expect(() => redisStorage({})).toThrow(/client.*Redis or Valkey client/)
     expect(() => redisStorage(null)).toThrow(TypeError)
@@ -296,4 +341,175 @@ describe.skipIf(redis.path === null)(`redis: a crawler fleet (${redis.path === n
     // quit() would wait for a server that is gone: drop the connection instead.
     ;(client as unknown as { destroy(): void }).destroy()
   }, 60_000)
+})
+
+/** Waits until `cond` holds, polling every 20 ms for at most `ms`; false when it never did. */
+async function eventually(cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await cond()) return true
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return false
+}
+
+/** A client of each family as a user makes it (offline queue on, no special options), connect() not awaited. */
+const LAZY_CLIENTS: [string, (url: string) => { client: object; ready(): boolean; close(): void }][] = [
+  ['node-redis 6', (url) => {
+    const c = createClient6({ url })
+    c.on('error', () => {})
+    c.connect().catch(() => {})
+    return { client: c, ready: () => c.isReady, close: () => c.destroy() }
+  }],
+  ['ioredis', (url) => {
+    const c = new IoRedis(url, { retryStrategy: () => 100 })
+    c.on('error', () => {})
+    return { client: c, ready: () => c.status === 'ready', close: () => c.disconnect() }
+  }],
+]
+
+describe.skipIf(redis.path === null)(`redis: down at start, gone and back (${redis.path === null ? `SKIPPED: ${redis.reason}` : 'real redis-server, started and killed here'})`, () => {
+  for (const [name, make] of LAZY_CLIENTS) {
+    test(`${name}: Redis down at start costs no wait; once it is up, the same client shares records again`, async () => {
+      const port = await freePort()
+      const { client, ready, close } = make(`redis://127.0.0.1:${port}`)
+      let up: RedisServer | null = null
+      try {
+        const cache = new RobotsCache({ storage: redisStorage(client, { prefix: 'late:' }) })
+        const t0 = performance.now()
+        for (let i = 0; i < 20; i++) expect((await cache.get(origin(1200 + i) + '/')).outcome).toBe('ok')
+        // Nothing waits for the missing Redis: no command bound (2 s) is ever reached.
+        expect(performance.now() - t0).toBeLessThan(1_500)
+        up = await startRedis(redis.path!, port)
+        expect(await eventually(ready)).toBe(true)
+        expect((await cache.get(origin(1230) + '/')).outcome).toBe('ok')
+        const watcher = await CLIENTS[2]![1](up.url)
+        try {
+          expect(await watcher.get(`late:${origin(1230)}`)).toMatch(/"outcome":"ok"/)
+          expect(await watcher.get(`late:${origin(1200)}`)).toBeNull()
+        } finally {
+          await watcher.quit()
+        }
+      } finally {
+        close()
+        await up?.stop()
+      }
+    }, 60_000)
+  }
+
+  test('node-redis: Redis killed mid-run and restarted on its port: lookups go on, then records are shared again', async () => {
+    const port = await freePort()
+    let server1: RedisServer | null = await startRedis(redis.path!, port)
+    const { client, ready, close } = LAZY_CLIENTS[0]![1](server1.url)
+    let server2: RedisServer | null = null
+    try {
+      expect(await eventually(ready)).toBe(true)
+      const cache = new RobotsCache({ storage: redisStorage(client, { prefix: 'back:' }) })
+      expect((await cache.get(origin(1300) + '/')).outcome).toBe('ok')
+      await server1.stop(true)
+      server1 = null
+      const t0 = performance.now()
+      for (let i = 1; i <= 10; i++) expect((await cache.get(origin(1300 + i) + '/')).outcome).toBe('ok')
+      expect(performance.now() - t0).toBeLessThan(3_000)
+      server2 = await startRedis(redis.path!, port)
+      expect(await eventually(ready)).toBe(true)
+      // The circuit a failed command opened closes after OUTAGE_MS (5 s) at most.
+      const watcher = await CLIENTS[2]![1](server2.url)
+      try {
+        let i = 20
+        const shared = await eventually(async () => {
+          const o = origin(1300 + i++)
+          await cache.get(o + '/')
+          return (await watcher.get(`back:${o}`)) !== null
+        }, 8_000)
+        expect(shared).toBe(true)
+      } finally {
+        await watcher.quit()
+      }
+    } finally {
+      close()
+      await server1?.stop()
+      await server2?.stop()
+    }
+  }, 60_000)
+})
+
+/** examples/redis-fleet in a fresh directory, its dependencies linked from this checkout. */
+function installFleet(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'example-redis-fleet-'))
+  cpSync(join(ROOT, 'examples', 'redis-fleet'), dir, { recursive: true })
+  for (const [dep, from] of [['robotstxt-wasm', ROOT], ['redis', join(ROOT, 'node_modules', 'redis')]] as const) {
+    const link = join(dir, 'node_modules', dep)
+    mkdirSync(dirname(link), { recursive: true })
+    symlinkSync(from, link, 'dir')
+  }
+  return dir
+}
+
+function runFleet(dir: string, args: string[], env: Record<string, string>): { done: Promise<{ code: number; stdout: string; stderr: string }> } {
+  return {
+    done: new Promise((resolve) => {
+      execFile(process.execPath, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+      })
+    }),
+  }
+}
+
+describe.skipIf(redis.path === null)(`examples/redis-fleet without its Redis (${redis.path === null ? `SKIPPED: ${redis.reason}` : 'real redis-server, started and killed here'})`, () => {
+  test('Redis down at start: the fleet finishes with every verdict, each member saying so once', async () => {
+    const port = await freePort()
+    const frontier = Array.from({ length: 40 }, (_, i) => `${origin(1400 + (i % 10))}/${i % 3 === 0 ? 'private/' : ''}p${i}`)
+    const dir = installFleet()
+    try {
+      writeFileSync(join(dir, 'frontier.txt'), frontier.join('\n') + '\n')
+      const t0 = performance.now()
+      const { code, stdout, stderr } = await runFleet(dir, ['fleet.mjs', 'frontier.txt', '2', 'ExampleBot'], { REDIS_URL: `redis://127.0.0.1:${port}` }).done
+      expect(code, stderr).toBe(0)
+      expect(stdout.trimEnd().split('\n').sort()).toEqual(frontier.map((url, i) => `member-${i % 2} ${url.includes('/private/') ? 'disallowed' : 'allowed'} ${url}`).sort())
+      const lines = stderr.trimEnd().split('\n')
+      expect(lines.sort()).toEqual([0, 1].map((m) => `member-${m}: redis unavailable (connect ECONNREFUSED 127.0.0.1:${port}); fetching robots.txt directly until it is back`))
+      expect(performance.now() - t0).toBeLessThan(20_000)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test('Redis killed mid-run and back: every verdict, the outage and the return said once per member, sharing again after', async () => {
+    const port = await freePort()
+    let server: RedisServer | null = await startRedis(redis.path!, port)
+    // Slow robots.txt answers spread the run over about 10 s: 400 origins, 16 lookups at a time, 400 ms each.
+    delayMs = 400
+    const frontier = Array.from({ length: 800 }, (_, i) => `${origin(1500 + Math.floor(i / 2))}/${i % 4 === 1 ? 'private/' : ''}q${i}`)
+    const dir = installFleet()
+    let second: RedisServer | null = null
+    try {
+      writeFileSync(join(dir, 'frontier.txt'), frontier.join('\n') + '\n')
+      const run = runFleet(dir, ['fleet.mjs', 'frontier.txt', '2', 'ExampleBot'], { REDIS_URL: `redis://127.0.0.1:${port}` })
+      const watcher = await CLIENTS[2]![1](server.url)
+      expect(await eventually(async () => (await watcher.keys('fleet:robots:http*')).length >= 5)).toBe(true)
+      ;(watcher as unknown as { destroy(): void }).destroy()
+      await server.stop(true)
+      server = null
+      await new Promise((r) => setTimeout(r, 1_000))
+      second = await startRedis(redis.path!, port)
+      const { code, stdout, stderr } = await run.done
+      expect(code, stderr).toBe(0)
+      expect(stdout.trimEnd().split('\n').sort()).toEqual(frontier.map((url, i) => `member-${i % 2} ${url.includes('/private/') ? 'disallowed' : 'allowed'} ${url}`).sort())
+      for (const m of [0, 1]) {
+        const said = stderr.split('\n').filter((l) => l.startsWith(`member-${m}:`))
+        expect(said, stderr).toEqual([expect.stringMatching(/^member-\d: redis unavailable \(.+\); fetching robots.txt directly until it is back$/), `member-${m}: redis is back; sharing robots.txt again`])
+      }
+      const again = await CLIENTS[2]![1](second.url)
+      try {
+        expect((await again.keys('fleet:robots:http*')).length).toBeGreaterThan(0)
+      } finally {
+        await again.quit()
+      }
+    } finally {
+      delayMs = 0
+      rmSync(dir, { recursive: true, force: true })
+      await server?.stop()
+      await second?.stop()
+    }
+  }, 120_000)
 })

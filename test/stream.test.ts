@@ -6,9 +6,8 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { parseRobots, type Verdict } from '../src/index.js'
 import type { WasmExports } from '../src/engine/abi.js'
-import { namedHash } from '../src/engine/agent-cache.js'
 import { NAMED_BIT_SHIFT, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORDS } from '../src/engine/layout.js'
-import { agentTokens } from '../src/engine/args.js'
+import { agentTokens, namingHash } from '../src/engine/args.js'
 import { utf8 } from '../src/engine/bytes.js'
 import { referenceCheck } from '../src/engine/reference.js'
 import { getEngine } from '../src/engine/wasm.js'
@@ -167,7 +166,7 @@ describe('agents no group names share the global matcher, with no compile of the
 
   /** A token's two signature bits, from the host's hash as layout.ts NAMED_* defines them. */
   const namedBits = (token: string): number[] => {
-    const h = namedHash(token)
+    const h = namingHash(token)
     return [h >>> NAMED_BIT_SHIFT, Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME) >>> NAMED_BIT_SHIFT]
   }
 

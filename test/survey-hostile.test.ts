@@ -297,7 +297,7 @@ test('WARC: a row does not depend on where the file\'s reads split the HTTP head
 
 test('a response with no header lines and a 48 MB body is read as a stream: the peak memory grows by far less than the body', async () => {
   const child = join(dir, 'survey-memory-child.mjs')
-  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'survey-memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: child, loader: { '.wasm': 'base64' }, logLevel: 'error' })
+  await build({ entryPoints: [join(import.meta.dirname, 'helpers', 'survey-memory-child.ts')], bundle: true, platform: 'node', target: 'node18', format: 'esm', outfile: child, loader: { '.wasm': 'base64' }, external: ['@duckdb/node-api'], logLevel: 'error' })
   const enc = new TextEncoder()
   // No CR LF CR LF anywhere: warcio's head reader held the whole block looking for one.
   const body = enc.encode(`${RULES}${'Disallow: /padding/with/some/length\n'.repeat((48 << 20) / 36)}`)
@@ -313,4 +313,68 @@ test('a response with no header lines and a 48 MB body is read as a stream: the 
     expect.soft(r.grewBy).toBeLessThan(body.length / 2)
     rmSync(file)
   }
+})
+
+test('WARC.gz in Common Crawl\'s layout: request and metadata members give no rows, responses keep their offsets; a request member whose record is cut short is still an error row', async () => {
+  const { gzipSync } = await import('node:zlib')
+  const response = (i: number) => warcRecord(good(i), true)
+  const request = await warcRecord({ url: 'https://s0.example/robots.txt', type: 'request', body: 'GET /robots.txt HTTP/1.1\r\nHost: s0.example\r\n\r\n' }, true)
+  const metadata = await warcRecord({ url: 'https://s0.example/robots.txt', type: 'metadata', body: 'fetchTimeMs: 12\r\n' }, true)
+  const plainRequest = await warcRecord({ url: 'https://s1.example/robots.txt', type: 'request', body: 'GET /robots.txt HTTP/1.1\r\nHost: s1.example\r\n\r\n' }, false)
+  // The member holds a record 10 bytes shorter than its Content-Length says.
+  const cut = new Uint8Array(gzipSync(plainRequest.subarray(0, plainRequest.length - 10)))
+  const [r0, r1, r2] = await Promise.all([response(0), response(1), response(2)])
+  const whole = [request, r0!, metadata, request, r1!, metadata]
+  const file = join(dir, 'cc-layout.warc.gz')
+  writeFileSync(file, concat(whole))
+  const at = (parts: Uint8Array[], k: number) => parts.slice(0, k).reduce((n, p) => n + p.length, 0)
+  expect(summary(await survey(file))).toEqual([['https://s0.example', 'ok', at(whole, 1)], ['https://s1.example', 'ok', at(whole, 4)]])
+  const broken = [r0!, cut, r2!]
+  writeFileSync(file, concat(broken))
+  const rows = await survey(file)
+  expect(summary(rows)).toEqual([['https://s0.example', 'ok', 0], ['', 'error', at(broken, 1)], ['https://s2.example', 'ok', at(broken, 2)]])
+  expect(rows[1]!.error).toMatch(/truncated/)
+})
+
+test('a WARC.gz\'s plain response members are read without warcio, and give the rows warcio gives; the others go to warcio', async () => {
+  const { gzipSync } = await import('node:zlib')
+  const { fastResponse } = await import('../src/survey/warc.js')
+  const enc = new TextEncoder()
+  /** A record as bytes, its WARC header lines as given. */
+  const record = (warcLines: string[], block: string | Uint8Array, version = 'WARC/1.0') => {
+    const b = typeof block === 'string' ? enc.encode(block) : block
+    const head = enc.encode(`${version}\r\n${warcLines.join('\r\n')}\r\nContent-Length: ${b.length}\r\n\r\n`)
+    return concat([head, b, enc.encode('\r\n\r\n')])
+  }
+  const lines = (uri: string, type = 'response') => [`WARC-Type: ${type}`, `WARC-Target-URI: ${uri}`, 'WARC-Date: 2024-08-10T10:00:00Z', 'WARC-Record-ID: <urn:uuid:1>']
+  const robots = 'User-agent: *\nDisallow: /x\n'
+  const variants: [string, Uint8Array, boolean][] = [
+    ['plain 200', record(lines('https://a.example/robots.txt'), `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n${robots}`), true],
+    ['404, LF head', record(lines('https://b.example/robots.txt'), `HTTP/1.1 404 Not Found\nServer: x\n\n`), true],
+    ['no header lines', record(lines('http://c.example/robots.txt'), `HTTP/1.0 503\r\n\r\n${robots}`), true],
+    ['URI in angle brackets (WARC/1.1)', record(lines('<https://d.example/robots.txt>'), `HTTP/1.1 200 OK\r\n\r\n${robots}`, 'WARC/1.1'), true],
+    ['Common Crawl\'s renamed encodings', record(lines('https://e.example/robots.txt'), `HTTP/1.1 200 OK\r\nX-Crawler-Transfer-Encoding: chunked\r\nX-Crawler-Content-Encoding: gzip\r\n\r\n${robots}`), true],
+    ['chunked', record(lines('https://f.example/robots.txt'), `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${robots.length.toString(16)}\r\n${robots}\r\n0\r\n\r\n`), false],
+    ['gzip-encoded', record(lines('https://g.example/robots.txt'), concat([enc.encode('HTTP/1.1 200 OK\r\n content-encoding: gzip\r\n\r\n'), gzipSync(robots)])), false],
+    ['lower-case WARC field', record(['warc-type: response', 'WARC-Target-URI: https://h.example/robots.txt'], `HTTP/1.1 200 OK\r\n\r\n${robots}`), false],
+    ['a status warcio does not read', record(lines('https://i.example/robots.txt'), `HTTP/1.1  200 OK\r\n\r\n${robots}`), false],
+    ['not an http(s) URI', record(lines('ftp://j.example/robots.txt'), `HTTP/1.1 200 OK\r\n\r\n${robots}`), false],
+    ['a request', record(lines('https://k.example/robots.txt', 'request'), 'GET /robots.txt HTTP/1.1\r\n\r\n'), false],
+    ['a non-ASCII header value', record([...lines('https://l.example/robots.txt'), 'X-Note: caf\u00e9'], `HTTP/1.1 200 OK\r\n\r\n${robots}`), false],
+  ]
+  for (const [what, bytes, fast] of variants) expect(fastResponse(bytes, 'x', 0) !== null, what).toBe(fast)
+  const gz = join(dir, 'fast.warc.gz')
+  const plain = join(dir, 'fast.warc')
+  writeFileSync(gz, concat(variants.map(([, b]) => new Uint8Array(gzipSync(b)))))
+  writeFileSync(plain, concat(variants.map(([, b]) => b)))
+  const fromGz = await survey(gz, ['/x'])
+  const fromPlain = await survey(plain, ['/x'])
+  expect(fromGz.map(decided)).toEqual(fromPlain.map(decided))
+  expect(fromGz.map((r) => [r.origin, r.outcome, r.status])).toEqual([
+    ['https://a.example', 'ok', 200], ['https://b.example', 'allow-all', 404], ['http://c.example', 'disallow-all', 503],
+    ['https://d.example', 'ok', 200], ['https://e.example', 'ok', 200], ['https://f.example', 'ok', 200], ['https://g.example', 'ok', 200],
+    // h.example: warcio keeps the header's case, and a `warc-type` field is no WARC-Type: no row.
+    ['https://i.example', 'error', null], ['', 'error', null], ['https://l.example', 'ok', 200],
+  ])
+  expect(fromGz.filter((r) => r.outcome === 'ok').every((r) => r.crawlers[0]!.paths[1]!.allowed === false && r.bytes === robots.length)).toBe(true)
 })

@@ -45,7 +45,7 @@ async function sampleWarc(gzip: boolean): Promise<Uint8Array> {
   ], gzip)
 }
 
-const OPTIONS: SurveyOptions = { crawlers: ['GPTBot', 'Googlebot', 'CCBot', 'my-bot'], paths: ['/private/x', '/tmp/y'] }
+const OPTIONS: SurveyOptions = { crawlers: ['GPTBot', 'Googlebot', 'CCBot'], tokens: ['my-bot'], paths: ['/private/x', '/tmp/y'] }
 
 describe('rows', () => {
   test('one row per response record, outcome by status, verdicts and lines as Robots.check gives them', async () => {
@@ -68,17 +68,22 @@ describe('rows', () => {
       }
     }
     const [gpt, google, cc] = a.crawlers
-    expect([gpt!.class, gpt!.named]).toEqual(['blocked', true])
-    expect([google!.class, google!.named, google!.crawlDelay]).toEqual(['partial', true, 4])
-    expect([cc!.class, cc!.named, cc!.crawlDelay]).toEqual(['partial', false, null])
+    expect([gpt!.class, gpt!.by, gpt!.named]).toEqual(['blocked', 'name', true])
+    expect([google!.class, google!.by, google!.named, google!.crawlDelay]).toEqual(['partial', 'name', true, 4])
+    expect([cc!.class, cc!.by, cc!.named, cc!.crawlDelay]).toEqual(['partial', '*', false, null])
     expect({ ...cc!.preferences }).toEqual({ search: true, 'ai-train': false })
     expect({ ...google!.preferences }).toEqual({})
     expect(a.sitemaps).toBe(2)
     expect(a.lintErrors).toBeGreaterThan(0)
     expect(a.bytes).toBe(new TextEncoder().encode(SITE_A).length)
-    expect(got[1]!.crawlers.every((c) => c.class === 'allowed' && c.paths.every((p) => p.allowed && p.line === 0))).toBe(true)
-    expect(got[2]!.crawlers.every((c) => c.class === 'blocked' && c.paths.every((p) => !p.allowed))).toBe(true)
-    expect(got[4]!.crawlers.every((c) => c.class === 'allowed')).toBe(true)
+    // The capture time is the record's WARC-Date (test/helpers/warc.ts writes 2026-01-01).
+    expect(new Set(got.map((r) => r.captured))).toEqual(new Set(['2026-01-01T00:00:00Z']))
+    // No rules read (a 404, a 503, a redirect out of the archive): no class and no `by`, so no
+    // count can take them for a site's choice; the verdicts are what a crawler does.
+    expect(got[1]!.crawlers.every((c) => c.class === null && c.by === null && !c.named && c.paths.every((p) => p.allowed && p.line === 0))).toBe(true)
+    expect(got[2]!.crawlers.every((c) => c.class === null && c.by === null && c.paths.every((p) => !p.allowed && p.line === 0))).toBe(true)
+    expect(got[2]!.error).toBeNull()
+    expect(got[4]!.crawlers.every((c) => c.class === 'allowed' && c.by === '*')).toBe(true)
     // Offsets point at each record in the file: rereading from one gives that record first.
     expect(got[0]!.offset).toBe(0)
     expect(new Set(got.map((r) => r.offset)).size).toBe(got.length)
@@ -178,6 +183,103 @@ describe('rows', () => {
   })
 })
 
+describe('the summary: what stdout prints, as data', () => {
+  const jsonl = (file: string, lines: object[]): string => {
+    const path = join(dir, file)
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`)
+    return path
+  }
+
+  test('every crawler count is over the ok rows: 4xx, failures (by status or code) and unreadable rows are counted apart, never as blocking', async () => {
+    const file = jsonl('outcomes.jsonl', [
+      { origin: 'https://a.example', status: 200, body: 'User-agent: GPTBot\nDisallow: /\n' },
+      { origin: 'https://b.example', status: 200, body: 'User-agent: *\nDisallow: /admin/\n' },
+      { origin: 'https://c.example', status: 503 },
+      { origin: 'https://d.example', status: 429 },
+      { origin: 'https://e.example', status: 503 },
+      { origin: 'https://f.example', status: null },
+      { origin: 'https://g.example', status: 404 },
+      { origin: 'https://h.example' },
+    ])
+    const run = surveyRobots(file, { crawlers: ['GPTBot', 'CCBot'] })
+    for await (const _ of run);
+    const { total, by, groups, changes, originSample, skippedFiles } = await run.summary
+    expect([by, groups, changes, originSample, skippedFiles]).toEqual([null, [], [], 1, 0])
+    expect(total).toMatchObject({ key: 'all', records: 8, origins: 8, ok: 2, outcomes: { 'ok': 2, 'allow-all': 1, 'disallow-all': 4, 'error': 1 } })
+    expect(total.failures).toEqual([{ status: 503, code: null, records: 2 }, { status: 429, code: null, records: 1 }, { status: null, code: null, records: 1 }])
+    expect(total.crawlers).toEqual([
+      { name: 'GPTBot', sets: ['ai-training'], blockedByName: 1, blockedByStar: 0, partialByName: 0, partialByStar: 1, allowed: 0, named: 1 },
+      { name: 'CCBot', sets: ['ai-training'], blockedByName: 0, blockedByStar: 0, partialByName: 0, partialByStar: 1, allowed: 1, named: 0 },
+    ])
+  })
+
+  test('by month, year or source: one group each (undated last), the same origins compared between consecutive groups', async () => {
+    const at = (d: string) => `${d}T12:00:00Z`
+    const a = jsonl('by-a.jsonl', [
+      { origin: 'https://a.example', status: 200, captured: at('2023-12-30'), body: '' },
+      { origin: 'https://b.example', status: 200, captured: at('2023-12-30'), body: 'User-agent: CCBot\nDisallow: /\n' },
+      { origin: 'https://c.example', status: 200, body: '' },
+    ])
+    const b = jsonl('by-b.jsonl', [
+      { origin: 'https://a.example', status: 200, captured: at('2024-01-02'), body: 'User-agent: CCBot\nDisallow: /private/\n' },
+      { origin: 'https://b.example', status: 200, captured: at('2024-01-02'), body: '' },
+      { origin: 'https://a.example', status: 200, captured: at('2024-01-20'), body: 'User-agent: CCBot\nDisallow: /\n' },
+    ])
+    const summarize = async (by: 'month' | 'year' | 'source') => {
+      const run = surveyRobots([a, b], { crawlers: ['CCBot'], by })
+      for await (const _ of run);
+      return run.summary
+    }
+    const month = await summarize('month')
+    expect(month.groups.map((g) => [g.key, g.records, g.origins, g.crawlers[0]!.blockedByName])).toEqual([['2023-12', 2, 2, 1], ['2024-01', 3, 2, 1], ['undated', 1, 1, 0]])
+    // a: allowed, then (its last January row) blocked by name; b: blocked by name, then allowed.
+    expect(month.changes).toEqual([{ from: '2023-12', to: '2024-01', origins: 2, crawlers: [{ name: 'CCBot', changed: 2, restricted: 1, lifted: 1 }] }])
+    expect((await summarize('year')).groups.map((g) => [g.key, g.records])).toEqual([['2023', 2], ['2024', 3], ['undated', 1]])
+    const source = await summarize('source')
+    expect(source.groups.map((g) => [g.key, g.records])).toEqual([[a, 3], [b, 3]])
+    expect(source.changes.map((c) => [c.from, c.to, c.origins])).toEqual([[a, b, 2]])
+    expect(month.total.origins).toBe(3)
+  })
+
+  test('the summary settles once the rows are all read; a loop that stops early gets a rejection, not a summary of some rows', async () => {
+    const file = jsonl('early.jsonl', [{ origin: 'https://a.example', status: 200, body: '' }, { origin: 'https://b.example', status: 200, body: '' }])
+    const run = surveyRobots(file, { crawlers: ['GPTBot'] })
+    for await (const _ of run) break
+    await expect(run.summary).rejects.toThrow(/the rows were not all read/)
+    // A run nobody reads the summary of leaves no unhandled rejection (vitest would fail the test).
+    for await (const _ of surveyRobots(file, { crawlers: ['GPTBot'] })) break
+  })
+
+  test('the crawlers asked for: an unknown name is a TypeError naming the closest presets; tokens are crawlers of their own; an empty choice is an error, not every preset', () => {
+    expect(() => surveyRobots('x', { crawlers: ['GPTbot2'] })).toThrow(new TypeError('options.crawlers[0]: expected a crawler preset\'s name (did you mean GPTBot? a raw robots.txt token goes in options.tokens), got the string "GPTbot2"'))
+    expect(() => surveyRobots('x', { crawlers: ['gptbot'] })).not.toThrow()
+    expect(surveyPlan({ crawlers: ['gptbot'], tokens: ['My-Bot/1.0'] }).crawlers).toEqual([
+      { name: 'GPTBot', tokens: ['GPTBot'], sets: ['ai-training'] }, { name: 'My-Bot/1.0', tokens: ['my-bot'], sets: [] },
+    ])
+    for (const empty of [{ crawlers: [] }, { tokens: [] }, { sets: [] }, { crawlers: [], sets: [], tokens: [] }]) {
+      expect(() => surveyRobots('x', empty)).toThrow(/options\.crawlers: expected at least one crawler \(crawlers, sets or tokens\), or none of the three for every preset/)
+    }
+    expect(surveyPlan({}).crawlers.length).toBeGreaterThan(30)
+    expect(() => surveyRobots('x', { by: 'week' as never })).toThrow(/options\.by: expected one of month, year, source/)
+    expect(() => surveyRobots('x', { prefix: 'ftp://x/' })).toThrow(/options\.prefix: expected an http\(s\) URL or a folder path/)
+  })
+
+  test('a folder: files named robots.txt (origin: their folder) or *.txt are read, the others counted in skippedFiles', async () => {
+    const folder = join(dir, 'robots-folder')
+    mkdirSync(join(folder, 'x.example'), { recursive: true })
+    writeFileSync(join(folder, 'x.example', 'ROBOTS.TXT'), 'User-agent: *\nDisallow: /\n')
+    writeFileSync(join(folder, 'y.example.txt'), '')
+    writeFileSync(join(folder, 'robots.txt'), '')
+    writeFileSync(join(folder, 'README.md'), '')
+    writeFileSync(join(folder, 'x.example', 'robots.txt.bak'), '')
+    const run = surveyRobots(folder, { crawlers: ['GPTBot'] })
+    const got: SurveyRow[] = []
+    for await (const r of run) got.push(r)
+    expect(got.map((r) => [r.origin, r.captured, r.crawlers[0]!.class])).toEqual([['robots-folder', null, 'allowed'], ['x.example', null, 'blocked'], ['y.example', null, 'allowed']])
+    expect((await run.summary).skippedFiles).toBe(2)
+  })
+})
+
 /** Runs SQL in a fresh in-memory DuckDB and returns the rows as JSON-friendly objects. */
 async function sql(query: string): Promise<Record<string, unknown>[]> {
   const instance = await DuckDBInstance.create(':memory:')
@@ -211,8 +313,11 @@ describe('files DuckDB reads with no options', () => {
     // Typed columns, not text: DuckDB sums and compares them as numbers and booleans.
     const [agg] = await sql(`SELECT sum(status) AS s, count(*) FILTER (WHERE googlebot_p2_allowed) AS allowed FROM '${csv}'`)
     expect(agg).toEqual({ s: String(200 + 404 + 503 + 301 + 200), allowed: '3' })
+    // GPTBot on a.example alone: c.example's 503 is a failure, not a site blocking four crawlers.
     const [blocked] = await sql(`SELECT count(*) AS n FROM (SELECT unnest(crawlers) AS c FROM '${jsonl}') WHERE c.class = 'blocked'`)
-    expect(blocked).toEqual({ n: String(1 + 4) })
+    expect(blocked).toEqual({ n: '1' })
+    const [byCsv] = await sql(`SELECT count(*) FILTER (WHERE gptbot_by = 'name') AS named, count(*) FILTER (WHERE ccbot_by = '*') AS star, count(*) FILTER (WHERE ccbot_by IS NULL) AS none FROM '${csv}'`)
+    expect(byCsv).toEqual({ named: '1', star: '2', none: '3' })
   })
 })
 
@@ -288,7 +393,7 @@ test('a folder\'s symbolic links: a link to a file is read as the file; a link t
 test('a device as input (/dev/zero) is an error row at once, not an endless read; the next input is still read', async () => {
   if (!existsSync('/dev/zero')) return
   const file = join(dir, 'after-device.jsonl')
-  writeFileSync(file, `${JSON.stringify({ origin: 'https://after.example', body: '' })}\n`)
+  writeFileSync(file, `${JSON.stringify({ origin: 'https://after.example', status: 200, body: '' })}\n`)
   const got = await rows(['/dev/zero', file], { crawlers: ['GPTBot'] })
   expect(got.map((r) => [r.source, r.outcome])).toEqual([['/dev/zero', 'error'], [file, 'ok']])
   expect(got[0]!.error).toMatch(/not a file, a pipe or a folder/)

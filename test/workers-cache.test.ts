@@ -65,6 +65,16 @@ const records: [string, StoredRobots][] = [
     origin: 'https://example.org', status: 200, outcome: 'ok', body: new TextEncoder().encode('User-agent: *\nDisallow: /x\n'),
     fetchedAt: T0 - 3 * DAY, expiresAt: T0 + 60_000, unreachableSince: T0 - DAY, good: true,
   }],
+  ['where it came from and why the latest fetch failed (url, redirects, error; any text in the message)', {
+    origin: 'https://example.net', status: 200, outcome: 'ok', body: new TextEncoder().encode('User-agent: *\nDisallow: /x\n'),
+    fetchedAt: T0 - 3 * DAY, expiresAt: T0 + 3_600_000, unreachableSince: T0 - DAY, good: true,
+    url: 'https://cdn.example.net/robots.txt', redirects: 2, error: { code: 'reset', message: 'connection reset (read ECONNRESET \u00e9\u4e2d\ud83d\ude00)' },
+  }],
+  ['a redirect chain that led nowhere: allow-all with code redirects', {
+    origin: 'https://example.info', status: 301, outcome: 'allow-all', body: null,
+    fetchedAt: T0, expiresAt: T0 + DAY, unreachableSince: null, good: true,
+    url: 'https://example.info/r5', redirects: 5, error: { code: 'redirects', message: 'redirect chain without a robots.txt (more than 5 redirects)' },
+  }],
 ]
 
 describe('workersCacheStorage: records round-trip through a Cache', () => {
@@ -109,6 +119,39 @@ describe('workersCacheStorage: records round-trip through a Cache', () => {
     expect([...cache.entries.keys()]).toEqual(['https://crawler.example.com/_robots/a/https%3A%2F%2Fa.example'])
     expect(await a.get(record.origin)).toEqual(record)
     expect(await b.get(record.origin)).toBeUndefined()
+  })
+})
+
+describe('workersCacheStorage: entries of the previous version, and Retry-After', () => {
+  test('an entry written before url, redirects and error existed is read as it is, and served with their defaults', async () => {
+    const c = clock(T0)
+    const cache = new MemoryCache(c.now)
+    const origin = 'https://old.example'
+    // The header exactly as the previous version wrote it (format 1, no url, redirects or error).
+    const meta = { v: 1, origin, status: 200, outcome: 'ok', fetchedAt: T0, expiresAt: T0 + DAY, unreachableSince: null, good: true, bodyBytes: 26 }
+    cache.raw(PREFIX + encodeURIComponent(origin), { 'x-robotstxt-wasm-record': JSON.stringify(meta) }, 'User-agent: *\nDisallow: /\n')
+    const storage = workersCacheStorage(cache, { keyPrefix: PREFIX, now: c.now })
+    const record = await storage.get(origin)
+    expect(record).toMatchObject({ origin, status: 200, outcome: 'ok', good: true })
+    expect(record && 'url' in record).toBe(false)
+    const site = await new RobotsCache({ now: c.now, storage, fetch: (async () => { throw new Error('must not fetch') }) as unknown as typeof fetch }).get(origin)
+    expect(site).toMatchObject({ status: 200, outcome: 'ok', url: null, redirects: 0, error: null })
+    expect(site.isAllowed(`${origin}/x`, 'Bot')).toBe(false)
+  })
+
+  test('a 503 with Retry-After: the next isolate reuses the disallow-all until then, not 60 s', async () => {
+    const c = clock(T0)
+    const shared = new MemoryCache(c.now)
+    let fetches = 0
+    const down = (async () => {
+      fetches++
+      return new Response('', { status: 503, headers: { 'retry-after': '1800' } })
+    }) as unknown as typeof fetch
+    const isolate = () => new RobotsCache({ now: c.now, fetch: down, storage: workersCacheStorage(shared, { keyPrefix: PREFIX, now: c.now }) })
+    expect(await isolate().get('https://down.example/')).toMatchObject({ outcome: 'disallow-all', expiresAt: T0 + 1_800_000 })
+    c.t = T0 + 600_000
+    expect(await isolate().get('https://down.example/')).toMatchObject({ outcome: 'disallow-all', fetchedAt: T0 })
+    expect(fetches).toBe(1)
   })
 })
 

@@ -5,24 +5,25 @@
 
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, parse, threadsOption, timeoutOption, urlArgument } from './options.js'
+import { agentOption, COMMON_OPTIONS, FETCH_OPTIONS, notOnOrigin, onOrigin, onOriginLine, optionError, parse, threadsOption, urlArgument, type AgentChoice } from './options.js'
 import { bulkStdout } from './output.js'
-import { loadRobots, openList, type LoadedRobots } from './source.js'
+import { describeFetch, fetchSettings, loadRobots, openList, type LoadedRobots } from './source.js'
 import { BLOCK, checkBlock, fileReader, lineBlocks, MAX_URL_LINE, streamReader, writeVerdicts, type BlockVerdicts, type LineBlock, type LineFilter, type LinesReport, type StreamResult } from './stream.js'
 import { escapeControls } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker } from './workers.js'
-import { parseRobots, type Robots } from '../engine/robots.js'
+import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { getEngine } from '../engine/wasm.js'
 import { verdictLines } from '../engine/wasm-urls.js'
 import { inOrder, type Work } from '../threads/pool.js'
 
-const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, urls: { type: 'string' }, threads: { type: 'string' } } as const
+const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, token: { type: 'string' }, urls: { type: 'string' }, threads: { type: 'string' } } as const
 
 /** What a thread needs to give the CLI's verdicts: plain data, sent to each worker as it is. */
 interface VerdictSpec {
   /** The robots.txt bytes parsed (empty when a fetch did not give 'ok'). */
   body: Uint8Array
-  agent: string
+  /** The agent argument: a user-agent, or a preset's tokens (a plain array: it is sent to workers). */
+  agent: string | string[]
   /** The verdict code of every URL when a fetch gave allow-all (0) or disallow-all (~0); else null. */
   constant: number | null
   /** The origin of a fetched robots.txt: URLs elsewhere are rejected. */
@@ -56,24 +57,23 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
   const urlsFile = values.urls as string | undefined
   const threads = threadsOption(values.threads, 'check')
-  const [robotsArg, agentArg, ...urls] = positionals
-  if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'check')
-  if (agentArg === undefined) throw new UsageError('missing AGENT (a user-agent such as Googlebot)', 'check')
-  const agent = agentArgument(agentArg, 'check')
+  const { robotsArg, agent, rest: urls } = robotsAndAgent(positionals, values.token, 'check')
   if (urlsFile !== undefined) {
     if (urls.length > 0) throw new UsageError('give either URL arguments or --urls FILE, not both', 'check')
-    if (urlsFile === '' ) throw new UsageError('--urls: expected a file path or "-" for stdin', 'check')
+    if (urlsFile === '') throw optionError('urls', 'expected a file path or "-" for stdin', 'check')
     if (urlsFile === '-' && robotsArg === '-') throw new UsageError('ROBOTS and --urls cannot both be stdin ("-")', 'check')
   } else {
-    if (values.threads !== undefined) throw new UsageError('--threads goes with --urls FILE', 'check')
+    if (values.threads !== undefined) throw optionError('threads', 'goes with --urls FILE', 'check')
     if (urls.length === 0) throw new UsageError('missing URL (or --urls FILE for a list)', 'check')
     for (const u of urls) urlArgument(u, 'check')
   }
-  const timeoutMs = timeoutOption(values.timeout, 'check')
+  const fetch = fetchSettings(values, 'check', agent.name)
 
-  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'check')
+  const loaded = await loadRobots(robotsArg, fetch, 'check')
   reportFetch(loaded)
-  const spec = verdictSpec(loaded, agent)
+  reportCut(loaded)
+  if (agent.note !== null) process.stderr.write(`${escapeControls(agent.note)}\n`)
+  const spec = verdictSpec(loaded, agent.agent)
 
   if (urlsFile === undefined) {
     const verdicts = cliVerdicts(spec, loaded.robots)
@@ -118,18 +118,55 @@ export async function runCheck(argv: string[]): Promise<number> {
   }
 }
 
-/** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all (https://…/robots.txt)". */
+/** On stderr, how a fetched robots.txt turned out: "robots.txt: 503 disallow-all, retry after 60 s (https://…/robots.txt)" (source.ts's describeFetch). */
 export function reportFetch(loaded: LoadedRobots): void {
   const f = loaded.fetched
   if (f === null) return
-  process.stderr.write(`robots.txt: ${f.status ?? 'no response'} ${f.outcome} (${f.origin}/robots.txt)\n`)
+  process.stderr.write(`robots.txt: ${describeFetch(f)}\n`)
+}
+
+/**
+ * ROBOTS and the agent of `check` and `explain`: `ROBOTS AGENT REST...`, or `ROBOTS REST...` with
+ * `--token NAME` (one raw product token, never a preset).
+ */
+export function robotsAndAgent(positionals: string[], token: string | boolean | undefined, command: string): { robotsArg: string; agent: AgentChoice; rest: string[] } {
+  const [robotsArg, ...after] = positionals
+  if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', command)
+  if (typeof token === 'string') return { robotsArg, agent: agentOption(token, command, true), rest: after }
+  const [agentArg, ...rest] = after
+  if (agentArg === undefined) throw new UsageError('missing AGENT (a crawler preset such as Googlebot-Image, or a user-agent; --token NAME for one product token)', command)
+  return { robotsArg, agent: agentOption(agentArg, command), rest }
+}
+
+/**
+ * On stderr, where a robots.txt over the 500 KiB limit was cut (RFC 9309 2.5; Google's documented
+ * limit): the verdicts come from the part before the cut only.
+ */
+export function reportCut(loaded: LoadedRobots): void {
+  const at = cutLine(loaded)
+  if (at === null) return
+  const size = loaded.size !== null ? `${loaded.size.toLocaleString('en-US')} bytes` : 'longer than 500 KiB'
+  process.stderr.write(`robotstxt: ${escapeControls(robotsLabel(loaded))} is ${size}: crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} (500 KiB), so ${at.mid ? `line ${at.line} is cut there and the lines after it are` : `the lines from ${at.line} on are`} ignored\n`)
+}
+
+/** Where the 500 KiB cut fell: the last line read, and whether the cut is inside it; null when nothing was cut. */
+export function cutLine(loaded: LoadedRobots): { line: number; mid: boolean } | null {
+  if (!loaded.truncated) return null
+  const body = loaded.body
+  const last = body[body.length - 1]
+  // parsed.lineCount counts the (empty) line after a final line break, where the next line starts.
+  return { line: loaded.robots.parsed.lineCount, mid: !(last === 0x0a || last === 0x0d) }
+}
+
+function robotsLabel(loaded: LoadedRobots): string {
+  return loaded.fetched === null ? loaded.label : `${loaded.fetched.origin}/robots.txt`
 }
 
 /** The VerdictSpec of the loaded robots.txt. */
-function verdictSpec(loaded: LoadedRobots, agent: string): VerdictSpec {
+function verdictSpec(loaded: LoadedRobots, agent: string | readonly string[]): VerdictSpec {
   const fetched = loaded.fetched
   return {
-    body: loaded.body, agent,
+    body: loaded.body, agent: typeof agent === 'string' ? agent : [...agent],
     constant: fetched === null || fetched.outcome === 'ok' ? null : fetched.outcome === 'allow-all' ? 0 : ~0,
     origin: fetched === null ? null : fetched.origin,
   }

@@ -6,8 +6,8 @@ import { diffRobots, MAX_CHANGES, MAX_PROBES, type RobotsDiff } from '../engine/
 import { reportFetch } from './cmd-check.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
-import { loadRobots, readList, type LoadedRobots } from './source.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, parse } from './options.js'
+import { fetchSettings, loadRobots, readList, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, agents: { type: 'string' }, urls: { type: 'string' }, json: { type: 'boolean' } } as const
@@ -34,8 +34,7 @@ export async function runDiff(argv: string[]): Promise<number> {
   const agents = agentsOpt === undefined ? undefined : agentsOpt.split(',').map((a) => a.trim()).filter((a) => a !== '')
   if (agents !== undefined && agents.length === 0) throw new UsageError('--agents: expected a comma-separated list of user-agents', 'diff')
   const urlsFile = values.urls as string | undefined
-  const timeoutMs = timeoutOption(values.timeout, 'diff')
-  const load = { timeoutMs, userAgent: values['user-agent'] as string | undefined }
+  const load = fetchSettings(values, 'diff')
 
   const before = await loadRobots(oldArg, load, 'diff')
   reportFetch(before)

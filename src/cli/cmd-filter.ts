@@ -19,9 +19,10 @@ import type { RobotsFetch, RobotsOutcome } from '../http/fetch.js'
 import { inOrder, type Work } from '../threads/pool.js'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption, timeoutOption } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption } from './options.js'
 import { ProgressLine } from './progress.js'
-import { openList } from './source.js'
+import { fetchSettings, openList } from './source.js'
+import { proxyDispatcher, type ProxyConfig } from './proxy.js'
 import { blockLines, drained, fileReader, lineBlocks, MAX_TEXT_LINE_BYTES, MAX_URL_LINE, streamReader, textLines, type LineBlock } from './stream.js'
 import { escapeControls, printableJson } from './style.js'
 import { BLOCKS_IN_FLIGHT, cliWorker, FILTER_YOUNG_MB } from './workers.js'
@@ -40,6 +41,7 @@ interface FilterSpec {
   concurrency: number
   timeoutMs: number
   userAgent: string
+  proxy: ProxyConfig | null
 }
 
 /** One block's share of the output. */
@@ -67,11 +69,12 @@ class Tally {
   readonly origins = new Map<string, RobotsOutcome>()
   constructor(readonly mode: Mode) {}
 
-  add(v: UrlVerdict, tooLong: boolean): void {
+  /** `shown`: the line as read, escaped (stream.ts blockLines), when it held ill-formed UTF-8. */
+  add(v: UrlVerdict, tooLong: boolean, shown: string | undefined): void {
     if (v.error !== undefined) this.rejected.push({ line: this.lines, reason: escapeControls(tooLong ? TOO_LONG : v.error) })
     else if (!v.allowed) this.disallowed++
     if (v.origin !== null && v.outcome !== null && !this.origins.has(v.origin)) this.origins.set(v.origin, v.outcome)
-    this.out += render(v, this.mode)
+    this.out += render(v, this.mode, shown)
     this.lines++
   }
 }
@@ -83,16 +86,21 @@ export const FILTER_BLOCKS: Work<FilterSpec, LineBlock, FilterBlock> = {
     const storage = { get: async (origin: string) => (await ask(origin)) as StoredRobots | undefined, put: async () => undefined }
     // The main thread answers within its own fetch timeout; bounding the wait by that same timeout
     // made a worker give up first on a slow robots.txt and fetch it a second time itself.
-    const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, storage, storageMs: Infinity })
+    const cache = new RobotsCache({ timeoutMs: spec.timeoutMs, userAgent: spec.userAgent, dispatcher: proxyDispatcher(spec.proxy), storage, storageMs: Infinity })
     const encoder = new TextEncoder()
     return async (block) => {
       const tooLong = new Set<number>()
+      const shown = new Map<number, string>()
       const tally = new Tally(spec.mode)
       // The output in pieces of bytes: its strings go while young, as the one-thread path's do.
       const pieces: Uint8Array[] = []
       let size = 0
-      for await (const v of checkUrls(blockLines(block, (i) => tooLong.add(i)), { agent: spec.agent, cache, concurrency: spec.concurrency })) {
-        tally.add(v, tooLong.delete(tally.lines))
+      const lines = blockLines(block, (i) => tooLong.add(i), (i, s) => shown.set(i, s))
+      for await (const v of checkUrls(lines, { agent: spec.agent, cache, concurrency: spec.concurrency })) {
+        const at = tally.lines
+        const s = shown.get(at)
+        if (s !== undefined) shown.delete(at)
+        tally.add(v, tooLong.delete(at), s)
         if (tally.out.length >= OUT_PIECE) {
           const piece = encoder.encode(tally.out)
           pieces.push(piece)
@@ -122,6 +130,7 @@ function storedOf(r: RobotsFetch): StoredRobots {
   return {
     origin: r.origin, status: r.status, outcome: r.outcome, body: r.outcome === 'ok' ? r.robots.bodyBytes : null,
     fetchedAt: r.fetchedAt, expiresAt: r.expiresAt, unreachableSince: r.unreachableSince, good: r.unreachableSince === null,
+    url: r.url, redirects: r.redirects, error: r.error,
   }
 }
 
@@ -143,12 +152,13 @@ export async function runFilter(argv: string[]): Promise<number> {
   const urlsFile = (values.urls as string | undefined) ?? '-'
   if (urlsFile === '') throw new UsageError('--urls: expected a file path or "-" for stdin', 'filter')
   const concurrency = concurrencyOption(values.concurrency)
-  const timeoutMs = timeoutOption(values.timeout, 'filter')
   const mode: Mode = values.json === true ? 'json' : values.verdicts === true ? 'verdicts' : 'allowed'
 
   const threads = threadsOption(values.threads, 'filter')
-  const userAgent = (values['user-agent'] as string | undefined) ?? agent
-  const cache = new RobotsCache({ timeoutMs, userAgent })
+  // A request made for AGENT names it and this package; never AGENT alone (a site would take the
+  // request for that crawler's own), never the runtime's default.
+  const { timeoutMs, userAgent, proxy, dispatcher } = fetchSettings(values, 'filter', agent)
+  const cache = new RobotsCache({ timeoutMs, userAgent, dispatcher })
 
   const list = urlsFile === '-' ? null : await openList(urlsFile)
   const read = list === null ? streamReader(process.stdin) : fileReader(list)
@@ -171,10 +181,13 @@ export async function runFilter(argv: string[]): Promise<number> {
   try {
     if (threads === 1) {
       const tooLong = new Set<number>()
+      const shown = new Map<number, string>()
       let tally = new Tally(mode)
       let seen = 0
-      for await (const v of checkUrls(textLines(read, (n) => tooLong.add(n)), { agent, cache, concurrency })) {
-        tally.add(v, tooLong.delete(++seen))
+      for await (const v of checkUrls(textLines(read, (n) => tooLong.add(n), (n, s) => shown.set(n, s)), { agent, cache, concurrency })) {
+        const s = shown.get(++seen)
+        if (s !== undefined) shown.delete(seen)
+        tally.add(v, tooLong.delete(seen), s)
         progress.count(v)
         if (tally.out.length >= OUT_PIECE) {
           await emit(tally)
@@ -183,7 +196,7 @@ export async function runFilter(argv: string[]): Promise<number> {
       }
       await emit(tally)
     } else {
-      const spec: FilterSpec = { agent, mode, concurrency, timeoutMs, userAgent }
+      const spec: FilterSpec = { agent, mode, concurrency, timeoutMs, userAgent, proxy }
       const answer = async (origin: unknown): Promise<StoredRobots> => {
         if (typeof origin !== 'string') throw new TypeError('a filter worker asks for an origin')
         return storedOf(await cache.get(origin + '/'))
@@ -208,11 +221,16 @@ export async function runFilter(argv: string[]): Promise<number> {
   return bad > 0 ? 3 : disallowed > 0 ? 1 : 0
 }
 
-function render(v: UrlVerdict, mode: Mode): string {
+/**
+ * One verdict as output. Text modes echo the line as read, escaped (`shown`, for ill-formed UTF-8,
+ * or the URL through escapeControls); --json gives the URL exactly as it was checked.
+ */
+function render(v: UrlVerdict, mode: Mode, shown: string | undefined): string {
   if (mode === 'json') return printableJson(v, 0) + '\n'
-  if (mode === 'allowed') return v.allowed ? escapeControls(v.url) + '\n' : ''
+  const url = shown ?? escapeControls(v.url)
+  if (mode === 'allowed') return v.allowed ? url + '\n' : ''
   const verdict = v.error !== undefined ? 'error' : v.allowed ? 'allowed' : 'disallowed'
-  return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${escapeControls(v.url)}\n`
+  return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${url}\n`
 }
 
 function concurrencyOption(value: string | boolean | undefined): number {

@@ -4,8 +4,8 @@ import { reportFetch } from './cmd-check.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { lint, lintCounts, type Finding, type LintResult } from '../engine/lint.js'
-import { COMMON_OPTIONS, FETCH_OPTIONS, parse, timeoutOption } from './options.js'
-import { loadRobots, type LoadedRobots } from './source.js'
+import { COMMON_OPTIONS, FETCH_OPTIONS, parse } from './options.js'
+import { fetchJson, fetchSettings, fetchStatus, loadRobots, type LoadedRobots } from './source.js'
 import { escapeControls, printableJson, styleFor, type Style } from './style.js'
 
 const OPTIONS = { ...COMMON_OPTIONS, ...FETCH_OPTIONS, json: { type: 'boolean' }, 'all-lines': { type: 'boolean' } } as const
@@ -21,15 +21,13 @@ export async function runLint(argv: string[]): Promise<number> {
   if (robotsArg === undefined) throw new UsageError('missing ROBOTS (a file path or an http(s) URL)', 'lint')
   if (extra.length > 0) throw new UsageError(`lint takes one ROBOTS, got ${extra.length + 1}`, 'lint')
   if (values['all-lines'] === true && values.json !== true) throw new UsageError('--all-lines goes with --json (it adds every line\'s report to the JSON)', 'lint')
-  const timeoutMs = timeoutOption(values.timeout, 'lint')
-
-  const loaded = await loadRobots(robotsArg, { timeoutMs, userAgent: values['user-agent'] as string | undefined }, 'lint')
+  const loaded = await loadRobots(robotsArg, fetchSettings(values, 'lint'), 'lint')
   reportFetch(loaded)
   const result = lint(loaded)
   const fetched = loaded.fetched
   if (fetched !== null && fetched.outcome !== 'ok') {
     // Nothing to lint: what the fetch means for crawlers is the finding.
-    const status = fetched.status ?? 'no response'
+    const status = fetchStatus(fetched)
     const finding: Finding = fetched.outcome === 'allow-all'
       ? { line: null, severity: 'warning', code: 'fetch-allow-all', message: `no robots.txt (${status}): crawlers may fetch everything` }
       : { line: null, severity: 'error', code: 'fetch-disallow-all', message: `fetching the robots.txt failed (${status}): crawlers treat every URL as disallowed until it succeeds` }
@@ -42,7 +40,7 @@ export async function runLint(argv: string[]): Promise<number> {
   if (values.json === true) {
     const json = {
       source: loaded.label,
-      fetch: fetched === null ? null : { origin: fetched.origin, status: fetched.status, outcome: fetched.outcome },
+      fetch: fetched === null ? null : fetchJson(fetched),
       bytes: loaded.size,
       summary: { errors: result.errors, warnings: result.warnings, infos: result.infos },
       findings: result.findings,

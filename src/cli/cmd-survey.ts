@@ -1,21 +1,24 @@
-// `robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES|--set SETS] [--paths P,...]
-// [--out FILE.jsonl|FILE.csv|-] [--report FILE.html] [--threads N] [--shard I/N]
-// [--max-pipe-bytes N]`: the rows of surveyRobots to a file, the aggregate table on stdout, the
-// HTML report. The survey itself lives in the survey chunk (src/survey), loaded here on first use;
-// this module owns the command line, the terminal table and the progress line. Exit 0 when every
-// record was read, 3 when some were bad.
+// `robotstxt survey INPUT... [--origins FILE] [--crawlers NAMES] [--set SETS] [--tokens T,...]
+// [--paths P,...] [--by month|year|source] [--out FILE.jsonl|FILE.csv|FILE.parquet|-]
+// [--report FILE.html] [--threads N] [--shard I/N] [--prefix URL] [--max-pipe-bytes N]`: the rows of
+// surveyRobots to a file, the summary's table on stdout, the HTML report. The survey itself lives
+// in the survey chunk (src/survey), loaded here on first use; this module owns the command line,
+// the terminal table (a rendering of the summary, nothing more) and the progress line. Exit 0 when
+// every record was read, 3 when some were bad, 2 on a usage error or an input that does not exist.
 
 import { createWriteStream } from 'node:fs'
 import { stat, writeFile } from 'node:fs/promises'
 import { once } from 'node:events'
+import { dirname } from 'node:path'
 import type { Writable } from 'node:stream'
 import { loadSurveyChunk } from '../survey/load.js'
-import type { SurveyTotals } from '../survey/aggregate.js'
-import type { SurveyOptions } from '../survey/types.js'
+import type { RowSink } from '../survey/parquet.js'
+import type { SurveyGroup, SurveyOptions, SurveySummary } from '../survey/types.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
 import { COMMON_OPTIONS, parse, threadsOption } from './options.js'
 import { ProgressLine } from './progress.js'
+import { installGlobalProxy, proxyConfig } from './proxy.js'
 import { readList } from './source.js'
 import { escapeControls, styleFor, type Style } from './style.js'
 
@@ -24,19 +27,28 @@ const OPTIONS = {
   'origins': { type: 'string' },
   'crawlers': { type: 'string' },
   'set': { type: 'string' },
+  'tokens': { type: 'string' },
   'paths': { type: 'string' },
+  'by': { type: 'string' },
   'out': { type: 'string' },
   'report': { type: 'string' },
   'threads': { type: 'string' },
   'shard': { type: 'string' },
+  'prefix': { type: 'string' },
   'max-pipe-bytes': { type: 'string' },
+  'proxy': { type: 'string' },
 } as const
 
 /** Origins read from --origins: a bound, since they are held in a list. */
 const MAX_ORIGINS = 10_000_000
 
-const list = (v: string | boolean | undefined): string[] | undefined =>
-  typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : undefined
+/** A comma-separated list; given empty (`--crawlers ''`) it is an error, not "no choice". */
+function list(v: string | boolean | undefined, flag: string, what: string): string[] | undefined {
+  if (typeof v !== 'string') return undefined
+  const items = v.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  if (items.length === 0) throw new UsageError(`${flag}: expected ${what}, comma-separated, got "${v}"`, 'survey')
+  return items
+}
 
 /** `--shard I/N`, I counted from 1: the API's [I - 1, N]. */
 function shardOption(v: string | boolean | undefined): [number, number] | undefined {
@@ -46,6 +58,15 @@ function shardOption(v: string | boolean | undefined): [number, number] | undefi
   const n = m === null ? NaN : Number(m[2])
   if (!(n >= 1 && n <= 1_000_000 && i >= 1 && i <= n)) throw new UsageError(`--shard: expected I/N with 1 <= I <= N (e.g. 1/4), got "${String(v)}"`, 'survey')
   return [i - 1, n]
+}
+
+const BY = ['month', 'year', 'source'] as const
+
+function byOption(v: string | boolean | undefined): SurveyOptions['by'] {
+  if (v === undefined) return undefined
+  const by = BY.find((b) => b === v)
+  if (by === undefined) throw new UsageError(`--by: expected month, year or source, got "${String(v)}"`, 'survey')
+  return by
 }
 
 const UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 }
@@ -66,6 +87,27 @@ async function readOrigins(path: string): Promise<string[]> {
   }, false)
 }
 
+const isUrl = (p: string): boolean => /^https?:\/\//i.test(p)
+const isListing = (p: string): boolean => /\.paths(\.gz)?$/i.test(p.replace(/[?#].*$/, ''))
+
+/** Every local INPUT exists: a name that does not is a one-line error (exit 2), not a survey of nothing. */
+async function checkInputsExist(inputs: readonly string[]): Promise<void> {
+  for (const input of inputs) {
+    if (isUrl(input)) continue
+    try {
+      await stat(input)
+    } catch (e) {
+      throw new InputError(`cannot read ${escapeControls(input)}: ${describeFsError(e)}`)
+    }
+  }
+}
+
+/** The API's TypeError in the command's words: its options named as the flags. */
+function asUsage(e: TypeError): UsageError {
+  const flag = (o: string): string => `--${o === 'sets' ? 'set' : o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+  return new UsageError(e.message.replace(/options\.(\w+)/g, (_, o: string) => flag(o)), 'survey')
+}
+
 /** Runs `survey`; resolves to 3 when some records could not be read, else 0. */
 export async function runSurvey(argv: string[]): Promise<number> {
   const parsed = parse(argv, OPTIONS, 'survey')
@@ -78,90 +120,151 @@ export async function runSurvey(argv: string[]): Promise<number> {
   if (parsed.positionals.filter((p) => p === '-').length > 1) throw new UsageError('INPUT: stdin ("-") can be given once', 'survey')
   const positionals = parsed.positionals.map((p) => (p === '-' ? '/dev/stdin' : p))
   const originsFile = values.origins as string | undefined
-  if (positionals.length === 0 && originsFile === undefined) throw new UsageError('missing INPUT (a WARC/WARC.gz file, a folder or a .jsonl file) or --origins FILE', 'survey')
+  if (positionals.length === 0 && originsFile === undefined) throw new UsageError('missing INPUT (a WARC/WARC.gz file or URL, a paths listing, a folder or a .jsonl file) or --origins FILE', 'survey')
   const out = values.out as string | undefined
-  if (out !== undefined && out !== '-' && !/\.(jsonl|csv)$/i.test(out)) throw new UsageError(`--out: expected a file name ending in .jsonl or .csv, or '-', got "${out}"`, 'survey')
+  if (out !== undefined && out !== '-' && !/\.(jsonl|csv|parquet)$/i.test(out)) throw new UsageError(`--out: expected a file name ending in .jsonl, .csv or .parquet, or '-', got "${out}"`, 'survey')
   const report = values.report as string | undefined
   if (report !== undefined && !/\.html?$/i.test(report)) throw new UsageError(`--report: expected a file name ending in .html, got "${report}"`, 'survey')
+  const prefix = values.prefix as string | undefined
+  if (prefix !== undefined && !positionals.some(isListing)) throw new UsageError('--prefix: applies to a paths listing (an INPUT ending in .paths or .paths.gz), and no INPUT is one', 'survey')
   const options: SurveyOptions = {
-    crawlers: list(values.crawlers), sets: list(values.set), paths: list(values.paths),
+    crawlers: list(values.crawlers, '--crawlers', 'crawler preset names'),
+    sets: list(values.set, '--set', 'set names'),
+    tokens: list(values.tokens, '--tokens', 'robots.txt product tokens'),
+    paths: list(values.paths, '--paths', 'paths'),
+    by: byOption(values.by),
     threads: threadsOption(values.threads, 'survey'), shard: shardOption(values.shard),
     maxPipeBytes: bytesOption(values['max-pipe-bytes'], '--max-pipe-bytes'),
+    ...(prefix !== undefined ? { prefix } : {}),
   }
-  const origins = originsFile === undefined ? [] : await readOrigins(originsFile)
-
   const chunk = await loadSurveyChunk()
   let plan
-  let rows
   try {
     plan = chunk.surveyPlan(options)
-    rows = chunk.surveyRobots({ paths: positionals, origins }, options)
   } catch (e) {
-    // The API's TypeErrors name its options; the command's user knows the flags.
-    if (e instanceof TypeError) throw new UsageError(e.message.replace(/options\.(\w+)/, (_, o: string) => `--${o === 'sets' ? 'set' : o.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`), 'survey')
+    if (e instanceof TypeError) throw asUsage(e)
     throw e
   }
+  await checkInputsExist(positionals.filter((p) => p !== '/dev/stdin'))
+  const origins = originsFile === undefined ? [] : await readOrigins(originsFile)
+  // Every fetch of the run (--origins, WARC URLs, listings) goes through --proxy or the proxy
+  // environment, as every command's do.
+  const proxy = proxyConfig(values.proxy as string | undefined, process.env, 'survey')
+  if (proxy !== null) installGlobalProxy(proxy)
 
-  const progress = new Progress(process.stderr.isTTY === true, await inputSizes(await chunk.inputUnits(positionals, plan.shard)))
-  const aggregate = new chunk.SurveyAggregate(plan)
-  const csv = out !== undefined && /\.csv$/i.test(out)
-  const sink: Writable | null = out === undefined ? null : out === '-' ? process.stdout : createWriteStream(out)
-  // The sink's first error, kept by one listener; each wait checks it, so nothing is left pending
-  // per wait (a race against a promise that stays pending all run keeps a reaction per drain).
-  let sinkFailure: InputError | null = null
-  sink?.on('error', (e) => { sinkFailure ??= new InputError(`cannot write ${out}: ${describeFsError(e)}`) })
-  const sinkEvent = async (event: 'drain' | 'finish'): Promise<void> => {
-    if (sinkFailure !== null) throw sinkFailure
-    try {
-      // events.once rejects when 'error' is emitted while it waits.
-      await once(sink!, event)
-    } catch (e) {
-      throw sinkFailure ?? e
-    }
-  }
-  let buffer = csv ? chunk.csvHeader(plan) : ''
-  const flush = async (): Promise<void> => {
-    if (sink === null || buffer === '') return
-    const text = buffer
-    buffer = ''
-    if (!sink.write(text)) await sinkEvent('drain')
-  }
+  let progress = new Progress(false, [])
+  const run = chunk.surveyChecked({ paths: positionals, origins }, plan, {
+    units: (found) => {
+      for (const { folder, files } of found.skipped) {
+        process.stderr.write(`robotstxt: ${escapeControls(folder)}: ${files} ${files === 1 ? 'file' : 'files'} skipped (a folder's files are read when named robots.txt or *.txt)\n`)
+      }
+      progress = new Progress(process.stderr.isTTY === true, found.units)
+    },
+  })
+  const sink = out === undefined ? null : await openSink(chunk, out, plan)
   let bad = 0
-  for await (const row of rows) {
-    aggregate.add(row)
-    if (row.outcome === 'error') {
-      bad++
-      process.stderr.write(`${progress.clear()}robotstxt: ${escapeControls(row.source)}: offset ${row.offset}: ${escapeControls(row.error ?? '')}\n`)
+  try {
+    for await (const row of run) {
+      if (row.outcome === 'error') {
+        bad++
+        process.stderr.write(`${progress.clear()}robotstxt: ${escapeControls(row.source)}: offset ${row.offset}: ${escapeControls(row.error ?? '')}\n`)
+      }
+      progress.count(row)
+      await sink?.write(row)
     }
-    progress.count(row)
-    if (sink !== null) {
-      buffer += csv ? chunk.csvLine(row, plan) : chunk.jsonLine(row)
-      if (buffer.length >= 1 << 16) await flush()
-    }
+  } catch (e) {
+    await sink?.abort()
+    throw e
   }
-  await flush()
+  await sink?.close()
   progress.done()
-  if (sink !== null && sink !== process.stdout) {
-    sink.end()
-    await sinkEvent('finish')
-  }
+  const summary = await run.summary
   if (report !== undefined) {
     const inputs = [...positionals, ...(originsFile !== undefined ? [`origins from ${originsFile}`] : [])]
-    const html = chunk.surveyReport(aggregate.totals, { inputs, paths: plan.paths, date: new Date().toISOString().slice(0, 10) })
+    const html = chunk.surveyReport(summary, { inputs, paths: plan.paths, date: new Date().toISOString().slice(0, 10) })
     try {
       await writeFile(report, html)
     } catch (e) {
       throw new InputError(`cannot write ${report}: ${describeFsError(e)}`)
     }
   }
-  const table = renderTable(aggregate.totals, styleFor(out === '-' ? process.stderr : process.stdout))
+  const table = renderSummary(summary, styleFor(out === '-' ? process.stderr : process.stdout))
   if (out === '-') process.stderr.write(table)
   else process.stdout.write(table)
   return bad > 0 ? 3 : 0
 }
 
-/** The size of each input file (for the ETA), or null when some size is unknown. */
+type Chunk = Awaited<ReturnType<typeof loadSurveyChunk>>
+
+/** The sink of --out: JSONL or CSV lines (buffered, written as the stream drains), or Parquet through DuckDB. */
+async function openSink(chunk: Chunk, out: string, plan: Parameters<Chunk['csvHeader']>[0]): Promise<RowSink> {
+  if (/\.parquet$/i.test(out)) {
+    // The file is written at the end: a folder that is not there is found now, not after the run.
+    try {
+      if (!(await stat(dirname(out))).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' })
+    } catch (e) {
+      throw new InputError(`cannot write ${out}: ${describeFsError(e)}`)
+    }
+    let sink: RowSink
+    try {
+      sink = await chunk.parquetSink(out)
+    } catch (e) {
+      throw new InputError(`--out ${out}: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    return {
+      write: (row) => sink.write(row),
+      abort: () => sink.abort(),
+      async close() {
+        try {
+          await sink.close()
+        } catch (e) {
+          throw new InputError(`cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`)
+        }
+      },
+    }
+  }
+  const csv = /\.csv$/i.test(out)
+  const stream: Writable = out === '-' ? process.stdout : createWriteStream(out)
+  // The stream's first error, kept by one listener; each wait checks it, so nothing is left pending
+  // per wait (a race against a promise that stays pending all run keeps a reaction per drain).
+  let failure: InputError | null = null
+  stream.on('error', (e) => { failure ??= new InputError(`cannot write ${out}: ${describeFsError(e)}`) })
+  const event = async (name: 'drain' | 'finish'): Promise<void> => {
+    if (failure !== null) throw failure
+    try {
+      // events.once rejects when 'error' is emitted while it waits.
+      await once(stream, name)
+    } catch (e) {
+      throw failure ?? e
+    }
+  }
+  let buffer = csv ? chunk.csvHeader(plan) : ''
+  const flush = async (): Promise<void> => {
+    if (buffer === '') return
+    const text = buffer
+    buffer = ''
+    if (!stream.write(text)) await event('drain')
+  }
+  return {
+    async write(row) {
+      buffer += csv ? chunk.csvLine(row, plan) : chunk.jsonLine(row)
+      if (buffer.length >= 1 << 16) await flush()
+    },
+    async close() {
+      await flush()
+      if (stream === process.stdout) return
+      stream.end()
+      await event('finish')
+    },
+    async abort() {
+      if (stream !== process.stdout) stream.destroy()
+    },
+  }
+}
+
+/** The size of each input file (for the ETA), or null when some size is unknown (a URL, a file gone). */
 async function inputSizes(units: readonly { path: string }[]): Promise<Map<string, number> | null> {
+  if (units.some((u) => isUrl(u.path))) return null
   const sizes = new Map<string, number>()
   for (const u of units) {
     try {
@@ -176,31 +279,69 @@ async function inputSizes(units: readonly { path: string }[]): Promise<Map<strin
 const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`)
 const int = (n: number): string => n.toLocaleString('en-US')
 
-/** The aggregate table: outcomes, then per crawler the share of sites blocking it entirely / partly and naming it. */
-export function renderTable(t: SurveyTotals, st: Style): string {
-  const o = t.outcomes
-  let text = `${st.bold('records')} ${int(o.ok + o['allow-all'] + o['disallow-all'] + o.error)}: ${int(o.ok)} ok, ${int(o['allow-all'])} allow-all, ` +
-    `${int(o['disallow-all'])} disallow-all, ${int(o.error)} unreadable\n`
-  const names = t.crawlers.map((c) => escapeControls(c.name))
+/** The columns of the crawler table: header, and the count of a crawler's totals. */
+const COLUMNS: [string, (c: SurveyGroup['crawlers'][number]) => number][] = [
+  ['entirely by name', (c) => c.blockedByName],
+  ['entirely by *', (c) => c.blockedByStar],
+  ['partly by name', (c) => c.partialByName],
+  ['partly by *', (c) => c.partialByStar],
+  ['allowed', (c) => c.allowed],
+  ['named', (c) => c.named],
+]
+
+/** One group's lines: its records and outcomes, failures by cause, then every share over its ok records. */
+function renderGroup(g: SurveyGroup, sample: number, st: Style): string {
+  const o = g.outcomes
+  const about = sample > 1 ? 'about ' : ''
+  let text = `${st.bold('records')} ${int(g.records)} of ${about}${int(g.origins)} ${g.origins === 1 ? 'origin' : 'origins'}: ${int(o.ok)} ok, ` +
+    `${int(o['allow-all'])} allow-all (no robots.txt), ${int(o['disallow-all'])} disallow-all (failures), ${int(o.error)} unreadable\n`
+  if (g.failures.length > 0) {
+    const causes = g.failures.map((f) => `${f.status !== null ? `status ${f.status}` : escapeControls(f.code ?? 'no response')} x${int(f.records)}`)
+    text += `failures: ${causes.join(', ')}\n`
+  }
+  if (g.ok === 0) return `${text}no robots.txt was read: no shares\n`
+  text += `shares of the ${int(g.ok)} ${g.ok === 1 ? 'record' : 'records'} whose robots.txt was read (ok):\n`
+  const names = g.crawlers.map((c) => escapeControls(c.name))
   const width = Math.max(7, ...names.map((n) => n.length))
-  const setWidth = Math.max(3, ...t.crawlers.map((c) => c.sets.join(',').length))
-  const head = `${'crawler'.padEnd(width)}  ${'set'.padEnd(setWidth)}  ${'blocked'.padStart(8)}  ${'partly'.padStart(8)}  ${'allowed'.padStart(8)}  ${'named'.padStart(8)}`
-  text += `${st.bold(head)}\n`
-  t.crawlers.forEach((c, i) => {
-    text += `${names[i]!.padEnd(width)}  ${c.sets.join(',').padEnd(setWidth)}  ${pct(c.blocked, t.read).padStart(8)}  ${pct(c.partial, t.read).padStart(8)}  ` +
-      `${pct(c.allowed, t.read).padStart(8)}  ${pct(c.named, t.read).padStart(8)}\n`
+  const setWidth = Math.max(3, ...g.crawlers.map((c) => c.sets.join(',').length))
+  text += `${st.bold(`${'crawler'.padEnd(width)}  ${'set'.padEnd(setWidth)}  ${COLUMNS.map(([h]) => h).join('  ')}`)}\n`
+  g.crawlers.forEach((c, i) => {
+    text += `${names[i]!.padEnd(width)}  ${c.sets.join(',').padEnd(setWidth)}  ${COLUMNS.map(([h, count]) => pct(count(c), g.ok).padStart(h.length)).join('  ')}\n`
   })
-  const prefs = [...t.preferences].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, p]) => `${escapeControls(k)} n ${pct(p.no, t.read)} y ${pct(p.yes, t.read)}`)
-  text += `preferences: ${pct(t.withPreferences, t.read)} of sites${prefs.length > 0 ? ` (${prefs.join(', ')})` : ''}\n`
-  const lint = [...t.lint].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([k, n]) => `${k} ${pct(n, t.read)}`)
-  text += `lint: ${pct(t.withLintErrors, t.read)} of sites with errors${lint.length > 0 ? `; most common: ${lint.join(', ')}` : ''}\n`
+  const prefs = g.preferences.map((p) => `${escapeControls(p.category)} n ${pct(p.no, g.ok)} y ${pct(p.yes, g.ok)}`)
+  text += `preferences: ${pct(g.withPreferences, g.ok)} of the ${int(g.ok)} state one${prefs.length > 0 ? ` (${prefs.join(', ')})` : ''}\n`
+  const lint = g.lint.slice(0, 5).map((l) => `${l.code} ${pct(l.records, g.ok)}`)
+  text += `lint: ${pct(g.withLintErrors, g.ok)} of the ${int(g.ok)} with errors${lint.length > 0 ? `; most common: ${lint.join(', ')}` : ''}\n`
+  return text
+}
+
+/** The summary as the terminal shows it: the total, then each group, then the changes between consecutive groups. */
+export function renderSummary(s: SurveySummary, st: Style): string {
+  let text = renderGroup(s.total, s.originSample, st)
+  for (const g of s.groups) text += `\n${st.bold(`${s.by} ${escapeControls(g.key)}`)}\n${renderGroup(g, s.originSample, st)}`
+  if (s.changes.length > 0) {
+    const sampled = s.originSample > 1 ? ` (a sample: 1 origin in ${int(s.originSample)}, chosen by a hash of the origin)` : ''
+    text += `\n${st.bold('the same origins in consecutive groups')}${sampled}: per crawler, origins whose class or by changed; restricted: allowed before, blocked after; lifted: the reverse\n`
+    for (const c of s.changes) {
+      text += `${escapeControls(c.from)} -> ${escapeControls(c.to)}: ${int(c.origins)} ${c.origins === 1 ? 'origin' : 'origins'} read (ok) in both\n`
+      if (c.origins === 0) continue
+      const names = c.crawlers.map((x) => escapeControls(x.name))
+      const width = Math.max(7, ...names.map((n) => n.length))
+      text += `${st.bold(`${'crawler'.padEnd(width)}  ${'changed'.padStart(16)}  ${'restricted'.padStart(16)}  ${'lifted'.padStart(16)}`)}\n`
+      c.crawlers.forEach((x, i) => {
+        const cell = (n: number): string => `${int(n)} (${pct(n, c.origins)})`.padStart(16)
+        text += `${names[i]!.padEnd(width)}  ${cell(x.changed)}  ${cell(x.restricted)}  ${cell(x.lifted)}\n`
+      })
+    }
+  }
+  if (s.skippedFiles > 0) text += `${int(s.skippedFiles)} files of the folders skipped (not robots.txt or *.txt)\n`
   return text
 }
 
 /** The progress line on a terminal: records/s, origins, and the ETA when the input size is known. */
 class Progress {
-  readonly #sizes: Map<string, number> | null
-  readonly #total: number
+  #sizes: Map<string, number> | null = null
+  #total = 0
   readonly #start = Date.now()
   readonly #line: ProgressLine
   #records = 0
@@ -209,10 +350,14 @@ class Progress {
   #source = ''
   #offset = 0
 
-  constructor(tty: boolean, sizes: Map<string, number> | null) {
-    this.#sizes = sizes
-    this.#total = sizes === null ? 0 : [...sizes.values()].reduce((a, b) => a + b, 0)
+  /** `units`: the input files, whose sizes (found as the survey starts) give the ETA. */
+  constructor(tty: boolean, units: readonly { path: string }[]) {
     this.#line = new ProgressLine(tty, (final) => this.#text(final))
+    if (!tty) return
+    inputSizes(units).then((sizes) => {
+      this.#sizes = sizes
+      this.#total = sizes === null ? 0 : [...sizes.values()].reduce((a, b) => a + b, 0)
+    }, () => undefined)
   }
 
   count(row: { source: string; offset: number; origin: string }): void {

@@ -5,11 +5,14 @@
 export class UsageError extends Error {
   /** The subcommand whose help to point at, if known. */
   readonly command: string | undefined
+  /** The help's line for the option at fault ("--timeout MS  time limit ..."), printed under the message. */
+  readonly usage: string | undefined
 
-  constructor(message: string, command?: string) {
+  constructor(message: string, command?: string, usage?: string) {
     super(message)
     this.name = 'UsageError'
     this.command = command
+    this.usage = usage
   }
 }
 

@@ -1,12 +1,12 @@
 // The expectations file of `robotstxt test`: one expectation a line, `AGENT allow|disallow
 // URL-OR-PATH`, fields separated by spaces or tabs, blank lines and `#` comments skipped. Parsing
 // never throws on content: a line that is not an expectation becomes an error with its line
-// number and what was expected, and every good line is still returned, in file order. Nothing
-// here decides a verdict; the command asks the engine's Robots.check.
+// number and what was expected, and every good line is still returned, in file order. Judging
+// (judgeExpectations) is pure: the verdicts are the engine's (one Robots.checkMatrix), or the fetch outcome's
+// when the robots.txt fetch decided; the command only reads, prints and exits.
 
-import { agentTokens } from '../engine/args.js'
-import { crawlerTokens } from '../engine/crawlers.js'
-import { isUrlOrPath, URL_OR_PATH } from './options.js'
+import type { Robots } from '../engine/robots.js'
+import { agentChoice, isUrlOrPath, URL_OR_PATH } from './options.js'
 
 /** One expectation: `agent` should (or should not) be allowed to fetch `url`. */
 export interface Expectation {
@@ -17,8 +17,10 @@ export interface Expectation {
   /** The agent argument for Robots.check: a crawler preset's tokens, or the word itself. */
   tokens: readonly string[]
   expected: 'allow' | 'disallow'
-  /** An absolute URL, or a path on the site (starting with one '/'). */
+  /** An absolute URL, or a path on the site (starting with one '/'), as written. */
   url: string
+  /** What is checked instead of `url`: its path, when `--origin` maps the URL to ROBOTS' site. */
+  checkedAs?: string
 }
 
 /** A line that is not an expectation. */
@@ -34,8 +36,20 @@ export interface ParsedExpectations {
   errors: ExpectationError[]
 }
 
+/** An expectation with the engine's verdict on it. */
+export interface TestResult extends Expectation {
+  passed: boolean
+  allowed: boolean
+  /** The robots.txt line that decided, 0 when no rule matched or the fetch outcome decided. */
+  robotsLine: number
+  /** The rule on that line. */
+  rule: { kind: 'allow' | 'disallow'; pattern: string } | null
+}
+
 const SHAPE = '"AGENT allow|disallow URL-OR-PATH"'
 const FIELD_SEPARATOR = /[ \t]+/
+/** An AGENT written `token:NAME` is the product token NAME alone, never a preset (the CLI's --token NAME). */
+const RAW_TOKEN = /^token:/i
 
 /**
  * Parses the text of an expectations file. A comment starts at a `#` that begins a field, so a
@@ -71,26 +85,63 @@ function parseFields(fields: string[], line: number): Expectation | string {
   const [agent, verdict, url] = fields as [string, string, string]
   const expected = verdict.toLowerCase()
   if (expected !== 'allow' && expected !== 'disallow') return `expected "allow" or "disallow" after the agent, got ${JSON.stringify(verdict)}`
-  const tokens = agentArgument(agent)
-  if (tokens === null) return `expected an AGENT (a crawler name such as Googlebot-Image, or a user-agent token), got ${JSON.stringify(agent)}`
+  const raw = RAW_TOKEN.test(agent)
+  const choice = agentChoice(raw ? agent.slice('token:'.length) : agent, raw)
+  if (typeof choice === 'string' || (raw && agent.length === 'token:'.length)) {
+    return `expected an AGENT (a crawler name such as Googlebot-Image, a user-agent token, or token:NAME), got ${JSON.stringify(agent)}`
+  }
   if (!isUrlOrPath(url)) return `expected ${URL_OR_PATH}, got ${JSON.stringify(url)}`
+  const tokens = typeof choice.agent === 'string' ? [choice.agent] : choice.agent
   return { line, agent, tokens, expected, url }
 }
 
 /**
- * The agent argument for a word: a crawler preset's tokens (Googlebot-Image obeys its own group and
- * Googlebot's), else the word as a user-agent; null when it names no agent.
+ * Each expectation judged against `robots`, in order: its verdict and deciding line are
+ * `robots.check`'s for the expectation's tokens, or, when `decided` is a fetch outcome that stands
+ * for the whole site (a 4xx: 'allow-all'; a failed fetch: 'disallow-all'), that outcome's with line
+ * 0. No I/O: the command prints what this returns.
+ *
+ * The verdicts come from one `checkMatrix` over the distinct URLs and agents (a file's
+ * expectations name a few crawlers and a few pages each), so no agent pays a compile; the rule on
+ * a deciding line is `check`'s own, asked once per distinct line.
  */
-function agentArgument(word: string): readonly string[] | null {
-  try {
-    return crawlerTokens(word)
-  } catch {
-    // Not a preset name: a user-agent of its own.
+export function judgeExpectations(robots: Robots, expectations: readonly Expectation[], decided: 'allow-all' | 'disallow-all' | null): TestResult[] {
+  if (decided !== null) return expectations.map((e) => resultOf(e, decided === 'allow-all', 0, null))
+  const urls = new Index<string>()
+  const agents = new Index<readonly string[]>()
+  const cells = expectations.map((e) => [agents.add(e.tokens.join('\n'), e.tokens), urls.add(e.checkedAs ?? e.url)] as const)
+  const matrix = robots.checkMatrix(urls.values, agents.values)
+  const rules = new Map<number, TestResult['rule']>()
+  return expectations.map((e, i) => {
+    const [a, u] = cells[i]!
+    const v = matrix[a * urls.values.length + u]!
+    const line = Math.abs(v)
+    let rule = rules.get(line)
+    if (rule === undefined && line !== 0) {
+      rule = robots.check(urls.values[u]!, agents.values[a]!).rule ?? null
+      rules.set(line, rule)
+    }
+    return resultOf(e, v >= 0, line, rule ?? null)
+  })
+}
+
+function resultOf(e: Expectation, allowed: boolean, robotsLine: number, rule: TestResult['rule']): TestResult {
+  return { ...e, passed: allowed === (e.expected === 'allow'), allowed, robotsLine, rule }
+}
+
+/** Distinct values in order of first appearance, each with its index. */
+class Index<T> {
+  readonly values: T[] = []
+  readonly #at = new Map<string, number>()
+
+  /** The index of the value keyed `key` (`value` defaults to the key itself), added when new. */
+  add(key: string, value: T = key as T): number {
+    let i = this.#at.get(key)
+    if (i === undefined) {
+      i = this.values.length
+      this.values.push(value)
+      this.#at.set(key, i)
+    }
+    return i
   }
-  try {
-    agentTokens(word)
-  } catch {
-    return null
-  }
-  return [word]
 }

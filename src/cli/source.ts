@@ -1,14 +1,19 @@
 // Loading the ROBOTS argument: a file path, '-' for stdin, or an http(s) URL fetched with
 // fetchRobots (RFC 9309 2.3-2.4 and Google's documented handling). Files are read only up to the 500 KiB limit the parser applies anyway, so
-// a huge file costs no memory; its full size is still known for lint.
+// a huge file costs no memory; its full size is still known for lint. Also how every command
+// that fetches takes its fetch options (--timeout, --user-agent, --proxy and the proxy
+// environment) and says how a fetch turned out.
 
 import { open, type FileHandle } from 'node:fs/promises'
 import { fetchRobots, type RobotsFetch } from '../http/fetch.js'
+import { defaultUserAgent } from '../http/user-agent.js'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { describeFsError, InputError, UsageError } from './errors.js'
+import { timeoutOption } from './options.js'
+import { proxyConfig, proxyDispatcher, type ProxyConfig, type ProxyDispatcher } from './proxy.js'
 import { fileReader, streamReader, textLines } from './stream.js'
-import { VERSION } from './version.js'
+import { escapeControls } from './style.js'
 
 /** A robots.txt ready to query, with what lint needs to know about where it came from. */
 export interface LoadedRobots {
@@ -25,14 +30,30 @@ export interface LoadedRobots {
   fetched: RobotsFetch | null
 }
 
-/** Options for fetching a robots.txt URL. */
-export interface LoadOptions {
+/** How a command fetches: its FETCH_OPTIONS and the proxy environment, checked. */
+export interface FetchSettings {
   timeoutMs: number
-  userAgent: string | undefined
+  /** Sent as User-Agent: --user-agent, else the default for the command's agent (http/user-agent.ts). */
+  userAgent: string
+  /** Where requests go (--proxy, HTTPS_PROXY, HTTP_PROXY, NO_PROXY); null: straight to each site. */
+  proxy: ProxyConfig | null
+  /** The dispatcher that sends them there; undefined without a proxy. */
+  dispatcher: ProxyDispatcher | undefined
 }
 
-/** The default User-Agent header for fetches made by the CLI. */
-export const FETCH_USER_AGENT = `robotstxt-wasm/${VERSION} (+https://www.npmjs.com/package/robotstxt-wasm)`
+/**
+ * The fetch settings of `command` from its parsed FETCH_OPTIONS; `agent` is the AGENT the fetch is
+ * made for, which the default User-Agent names (commands without one send the package's own).
+ */
+export function fetchSettings(values: Record<string, string | boolean | undefined>, command: string, agent?: string): FetchSettings {
+  const timeoutMs = timeoutOption(values.timeout, command)
+  const given = values['user-agent']
+  if (given !== undefined && (typeof given !== 'string' || given.trim() === '' || /[\0\r\n]/.test(given))) {
+    throw new UsageError(`--user-agent: expected a User-Agent header value (not empty, no line breaks), got ${JSON.stringify(String(given))}`, command)
+  }
+  const proxy = proxyConfig(values.proxy as string | undefined, process.env, command)
+  return { timeoutMs, userAgent: (given as string | undefined) ?? defaultUserAgent(agent), proxy, dispatcher: proxyDispatcher(proxy) }
+}
 
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//
 
@@ -46,7 +67,7 @@ function isUrlArgument(arg: string): boolean {
  * cannot be fetched at all (bad syntax, another scheme). A fetch that fails on the network is not
  * an error: it is an outcome ('disallow-all'), as for a crawler.
  */
-export async function loadRobots(arg: string, options: LoadOptions, command: string): Promise<LoadedRobots> {
+export async function loadRobots(arg: string, options: FetchSettings, command: string): Promise<LoadedRobots> {
   if (isUrlArgument(arg)) {
     let url: URL
     try {
@@ -59,7 +80,7 @@ export async function loadRobots(arg: string, options: LoadOptions, command: str
     }
     let fetched: RobotsFetch
     try {
-      fetched = await fetchRobots(url, { timeoutMs: options.timeoutMs, userAgent: options.userAgent ?? FETCH_USER_AGENT })
+      fetched = await fetchRobots(url, { timeoutMs: options.timeoutMs, userAgent: options.userAgent, dispatcher: options.dispatcher })
     } catch (err) {
       // Network failures are outcomes, never exceptions; a TypeError is about the arguments.
       if (err instanceof TypeError) throw new UsageError(`ROBOTS: ${err.message}`, command)
@@ -71,6 +92,36 @@ export async function loadRobots(arg: string, options: LoadOptions, command: str
   }
   const { bytes, size, truncated } = await readInput(arg, DEFAULT_MAX_BYTES)
   return { label: arg === '-' ? '(stdin)' : arg, robots: parseRobots(bytes), body: bytes, size, truncated, fetched: null }
+}
+
+/**
+ * One line on how a fetch turned out, for stderr: the status (or "no response" and why), the
+ * outcome, how long a failure holds, the robots.txt and, when it differs, the URL that answered:
+ * "200 ok (https://example.com/robots.txt, from https://www.example.com/robots.txt after 1 redirect)",
+ * "no response: connection refused (connect ECONNREFUSED 127.0.0.1:9); disallow-all, retry after 60 s (http://127.0.0.1:9/robots.txt)".
+ * Escaped for a terminal: a message may quote what a server sent.
+ */
+export function describeFetch(f: RobotsFetch): string {
+  const head = fetchOutcome(f)
+  const retry = f.outcome === 'disallow-all' || f.unreachableSince !== null ? `, retry after ${Math.round((f.expiresAt - f.fetchedAt) / 1000).toLocaleString('en-US')} s` : ''
+  const robotsUrl = `${f.origin}/robots.txt`
+  const from = f.url !== null && f.url !== robotsUrl ? `, from ${f.url}${f.redirects > 0 ? ` after ${f.redirects} redirect${f.redirects === 1 ? '' : 's'}` : ''}` : ''
+  return escapeControls(`${head}${retry} (${robotsUrl}${from})`)
+}
+
+/** The status and outcome of a fetch, and why there was no usable answer when there was none: "503 disallow-all", "no response: connection refused (...); disallow-all" (not escaped). */
+export function fetchOutcome(f: RobotsFetch): string {
+  return f.error === null ? `${f.status} ${f.outcome}` : `${f.status ?? 'no response'}: ${f.error.message}; ${f.outcome}`
+}
+
+/** What a fetch got, in a sentence's words: its status, or "no response: " and why (not escaped: the printers escape). */
+export function fetchStatus(f: RobotsFetch): string {
+  return f.status !== null ? String(f.status) : `no response: ${f.error?.message ?? 'no status'}`
+}
+
+/** A fetch in the --json outputs: where it went, what came back and why nothing did. */
+export function fetchJson(f: RobotsFetch): { origin: string; status: number | null; outcome: string; url: string | null; redirects: number; error: { code: string; message: string } | null } {
+  return { origin: f.origin, status: f.status, outcome: f.outcome, url: f.url, redirects: f.redirects, error: f.error === null ? null : { code: f.error.code, message: f.error.message } }
 }
 
 /** The first `max` bytes of a file, or of stdin for '-'; InputError when it cannot be read. */

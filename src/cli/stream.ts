@@ -1,7 +1,7 @@
 // Streaming check of a URL list on the byte path: bytes in, one verdict line out per input line, in
-// order, with no string per line. A line that cannot be checked (too long, or on another origin
-// than a fetched robots.txt) costs only itself: it gets an `error` output line and a numbered
-// message on stderr, and the stream goes on.
+// order, with no string per line. A line that cannot be checked (too long, not an absolute URL or
+// a path, blank lines included, or on another origin than a fetched robots.txt) costs only itself:
+// it gets an `error` output line and a numbered message on stderr, and the stream goes on.
 //
 // Three steps, so that the middle one can run on worker threads (threads/pool.ts): lineBlocks cuts
 // the input into blocks of whole lines, read straight into buffers of BLOCK bytes that each block
@@ -13,10 +13,12 @@
 // unfinished line longer than the limit is dropped up to its LF (only its end is carried), each
 // block is checked and its output lines written in one wasm pass (assembly/verdicts.ts) into one
 // buffer, written once; when the output reports a full buffer, writing, and so reading, waits for
-// 'drain'. JavaScript looks at single lines only when some may be rejected (a fetched robots.txt's
-// origin filter, or an overlong line). A URL echoed to the output has its control characters
-// escaped (style.ts): the engine counts the lines that need it, so only a block holding one is
-// rewritten.
+// 'drain'. JavaScript looks at single lines only when some may be rejected: a fetched robots.txt's
+// origin filter, an overlong line, or a line the engine did not find plainly a URL or a path
+// (assembly/verdicts.ts plainUrl: a blank line, "not a url", an ftp: URL), which the URL parser
+// then judges. A URL is echoed byte for byte, with its control characters and ill-formed UTF-8
+// escaped (style.ts escapeBytes): the engine counts the lines that need it, so only a block holding
+// one is rewritten.
 
 import { once } from 'node:events'
 import type { FileHandle } from 'node:fs/promises'
@@ -24,7 +26,8 @@ import type { Writable } from 'node:stream'
 import { LINE_BOUNDS_SIZE, LINE_END, LINE_START, VERDICT_ERROR, VERDICT_ERROR_SILENT } from '../engine/layout.js'
 import { getEngine } from '../engine/wasm.js'
 import { lineBounds, type VerdictLines } from '../engine/wasm-urls.js'
-import { escapeControls } from './style.js'
+import { isUrlOrPath, urlProblem } from './options.js'
+import { escapeBytes, escapeControls } from './style.js'
 
 /** The longest input line accepted, in bytes: far beyond any real URL, small enough to hold. */
 export const MAX_URL_LINE = 1 << 20
@@ -182,28 +185,48 @@ export function checkBlock(block: LineBlock, check: LinesReport, filter: LineFil
   // Plain Uint8Arrays only: a Buffer here and a Uint8Array there make every byte access in the
   // filter loop below polymorphic.
   const bytes = given.constructor === Uint8Array ? given : new Uint8Array(given.buffer, given.byteOffset, given.length)
-  // Lines are only looked at here when some may be rejected: by the filter, or for their length.
-  let marks: Uint8Array | null = null
+  // Lines are only looked at here when some may be rejected: by the filter or for their length
+  // (known before the engine runs), or as not a URL (known once it counted suspects).
   const rejected: BlockVerdicts['rejected'] = []
-  if (filter !== null || block.tooLongFirst || bytes.length > MAX_URL_LINE) {
-    // The lines as the engine splits them, so each mark lands on the line it is meant for.
-    const bounds = lineBounds(getEngine(), bytes)
-    const step = LINE_BOUNDS_SIZE / 4
-    marks = new Uint8Array(bounds.length / step)
-    for (let n = 0; n < marks.length; n++) {
-      const start = bounds[n * step + LINE_START / 4]!
-      const end = bounds[n * step + LINE_END / 4]!
-      const reason = (n === 0 && block.tooLongFirst) || end - start > MAX_URL_LINE
-        ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
-        : filter === null ? null : filter(bytes, start, end)
-      if (reason !== null) {
-        rejected.push({ line: n, reason: escapeControls(reason) })
-        marks[n] = end - start <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
-      }
+  const judge = filter !== null || block.tooLongFirst || bytes.length > MAX_URL_LINE
+  let marks = judge ? lineMarks(bytes, block.tooLongFirst, filter, rejected) : null
+  let result = check(bytes, marks, into)
+  if (marks === null && result.suspects > 0) {
+    marks = lineMarks(bytes, false, null, rejected)
+    if (rejected.length > 0) result = check(bytes, marks, into)
+  }
+  const { out, lines, disallowed, controls } = result
+  return { out: controls > 0 ? escapeUrls(out) : out, lines, disallowed, rejected }
+}
+
+/**
+ * A VERDICT_* mark per line of `bytes` (as the engine splits them, so each mark lands on its line),
+ * with each rejected line and why pushed to `rejected`: too long, not a URL or a path
+ * (urlProblem, the rule of check's URL arguments), or refused by `filter`.
+ */
+function lineMarks(bytes: Uint8Array, tooLongFirst: boolean, filter: LineFilter | null, rejected: BlockVerdicts['rejected']): Uint8Array {
+  const bounds = lineBounds(getEngine(), bytes)
+  const step = LINE_BOUNDS_SIZE / 4
+  const marks = new Uint8Array(bounds.length / step)
+  for (let n = 0; n < marks.length; n++) {
+    const start = bounds[n * step + LINE_START / 4]!
+    const end = bounds[n * step + LINE_END / 4]!
+    const reason = (n === 0 && tooLongFirst) || end - start > MAX_URL_LINE
+      ? `longer than ${MAX_URL_LINE.toLocaleString('en-US')} bytes; expected one URL per line`
+      : urlLineProblem(bytes, start, end) ?? (filter === null ? null : filter(bytes, start, end))
+    if (reason !== null) {
+      rejected.push({ line: n, reason: escapeControls(reason) })
+      marks[n] = end - start <= MAX_URL_LINE ? VERDICT_ERROR : VERDICT_ERROR_SILENT
     }
   }
-  const { out, lines, disallowed, controls } = check(bytes, marks, into)
-  return { out: controls > 0 ? escapeUrls(out) : out, lines, disallowed, rejected }
+  return marks
+}
+
+/** Why the line block[start, end) is not a URL to check, or null: a path without a string, else urlProblem on its text. */
+function urlLineProblem(block: Uint8Array, start: number, end: number): string | null {
+  if (end > start && block[start] === 0x2f && block[start + 1] !== 0x2f) return null
+  const text = textDecoder.decode(block.subarray(start, end))
+  return isUrlOrPath(text) ? null : urlProblem(text)
 }
 
 /**
@@ -235,8 +258,8 @@ export async function writeVerdicts(
 /**
  * Checks every line of `input` and writes `allowed|disallowed<TAB>LINE<TAB>URL` lines to `output`,
  * on this thread. Lines are split on LF; a CR before the LF is dropped; a final line without LF
- * counts; a UTF-8 BOM at the very start is dropped. A URL is echoed as it was read, except that
- * ill-formed UTF-8 is echoed as it was checked (each bad sequence as U+FFFD).
+ * counts; a UTF-8 BOM at the very start is dropped. A URL is echoed as it was read, its controls
+ * and ill-formed UTF-8 escaped (style.ts escapeBytes).
  */
 export function streamCheck(
   input: AsyncIterable<Uint8Array>, output: Writable, errors: Writable,
@@ -264,9 +287,10 @@ const TEXT_PIECE = 1 << 16
  * The lines of a block (lineBlocks with MAX_TEXT_LINE_BYTES) as strings, made as they are asked
  * for: ill-formed UTF-8 as U+FFFD, the CR before an LF dropped (a last line without LF keeps it). A
  * line over MAX_URL_LINE characters is not kept: it comes out as '', after `tooLong` gets its index
- * in the block (from 0).
+ * in the block (from 0). A line with ill-formed UTF-8 is also shown to `illFormed` as its bytes
+ * escaped (style.ts escapeBytes), for output that echoes what was read.
  */
-export function* blockLines(block: LineBlock, tooLong: (index: number) => void): Generator<string> {
+export function* blockLines(block: LineBlock, tooLong: (index: number) => void, illFormed?: (index: number, shown: string) => void): Generator<string> {
   const bytes = block.bytes
   let index = 0
   // Decoded a piece of whole lines at a time: each line is a slice of its piece's string, and a
@@ -278,15 +302,31 @@ export function* blockLines(block: LineBlock, tooLong: (index: number) => void):
       q = nl < 0 ? bytes.length : nl + 1
     }
     const text = textDecoder.decode(bytes.subarray(p, q))
+    // Where each line's bytes are, followed only in a piece that may hold ill-formed UTF-8 (LF
+    // is never part of a replaced sequence, so the lines of the text and of the bytes agree).
+    let at = illFormed !== undefined && text.includes('\ufffd') ? p : -1
     p = q
     for (let from = 0; from < text.length;) {
       const nl = text.indexOf('\n', from)
       const end = nl < 0 ? text.length : nl
       let line = text.slice(from, end)
+      let lineEnd = -1
+      if (at >= 0) {
+        const lf = bytes.indexOf(0x0a, at)
+        lineEnd = lf < 0 || lf >= q ? q : lf
+      }
       if ((index === 0 && block.tooLongFirst) || line.length > MAX_URL_LINE) {
         tooLong(index)
         line = ''
-      } else if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
+      } else {
+        if (nl >= 0 && line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1)
+        if (at >= 0 && line.includes('\ufffd')) {
+          const raw = bytes.subarray(at, nl >= 0 && bytes[lineEnd - 1] === 0x0d ? lineEnd - 1 : lineEnd)
+          const shown = escapeBytes(raw)
+          if (shown !== escapeControls(line)) illFormed!(index, shown)
+        }
+      }
+      if (at >= 0) at = lineEnd + 1
       index++
       from = end + 1
       yield line
@@ -297,14 +337,16 @@ export function* blockLines(block: LineBlock, tooLong: (index: number) => void):
 /**
  * The lines of the input as strings, split as streamCheck splits them (LF; a CR before it dropped; a
  * final line without LF; a BOM at the very start dropped; ill-formed UTF-8 as U+FFFD). A line over
- * MAX_URL_LINE characters is not held: it comes out as '' and its number (from 1) goes to `tooLong`.
+ * MAX_URL_LINE characters is not held: it comes out as '' and its number (from 1) goes to `tooLong`;
+ * a line with ill-formed UTF-8 goes to `illFormed` with its number and its bytes escaped.
  */
-export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => void): AsyncGenerator<string> {
+export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => void, illFormed?: (lineNo: number, shown: string) => void): AsyncGenerator<string> {
   let lineNo = 0
   // Small blocks: their lines are made as they are asked for, and die young.
   for await (const block of lineBlocks(read, MAX_TEXT_LINE_BYTES, [], TEXT_PIECE)) {
     const first = lineNo
-    for (const line of blockLines(block, (i) => tooLong(first + i + 1))) {
+    const shown = illFormed === undefined ? undefined : (i: number, s: string): void => illFormed(first + i + 1, s)
+    for (const line of blockLines(block, (i) => tooLong(first + i + 1), shown)) {
       lineNo++
       yield line
     }
@@ -312,18 +354,34 @@ export async function* textLines(read: ReadInto, tooLong: (lineNo: number) => vo
 }
 
 /**
- * Verdict lines with every URL (after the second tab) escaped for a terminal (style.ts): the rare
- * block in which the engine saw a control character.
+ * Verdict lines with every URL (after the second tab: the prefixes hold two) escaped for a
+ * terminal (style.ts escapeBytes): the rare block in which the engine saw a control character or
+ * ill-formed UTF-8. Worked on bytes, so that no URL passes through a decoder's U+FFFD.
  */
 function escapeUrls(out: Uint8Array): Uint8Array {
-  const lines = new TextDecoder().decode(out).split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    const url = line.indexOf('\t', line.indexOf('\t') + 1) + 1
-    lines[i] = line.slice(0, url) + escapeControls(line.slice(url))
+  const encoder = new TextEncoder()
+  const parts: Uint8Array[] = []
+  let size = 0
+  for (let p = 0; p < out.length;) {
+    let nl = out.indexOf(0x0a, p)
+    if (nl < 0) nl = out.length
+    const url = out.indexOf(0x09, out.indexOf(0x09, p) + 1) + 1
+    const line = encoder.encode(escapeBytes(out.subarray(url, nl)))
+    parts.push(out.subarray(p, url), line, nl < out.length ? NEWLINE : EMPTY)
+    size += url - p + line.length + (nl < out.length ? 1 : 0)
+    p = nl + 1
   }
-  return new TextEncoder().encode(lines.join('\n'))
+  const joined = new Uint8Array(size)
+  let at = 0
+  for (const part of parts) {
+    joined.set(part, at)
+    at += part.length
+  }
+  return joined
 }
+
+const NEWLINE = Uint8Array.of(0x0a)
+const EMPTY = new Uint8Array(0)
 
 /** Resolves on 'drain'; rejects if the stream fails or closes first (a reader that went away). */
 export async function drained(output: Writable): Promise<void> {

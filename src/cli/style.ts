@@ -52,6 +52,45 @@ function escapeOne(c: string): string {
 }
 
 /**
+ * UTF-8 bytes as text for a terminal, in the one escape: well-formed text through escapeControls,
+ * and each byte of an ill-formed sequence as `\xHH` (so the bytes read can be told from the text,
+ * where a decoder would have put U+FFFD for them).
+ */
+export function escapeBytes(bytes: Uint8Array): string {
+  let out = ''
+  let run = 0
+  for (let i = 0; i < bytes.length;) {
+    if (bytes[i]! < 0x80) {
+      i++
+      continue
+    }
+    const n = utf8Length(bytes, i)
+    if (n > 0) {
+      i += n
+      continue
+    }
+    out += escapeControls(utf8.decode(bytes.subarray(run, i))) + `\\x${bytes[i]!.toString(16).padStart(2, '0')}`
+    run = ++i
+  }
+  return out + escapeControls(utf8.decode(bytes.subarray(run)))
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** The length of the well-formed UTF-8 sequence at bytes[i] (a byte >= 0x80), or 0 when there is none. */
+function utf8Length(bytes: Uint8Array, i: number): number {
+  const c = bytes[i]!
+  const need = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0
+  if (need === 0 || i + need >= bytes.length) return 0
+  const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80
+  const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf
+  const d = bytes[i + 1]!
+  if (d < lo || d > hi) return 0
+  for (let k = 2; k <= need; k++) if (bytes[i + k]! < 0x80 || bytes[i + k]! > 0xbf) return 0
+  return need + 1
+}
+
+/**
  * `value` as JSON (indented by `indent`; 0: one line) in which the controls JSON.stringify leaves raw (DEL, C1, bidi) are
  * `\uHHHH` escapes too: the same value when parsed, and inert on a terminal. The only raw C0
  * control in that text is the indentation's line feed.

@@ -35,18 +35,19 @@ export interface WasmExports {
   /**
    * The CLI's output for URL lines data[0, len), every line with `code` (the line when allowed,
    * ~line when disallowed) and a mark (u8 at marks + i, VERDICT_* in layout.ts; marks 0: none);
-   * writes the text lines at `out` and returns their byte count. `stage`: 3 bytes per byte of
-   * data, plus slack, for lines repaired from ill-formed UTF-8.
+   * writes the text lines at `out` (each URL as read) and returns their byte count.
    */
-  verdictLines(data: number, len: number, code: number, marks: number, out: number, stage: number): number
+  verdictLines(data: number, len: number, code: number, marks: number, out: number): number
   /** verdictLines with each line's code computed against the current table. */
-  checkVerdictLines(data: number, len: number, marks: number, out: number, stage: number): number
+  checkVerdictLines(data: number, len: number, marks: number, out: number): number
   /** Lines the last verdictLines/checkVerdictLines call wrote. */
   verdictLinesSeen(): number
   /** How many of them were disallowed (lines marked rejected not counted). */
   verdictDisallowed(): number
-  /** How many of them echo a URL with a character a terminal acts on (C0, DEL, C1, bidi controls). */
+  /** How many of them echo a URL to escape: a character a terminal acts on (C0, DEL, C1, bidi controls), or ill-formed UTF-8. */
   verdictControls(): number
+  /** How many of them (not marked rejected) are not plainly a URL or a path: the host judges those. */
+  verdictSuspects(): number
   /**
    * UTF-16 code units [from, to) at `units` as UTF-8 at `dst`, as TextEncoder writes them (a lone
    * surrogate -> U+FFFD); the byte count. Reads up to 15 bytes past the units, writes up to 15
@@ -97,6 +98,22 @@ export interface WasmExports {
   streamRuleStart(): number
   streamRuleEnd(): number
   streamRuleAllow(): number
+  /**
+   * The matrix pass's scan (assembly/matrix.ts): the body's groups and rules for `agents` agents,
+   * whose naming tokens are `count` MTOKEN_* entries at `tokens` (one per agent and token); writes
+   * the named mask and the records (layout.ts MREC_*) at `work` and returns their end, or 0 when
+   * `cap` bytes are too few (then see matrixNeeded).
+   */
+  matrixScan(body: number, len: number, tokens: number, count: number, agents: number, work: number, cap: number): number
+  /**
+   * Every agent of the last matrixScan on URL i = bytes[ends[i-1], ends[i]): the signed line
+   * (as Matcher.checkMany) as i32 at out + 4 * (agent * stride + i). `best`: 16 bytes per agent, plus 16.
+   */
+  matrixCheck(ends: number, bytes: number, count: number, stride: number, out: number, best: number): void
+  /** After matrixScan returned 0: the work area bytes it needs. */
+  matrixNeeded(): number
+  /** Where the last matrixScan's records start. */
+  matrixFirstRecord(): number
   /** Begins the line scanner on the body at [body, body + len). */
   scanStart(body: number, len: number): void
   /** Up to `cap` line records (SCAN_* in layout.ts) at `out`; 0 when the body is done. */

@@ -12,14 +12,22 @@
 // only that streamed check holds its agent alone (shared, no array): most sites a crawler keeps are
 // checked once, and an array would cost each of them its own bytes.
 //
+// A pair other than the site's first compiles at its first check, not after a few streamed ones: a
+// streamed check scans the whole compact body, and that scan is most of a compile (the table of a
+// selection's few rules adds little), so streaming pays only for pairs checked fewer times than the
+// crossover of compile / (streamed - table), and it delays the one compile the site's unnamed
+// agents then share (bench/per-site.mjs measures the three costs and the crossover beside the field
+// benchmark, whose pairs are checked more often than that; bench/RESULTS.md's notes give the A/B
+// of streaming first). Many agents checked for a few URLs each are Robots.checkMatrix's shape.
+//
 // Agents that no group names all get the global groups (RFC 9309 2.2.1), so one matcher serves them
 // all: once a compile has given the site's named-token signature (layout.ts NAMED_*) and a matcher
 // for an agent each of whose tokens has a bit clear there, every later such agent takes that
 // matcher with no compile. A crawler checking a site for several agents (the field benchmark checks 6.6 a site)
 // compiled each of them before, to find that three in four had the same table.
 
-import { agentTokens, NAMING_TOKEN } from './args.js'
-import { NAMED_BIT_SHIFT, NAMED_HASH_BASIS, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORDS } from './layout.js'
+import { agentTokens, namingHash } from './args.js'
+import { NAMED_BIT_SHIFT, NAMED_HASH_PRIME, NAMED_SECOND, NAMED_WORDS } from './layout.js'
 import type { Matcher } from './matcher.js'
 
 const MATCHER_CACHE = 16
@@ -93,9 +101,8 @@ export function noteNamed(slots: AgentSlots, word: (w: number) => number): void 
 function namesNoGroup(slots: AgentSlots, tokens: readonly string[]): boolean {
   if ((slots[NAMED] as number) < 0) return false
   for (const t of tokens) {
-    const h = namedHash(t)
-    // The pattern test last: it costs more than the bits, which clear it for most tokens.
-    if (isSet(slots, h) && isSet(slots, Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME)) && NAMING_TOKEN.test(t)) return false
+    const h = namingHash(t)
+    if (h !== -1 && isSet(slots, h) && isSet(slots, Math.imul(h ^ NAMED_SECOND, NAMED_HASH_PRIME))) return false
   }
   return true
 }
@@ -104,13 +111,6 @@ function namesNoGroup(slots: AgentSlots, tokens: readonly string[]): boolean {
 function isSet(slots: AgentSlots, h: number): boolean {
   const bit = h >>> NAMED_BIT_SHIFT
   return (((slots[NAMED + (bit >> 4)] as number) >>> (bit & 15)) & 1) !== 0
-}
-
-/** @internal FNV-1a of a token's UTF-16 units, which for a token of a-z - _ are its bytes (layout.ts NAMED_*). */
-export function namedHash(token: string): number {
-  let h = NAMED_HASH_BASIS
-  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), NAMED_HASH_PRIME)
-  return h
 }
 
 /**
@@ -175,14 +175,14 @@ const byString = new Map<string, { readonly agent: Agent; readonly key: string }
 const MEMO_MAX = 1024
 
 /**
- * A string agent's memo entry, validated (TypeError) the first time the string is seen: its agent,
+ * A string agent's memo entry, validated (TypeError naming `param`) the first time the string is seen: its agent,
  * and the memo's own copy of the string, equal to it, that a caller may keep to compare the next
  * agent with (reading memory that is in cache rather than the caller's string).
  */
-export function stringMemo(agent: string): { readonly agent: Agent; readonly key: string } {
+export function stringMemo(agent: string, param = 'agent'): { readonly agent: Agent; readonly key: string } {
   let m = byString.get(agent)
   if (m === undefined) {
-    m = { agent: tokensAgent(agentTokens(agent)), key: agent }
+    m = { agent: tokensAgent(agentTokens(agent, param)), key: agent }
     if (byString.size >= MEMO_MAX) byString.clear()
     byString.set(agent, m)
   }

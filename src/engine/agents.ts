@@ -1,15 +1,15 @@
 // agentSetVerdicts: the seam between one robots.txt and many crawlers. The survey asks it, for a
 // list of agent sets (each crawler's tokens) and paths, what every set may fetch, and nothing else:
-// the verdicts are the engine's own (Robots.matcher and Matcher.checkMany), never a second matcher.
+// the verdicts are the engine's own (the matrix pass, Robots.checkMatrix's), never a second matcher.
 // Invariant: verdicts[i] of a set equals `robots.check(paths[i], tokens)` as a signed line (the
 // matching line when allowed, minus it when disallowed, 0 when no rule matched); `named` is true
 // exactly when some group names one of the tokens (RFC 9309 2.2.1, Google's RobotsMatcher); sets
 // with equal `selection` have the same groups apply to them, so every answer derived from those
 // groups (verdicts, counts, Crawl-delay, usage preferences) is the same for them. The
-// counts are of the compiled rules: a pattern that can never match (one starting with neither '/'
-// nor '*') is not compiled, so it is not counted either.
-// This body is the plain form (one compiled matcher per distinct selection of groups); a one-pass
-// evaluation may replace it behind the same signature.
+// counts are of the rules that can match: a pattern starting with neither '/' nor '*' never
+// matches (every path starts with '/'), so it is not counted, nor is an empty one.
+// Every set and path is answered by one pass over the body (assembly/matrix.ts); a body too large
+// for the wasm pass gets one compiled matcher per distinct selection of groups instead.
 
 import { agentTokens, fail } from './args.js'
 import { namedGroups } from './parse.js'
@@ -29,13 +29,32 @@ export function agentSetVerdicts(robots: Robots, agentSets: readonly (readonly s
   if (!Array.isArray(agentSets)) fail('agentSets', 'an array of agent token arrays', agentSets)
   if (!Array.isArray(paths)) fail('paths', 'an array of path strings', paths)
   for (let i = 0; i < paths.length; i++) if (typeof paths[i] !== 'string') fail(`paths[${i}]`, 'a string', paths[i])
-  const parsed = robots.parsed
+  const sets = agentSets.map((set, i) => setTokens(set, i))
+  const matrix = robots.matrixOf(sets, paths)
+  if (matrix === null) return compiledVerdicts(robots, sets, paths)
   // Sets whose tokens select the same groups (most often: none named, so the global groups) have
-  // the same rules, so one compiled matcher answers for all of them.
+  // the same verdicts: one frozen array serves them all.
+  const bySelection = new Map<string, { verdicts: readonly number[]; selection: number }>()
+  const out: AgentSetResult[] = []
+  const n = paths.length
+  for (let i = 0; i < sets.length; i++) {
+    const a = matrix.agents[i]!
+    let shared = bySelection.get(a.selection)
+    if (shared === undefined) {
+      shared = { verdicts: Object.freeze(Array.from(matrix.verdicts.subarray(i * n, (i + 1) * n))), selection: bySelection.size }
+      bySelection.set(a.selection, shared)
+    }
+    out.push({ named: a.named, allows: a.allows, disallows: a.disallows, verdicts: shared.verdicts, selection: shared.selection })
+  }
+  return out
+}
+
+/** agentSetVerdicts for a body too large for the matrix pass: a matcher per distinct selection of groups. */
+function compiledVerdicts(robots: Robots, sets: readonly string[][], paths: readonly string[]): AgentSetResult[] {
+  const parsed = robots.parsed
   const bySelection = new Map<string, { allows: number; disallows: number; verdicts: readonly number[]; selection: number }>()
   const out: AgentSetResult[] = []
-  for (let i = 0; i < agentSets.length; i++) {
-    const tokens = setTokens(agentSets[i], i)
+  for (const tokens of sets) {
     const groups = namedGroups(parsed, tokens)
     const key = groups.join(',')
     let shared = bySelection.get(key)

@@ -2,6 +2,7 @@
 // and what was expected. Malformed robots.txt content never throws; only the caller's arguments do.
 
 import { asciiLower } from './bytes.js'
+import { NAMED_HASH_BASIS, NAMED_HASH_PRIME } from './layout.js'
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
@@ -33,6 +34,23 @@ function productToken(agent: string): string {
  * Google's matcher extracts it, lower-cased): no other token names a group.
  */
 export const NAMING_TOKEN = /^[a-z_-]+$/
+
+/**
+ * The FNV-1a (layout.ts NAMED_*) of a caller's token that can name a group (one NAMING_TOKEN
+ * matches, tested in the same loop: test/matrix.test.ts holds the two to the same tokens), as an
+ * unsigned number; -1 for any other token. A token of a-z - _ only has its UTF-16 units for
+ * bytes, so this is the hash the wasm takes of the same token in a body.
+ */
+export function namingHash(token: string): number {
+  if (token.length === 0) return -1
+  let h = NAMED_HASH_BASIS
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i)
+    if (!((c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f)) return -1
+    h = Math.imul(h ^ c, NAMED_HASH_PRIME)
+  }
+  return h >>> 0
+}
 
 /** Tokens deduplicated by scanning before agentTokens switches to a Set. */
 const DEDUPE_SCAN = 16

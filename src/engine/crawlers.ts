@@ -64,20 +64,18 @@ const META = 'https://developers.facebook.com/docs/sharing/webmasters/web-crawle
 type Row = [name: string, tokens: string[], operator: string, sets: string[], source: string]
 
 const ROWS: Row[] = [
-  // Google's common crawlers. "Some crawlers have more than one user agent token; you need to match
-  // only one crawler token for a rule to apply." Googlebot-Video, GoogleOther-Image and
-  // GoogleOther-Video carry only their own token until a fallback to Googlebot or GoogleOther is
-  // confirmed on that page.
+  // Google's common crawlers, with the tokens that page lists for each. "Some crawlers have more
+  // than one user agent token; you need to match only one crawler token for a rule to apply."
   ['Googlebot', ['Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-Image', ['Googlebot-Image', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
-  ['Googlebot-Video', ['Googlebot-Video'], 'Google', ['search'], GOOGLE_COMMON],
+  ['Googlebot-Video', ['Googlebot-Video', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Googlebot-News', ['Googlebot-News', 'Googlebot'], 'Google', ['search'], GOOGLE_COMMON],
   ['Storebot-Google', ['Storebot-Google'], 'Google', ['search'], GOOGLE_COMMON],
   // The crawler of Search Console's URL inspection and the Rich Results Test; it mimics Googlebot.
   ['Google-InspectionTool', ['Google-InspectionTool', 'Googlebot'], 'Google', ['seo'], GOOGLE_COMMON],
   ['GoogleOther', ['GoogleOther'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Image', ['GoogleOther-Image'], 'Google', [], GOOGLE_COMMON],
-  ['GoogleOther-Video', ['GoogleOther-Video'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Image', ['GoogleOther-Image', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
+  ['GoogleOther-Video', ['GoogleOther-Video', 'GoogleOther'], 'Google', [], GOOGLE_COMMON],
   // A control token, not a fetcher: Googlebot's crawl, used for Gemini training and grounding.
   ['Google-Extended', ['Google-Extended'], 'Google', ['ai-training'], GOOGLE_COMMON],
   // Special-case crawlers that ignore the global `*` group with the publisher's permission. Only a
@@ -144,8 +142,21 @@ export const crawlers: readonly Crawler[] = Object.freeze(ROWS.map(([name, token
 let byName: Map<string, Crawler> | null = null
 
 /**
+ * The crawler called `name`, compared ignoring ASCII case, or undefined when no preset has that
+ * name (also for a non-string). The CLI's AGENT words, the survey's crawler names and the
+ * playground look presets up with it, so a preset's name means the same crawler everywhere.
+ */
+export function findCrawler(name: string): Crawler | undefined {
+  if (typeof name !== 'string') return undefined
+  return (byName ??= new Map(crawlers.map((c) => [asciiLower(c.name), c]))).get(asciiLower(name))
+}
+
+/**
  * The robots.txt tokens of the crawler called `name` (compared ignoring ASCII case), most specific
  * first, to pass as the agent argument. The array is frozen. Throws a TypeError for an unknown name.
+ * `Robots.check` and the other checks stay token-exact: `robots.check(url, 'Googlebot-Image')` reads
+ * only the groups naming that token (or `*`), as Google's library does; pass these tokens to check
+ * as the crawler behaves.
  *
  * @example
  * ```ts
@@ -157,7 +168,44 @@ let byName: Map<string, Crawler> | null = null
  * ```
  */
 export function crawlerTokens(name: string): readonly string[] {
-  const crawler = typeof name === 'string' ? (byName ??= new Map(crawlers.map((c) => [asciiLower(c.name), c]))).get(asciiLower(name)) : undefined
+  const crawler = findCrawler(name)
   if (crawler === undefined) fail('name', 'the name of a crawler in `crawlers` (its names: crawlers.map((c) => c.name)), e.g. "Googlebot-Image"', name)
   return crawler.tokens
+}
+
+/**
+ * @internal The preset names closest to `name` (ignoring ASCII case), for a "did you mean" when a
+ * name is no preset: at most `max`, nearest first, none further than a third of the name's length
+ * in edits (Levenshtein: insertions, deletions, substitutions), so a token that is no typo of a
+ * preset gets no suggestion; a name of 3 or more characters that starts a preset's name counts as
+ * one edit away (`claude` suggests ClaudeBot, Claude-SearchBot, Claude-User).
+ */
+export function closestCrawlers(name: string, max = 3): string[] {
+  const want = asciiLower(name)
+  const limit = Math.max(1, Math.floor(want.length / 3))
+  const scored: [number, string][] = []
+  for (const c of crawlers) {
+    const lower = asciiLower(c.name)
+    const d = Math.min(editDistance(want, lower, limit), want.length >= 3 && lower.startsWith(want) ? 1 : limit + 1)
+    if (d <= limit) scored.push([d, c.name])
+  }
+  return scored.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1)).slice(0, max).map(([, n]) => n)
+}
+
+/** Levenshtein distance of `a` and `b`, or `limit + 1` as soon as it must exceed `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    let best = i
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      row.push(v)
+      if (v < best) best = v
+    }
+    if (best > limit) return limit + 1
+    prev = row
+  }
+  return prev[b.length]!
 }

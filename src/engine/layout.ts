@@ -163,6 +163,64 @@ export const NAMED_SECOND = 0xff
 export const NAMED_BIT_SHIFT = 25
 export const NAMED_WORDS = 4
 
+// ─── The matrix pass (assembly/matrix.ts): many agents x many URLs from one scan of the body.
+// The host writes an entry per agent and token that can name a group (lower-case a-z - _), then
+// the tokens' bytes; a token of several agents has an entry for each.
+/** u32: the token's FNV-1a (NAMED_HASH_*), as the pass hashes a user-agent line's token. */
+export const MTOKEN_HASH = 0
+/** u32: where the token's bytes start, from the first entry. */
+export const MTOKEN_START = 4
+export const MTOKEN_LEN = 8
+/** u32: the agent whose token it is, from 0. */
+export const MTOKEN_AGENT = 12
+export const MTOKEN_SIZE = 16
+// What matrixScan writes at the start of its work area, for matrixCheck and the host: the named
+// mask (a bit per agent some group names, in `words` u32 words), then, from matrixFirstRecord()
+// to the address matrixScan returned, records in file order: a group record before the rules of
+// each group that is global or names an agent (and one for a group that names an agent and has
+// no rules), a rule record per rule of those groups (and one after an allow for its index.html
+// rule, on the same line). Every record starts with its MREC_F_* bits.
+export const MREC_BITS = 0
+export const MREC_F_GROUP = 1
+/** A group record: the group is global (one of its user-agent lines is `*`). */
+export const MREC_F_GLOBAL = 2
+/** A group record: the group names an agent; its mask follows at MGROUP_MASK. */
+export const MREC_F_NAMES = 4
+/** A rule record: an allow. */
+export const MREC_F_ALLOW = 8
+/** A rule record: the pattern ends with '$' (RFC 9309 2.2.3). */
+export const MREC_F_ANCHORED = 16
+/**
+ * A rule record: the pattern ends with '$' after a literal byte, which a matching path ends with;
+ * the byte is at bits MREC_LAST_SHIFT to MREC_LAST_SHIFT + 7 of the record's bits.
+ */
+export const MREC_F_LAST = 32
+export const MREC_LAST_SHIFT = 8
+/** u32: the group's allow lines whose pattern can match (non-empty, starting with '/' or '*'). */
+export const MGROUP_ALLOWS = 4
+export const MGROUP_DISALLOWS = 8
+/**
+ * u32: the line of the group's first rule, or one past the last line for a group with none (only
+ * the last group can have none): it tells groups apart across passes over the same body.
+ */
+export const MGROUP_LINE = 12
+/** The agents the group names, a bit per agent in `words` u32 words (MREC_F_NAMES only). */
+export const MGROUP_MASK = 16
+/** u32: the address of the rule's pattern, normalized (RFC 9309 2.2.2), and its length. */
+export const MRULE_PAT = 4
+export const MRULE_LEN = 8
+export const MRULE_LINE = 12
+/**
+ * u64: the first bytes of the pattern's literal prefix (up to 8, before any '*'), and a mask of
+ * them: a path whose first bytes differ under the mask cannot match it.
+ */
+export const MRULE_KEY = 16
+export const MRULE_KEY_MASK = 24
+/** u32: the length of the literal prefix, and of the pattern without a final '$' (MREC_F_ANCHORED). */
+export const MRULE_LITERAL = 32
+export const MRULE_BODY = 36
+export const MRULE_SIZE = 40
+
 // ─── compileList's rule refs, written by the host (wasm.ts) for rules it selected itself.
 export const REF_PAT_PTR = 0
 export const REF_PAT_LEN = 4

@@ -1,14 +1,15 @@
 // Lint: findings about a robots.txt, from the parser's per-line report (Robots.lines) and from
-// checks on the file as a whole (HTML instead of robots.txt, size limit, encoding, BOM, a trailing
-// group without rules). Findings never depend on a crawler: they say what Google's parser does with
-// each line and where other crawlers may disagree. Pure (no Node API), so it sits in the engine
-// layer: `robotstxt lint`, the playground and the survey's lint counts all read the same checks.
+// checks on the file as a whole (UTF-16 or binary instead of text, HTML instead of robots.txt,
+// size limit, encoding, BOM, groups Google merges, a trailing group without rules, a redirect to
+// another host). Findings never depend on a crawler: they say what Google's parser does with each
+// line and where other crawlers may disagree. Pure (no Node API), so it sits in the engine layer:
+// `robotstxt lint`, the playground and the survey's lint counts all read the same checks.
 
 import { firstInvalidUtf8, isAscii } from './bytes.js'
 import { MAX_LINE_BYTES } from './layout.js'
 import { readPreference } from './preference-values.js'
 import { reportLines, type LineReport } from './line-report.js'
-import { valueAgentToken } from './parse.js'
+import { valueAgentToken, type Group } from './parse.js'
 import { DEFAULT_MAX_BYTES, scanBodyLines, type Robots } from './robots.js'
 
 /** How bad a finding is: `error` = a line or part of the file has no effect or the wrong one. */
@@ -33,6 +34,11 @@ export interface LintInput {
   size: number | null
   /** The input was longer than DEFAULT_MAX_BYTES. */
   truncated: boolean
+  /**
+   * When the file was fetched: the origin asked for and, when known, the URL whose body was used
+   * after redirects (null when none answered).
+   */
+  fetched?: { origin: string; url?: string | null } | null
 }
 
 /** The result of lint, also its `--json` form (with `lines` = the per-line report). */
@@ -88,6 +94,19 @@ export function lint(input: LintInput): LintResult {
     findings.push({ line, severity, code, message })
   }
 
+  const redirect = redirectNote(input.fetched)
+  if (redirect !== null) add(null, 'info', 'redirect', redirect)
+  // Whether the body holds a NUL or ill-formed UTF-8 at all: most files have neither, and need
+  // neither the not-text checks nor the per-line byte checks below.
+  const hasNul = body.indexOf(0) >= 0
+  const invalidUtf8 = !isAscii(body) && firstInvalidUtf8(body, 0, body.length) >= 0
+  // A body that is not UTF-8 text has no line worth reporting: one error says why, and nothing else.
+  const notText = notTextProblem(body, hasNul, invalidUtf8)
+  if (notText !== null) {
+    add(null, 'error', notText.code, notText.message)
+    return counted(findings)
+  }
+
   const htmlLine = htmlStart(body)
   if (htmlLine !== null) {
     add(htmlLine, 'error', 'html', 'this looks like an HTML page, not a robots.txt (a server answering every path with a page?); its lines are not rules')
@@ -98,10 +117,8 @@ export function lint(input: LintInput): LintResult {
     add(1, 'info', 'bom', 'the file starts with a UTF-8 byte order mark; Google skips it, some other parsers read it as part of the first key')
   }
   // Per-line byte checks on the scanner's line bounds (the lines the report numbers), only when the
-  // body holds a NUL or ill-formed UTF-8 at all: most files need neither (a line break never splits a
-  // UTF-8 sequence, so a well-formed body has well-formed lines).
-  const hasNul = body.indexOf(0) >= 0
-  const invalidUtf8 = !isAscii(body) && firstInvalidUtf8(body, 0, body.length) >= 0
+  // body holds a NUL or ill-formed UTF-8 at all (a line break never splits a UTF-8 sequence, so a
+  // well-formed body has well-formed lines).
   if (hasNul || invalidUtf8) {
     scanBodyLines(body, {
       line(line, _kindFlags, start, end) {
@@ -116,10 +133,12 @@ export function lint(input: LintInput): LintResult {
   }
 
   let directives = 0
+  const groups = new GroupChecks(robots.parsed.groups)
   // Each line's report as it is made, none kept (Robots.lines would keep them all), from the wasm
   // scanner (faster than forEachLine's twin on real files; nothing below calls into wasm), whose
   // scan also parses the body if nothing has yet.
   reportLines(robots.bodyBytes, (_body, sink) => robots.scanWith(sink), (r) => {
+    groups.line(r, add)
     if (r.type === 'empty' || r.type === 'comment') return
     // In an HTML page every line of markup would be reported; the one html finding says it all.
     if (htmlLine !== null && (r.type === 'invalid' || r.type === 'other')) return
@@ -158,8 +177,8 @@ export function lint(input: LintInput): LintResult {
     findings.splice(tooLargeAt, 0, { line: last, severity: 'error', code: 'too-large', message: `the file is ${size}; crawlers read only the first ${DEFAULT_MAX_BYTES.toLocaleString('en-US')} bytes (500 KiB): ${where}` })
   }
 
-  const groups = robots.parsed.groups
-  const lastGroup = groups[groups.length - 1]
+  groups.finish(add)
+  const lastGroup = robots.parsed.groups[robots.parsed.groups.length - 1]
   if (lastGroup !== undefined && lastGroup.ruleEnd === lastGroup.ruleStart) {
     const at = lastGroup.agentLines
     const which = at.length === 1 ? `User-agent line ${at[0]} is` : `User-agent lines ${at[0]}-${at[at.length - 1]} are`
@@ -171,6 +190,11 @@ export function lint(input: LintInput): LintResult {
     add(null, 'info', 'no-rules', body.length === 0 ? 'the file is empty: every crawler may fetch everything' : 'no directives: every crawler may fetch everything')
   }
 
+  return counted(findings)
+}
+
+/** The findings sorted by line (file-wide ones first), with their counts. */
+function counted(findings: Finding[]): LintResult {
   findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   let errors = 0
   let warnings = 0
@@ -184,6 +208,145 @@ export function lint(input: LintInput): LintResult {
 }
 
 type Add = (line: number | null, severity: Severity, code: string, message: string) => void
+
+/**
+ * Two checks on how Google groups the file (RFC 9309 2.2.1; Google's RobotsMatcher::HandleUserAgent
+ * and its robots.txt documentation):
+ * - a group's user-agent lines that something other than a comment separates (a blank line, a
+ *   Crawl-delay, a Sitemap): the author likely meant two groups, but a user-agent line after no
+ *   Allow or Disallow line continues the group, so its rules apply to the agents of both;
+ * - an agent (or `*`) named in two groups: Google merges their rules, other crawlers may read one.
+ * Fed every line in order; `finish` adds the merged-group findings.
+ */
+class GroupChecks {
+  /** Runs of a group's user-agent lines with other lines between them, in line order. */
+  private readonly gaps: { from: number; to: number; first: number; separator: LineReport | null }[] = []
+  private next = 0
+  /** The text of the user-agent lines the gaps name (line number to value). */
+  private readonly agentText = new Map<number, string>()
+  /** Where each agent token ('*' for the global agent) was first named: its group and line. */
+  private readonly named = new Map<string, { group: number; line: number }>()
+  private readonly reported = new Set<string>()
+
+  constructor(groups: readonly Group[]) {
+    for (const g of groups) {
+      const lines = g.agentLines
+      for (let i = 1; i < lines.length; i++) {
+        if (lines[i]! - lines[i - 1]! > 1) this.gaps.push({ from: lines[i - 1]!, to: lines[i]!, first: lines[0]!, separator: null })
+      }
+    }
+    for (const gap of this.gaps) this.agentText.set(gap.from, '').set(gap.to, '')
+  }
+
+  line(r: LineReport, add: Add): void {
+    while (this.next < this.gaps.length && this.gaps[this.next]!.to <= r.line) this.next++
+    const gap = this.gaps[this.next]
+    if (gap !== undefined && r.line > gap.from && r.type !== 'comment') gap.separator ??= r
+    if (r.type !== 'user-agent') return
+    const value = r.value ?? ''
+    if (this.agentText.has(r.line)) this.agentText.set(r.line, value)
+    const token = value === '*' || /^\*[ \t\v\f]/.test(value) ? '*' : valueAgentToken(value)
+    if (token === '') return
+    const first = this.named.get(token)
+    if (first === undefined) {
+      this.named.set(token, { group: r.group, line: r.line })
+      return
+    }
+    if (first.group === r.group || this.reported.has(`${token}\n${r.group}`)) return
+    this.reported.add(`${token}\n${r.group}`)
+    add(r.line, 'warning', 'duplicate-group', token === '*'
+      ? `a second "User-agent: *" group (the first is on line ${first.line}): Google merges the rules of both, other crawlers may read only the first`
+      : `"${token}" already has a group (line ${first.line}): Google merges the rules of both groups for it, other crawlers may read only the first`)
+  }
+
+  finish(add: Add): void {
+    for (const gap of this.gaps) {
+      const sep = gap.separator
+      if (sep === null) continue
+      const between = sep.type === 'empty' ? `the blank line ${sep.line}` : sep.type === 'invalid' ? `line ${sep.line}` : `the ${sep.key ?? ''} line ${sep.line}`
+      const a = this.agentText.get(gap.from)!
+      const b = this.agentText.get(gap.to)!
+      const everyone = a === '*' || b === '*' ? ' (with "*": every crawler no other group names)' : ''
+      add(gap.to, 'warning', 'merged-group', `User-agent lines ${gap.from} ("${a}") and ${gap.to} ("${b}") are one group for Google: a User-agent line after no Allow or Disallow line continues the group (${between} does not end it), so the group's rules apply to both agents${everyone}`)
+    }
+  }
+}
+
+/**
+ * A file that is not UTF-8 text, as one error: UTF-16 (by its byte order mark, or a NUL in every
+ * other byte of mostly-ASCII text) or bytes that are not text at all (a compressed or binary file).
+ * Crawlers read robots.txt as UTF-8 (RFC 9309 2.3), so no line of such a file is a rule.
+ */
+function notTextProblem(body: Uint8Array, hasNul: boolean, invalidUtf8: boolean): { code: string; message: string } | null {
+  const utf16 = utf16Of(body, hasNul)
+  if (utf16 !== null) {
+    return { code: 'utf16', message: `the file is UTF-16 (${utf16}): crawlers read robots.txt as UTF-8, so none of its lines is read as a rule; save it as UTF-8` }
+  }
+  // Binary data holds NULs or ill-formed UTF-8 (text with neither is text, whatever else it holds).
+  const share = hasNul || invalidUtf8 ? nonTextShare(body) : null
+  if (share !== null) {
+    return { code: 'binary', message: `the file is not text: ${share}% of its first ${Math.min(body.length, TEXT_SAMPLE).toLocaleString('en-US')} bytes are control bytes or invalid UTF-8 (a compressed or binary file served as robots.txt?); crawlers find no rules in it` }
+  }
+  return null
+}
+
+/** Bytes looked at to decide whether a body is text, as tools that guess file types do. */
+const TEXT_SAMPLE = 8192
+
+/** "little-endian, with a byte order mark" and the like, or null when the body is not UTF-16. */
+function utf16Of(body: Uint8Array, hasNul: boolean): string | null {
+  if (body[0] === 0xff && body[1] === 0xfe) return 'little-endian, with a byte order mark'
+  if (body[0] === 0xfe && body[1] === 0xff) return 'big-endian, with a byte order mark'
+  if (!hasNul) return null
+  const pairs = Math.min(body.length, TEXT_SAMPLE) >> 1
+  if (pairs < 2) return null
+  let evenNul = 0
+  let oddNul = 0
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (body[i] === 0) evenNul++
+    if (body[i + 1] === 0) oddNul++
+  }
+  // ASCII characters in UTF-16 have a zero high byte: after the low one (LE) or before it (BE).
+  if (oddNul >= pairs * 0.4 && evenNul <= pairs * 0.05) return 'little-endian, without a byte order mark'
+  if (evenNul >= pairs * 0.4 && oddNul <= pairs * 0.05) return 'big-endian, without a byte order mark'
+  return null
+}
+
+/**
+ * The share (in %) of control bytes and invalid UTF-8 in the body's first TEXT_SAMPLE bytes when
+ * it marks the body as not text: at least 30%, with some control bytes (text in a legacy encoding
+ * such as Shift_JIS or Latin-1 is invalid UTF-8 but holds no controls); else null.
+ */
+function nonTextShare(body: Uint8Array): number | null {
+  const n = Math.min(body.length, TEXT_SAMPLE)
+  if (n < 32) return null
+  let controls = 0
+  for (let i = 0; i < n; i++) {
+    const c = body[i]!
+    // C0 controls other than tab, LF, VT, FF and CR, and DEL.
+    if ((c < 0x20 && (c < 0x09 || c > 0x0d)) || c === 0x7f) controls++
+  }
+  if (controls * 100 < n) return null
+  let invalid = 0
+  for (let at = firstInvalidUtf8(body, 0, n); at >= 0; at = firstInvalidUtf8(body, at + 1, n)) invalid++
+  const share = Math.round(((controls + invalid) * 100) / n)
+  return share >= 30 ? share : null
+}
+
+/** The info for a fetch redirected to another host: whose robots.txt the rules are. */
+function redirectNote(fetched: LintInput['fetched']): string | null {
+  const url = fetched?.url
+  if (fetched === undefined || fetched === null || typeof url !== 'string') return null
+  let final: URL
+  try {
+    final = new URL(url)
+  } catch {
+    return null
+  }
+  if (final.origin === fetched.origin) return null
+  // RFC 9309 2.3.1.2; Google follows at least five redirect hops and uses the file it lands on.
+  return `${fetched.origin}/robots.txt redirects to ${final.href}: the rules here are ${final.host}'s file, and crawlers apply them to the URLs of ${fetched.origin}`
+}
 
 function lintAgent(r: LineReport, value: string, add: Add): void {
   if (value === '*' || /^\*[ \t\v\f]/.test(value)) return

@@ -254,7 +254,7 @@ export class Matcher {
  * touched: a getter, Proxy or URL subclass that checks URLs on another matcher mid-read then
  * cannot disturb this batch, and the batch never sees an element change between two reads.
  */
-function stringsOf(urls: unknown): string[] {
+export function stringsOf(urls: unknown): string[] {
   if (!Array.isArray(urls)) fail('urls', 'an array of strings or URLs', urls)
   const n = urls.length
   const strings = new Array<string>(n)

@@ -5,11 +5,11 @@ import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, plainBytes, urlSt
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, type Directive } from './directives.js'
 import { preferenceIndex, preferencesFor, type PreferenceIndex, type UsagePreference } from './preferences.js'
-import { Matcher, matcherLike, type Verdict } from './matcher.js'
+import { Matcher, matcherLike, stringsOf, type Verdict } from './matcher.js'
 import { Outline, outlineOf } from './outline.js'
 import { getEngine, type Body } from './wasm.js'
 import type { TableRef } from './wasm-tables.js'
-import { compileAgents, compileRules, crawlDelayOf, expandBody, scanLines, scanLinesCopied, streamCheck, streamRule, type StreamVerdict } from './wasm-body.js'
+import { compileAgents, compileRules, crawlDelayOf, expandBody, matrixVerdicts, scanLines, scanLinesCopied, streamCheck, streamRule, type MatrixAgent, type StreamVerdict } from './wasm-body.js'
 import { lineReports, reportLines, type LineReport } from './line-report.js'
 import { Builder, parsedCrawlDelay, parseWith, scanSitemaps, selectRules, type ParsedRobots } from './parse.js'
 import { scanBodyTs, type LineSink } from './scanner.js'
@@ -179,7 +179,12 @@ export class Robots {
     return m !== null ? m.isAllowed(s) : this.#stream(s).allowed
   }
 
-  /** The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). */
+  /**
+   * The verdict with its matching line and rule (RFC 9309 2.2.2; the per-line report). Token-exact,
+   * as Google's library is: `check(url, 'Googlebot-Image')` reads only the groups naming that token
+   * (or `*`); `crawlerTokens('Googlebot-Image')` is the agent argument for the crawler as it
+   * behaves (its own group, else Googlebot's).
+   */
   check(url: string | URL, agent: string | readonly string[]): Verdict {
     const s = typeof url === 'string' ? url : urlString(url)
     const m = this.#recent(agent) ?? this.#cachedMatcher(agent)
@@ -188,6 +193,51 @@ export class Robots {
     if (v.line === 0) return { allowed: v.allowed, line: v.line }
     const rule = streamRule(getEngine())
     return { allowed: v.allowed, line: v.line, rule: { kind: rule.allow ? 'allow' : 'disallow', pattern: decodeUtf8(rule.pattern) } }
+  }
+
+  /**
+   * Every agent on every URL, from one pass over the body: `result[a * urls.length + u]` is the
+   * verdict of `agents[a]` on `urls[u]`, encoded as `Matcher.checkMany` encodes it: the matching
+   * line when allowed, minus the matching line when disallowed, 0 when no rule matched (allowed).
+   * An agent is a user-agent string or an array of them whose groups merge, as for `isAllowed`
+   * (a crawler preset's tokens: `crawlerTokens(name)`). No matcher is compiled and nothing is
+   * kept: the call for "which of these crawlers may fetch these pages?", where compiling a table
+   * per agent would cost more than the checks. The result is a fresh array.
+   *
+   * @example
+   * ```ts
+   * import { crawlerTokens, parseRobots } from 'robotstxt-wasm'
+   *
+   * const robots = parseRobots('User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n')
+   * const urls = ['https://example.com/', 'https://example.com/private/a']
+   * robots.checkMatrix(urls, ['MyBot', 'GPTBot', crawlerTokens('Googlebot-Image')]) // → Int32Array(6) [ 0, -2, -5, -5, 0, -2 ]
+   * ```
+   */
+  checkMatrix(urls: readonly (string | URL)[], agents: readonly (string | readonly string[])[]): Int32Array {
+    const strings = stringsOf(urls)
+    const tokens = agentList(agents)
+    const out = new Int32Array(tokens.length * strings.length)
+    if (strings.length === 0 || tokens.length === 0) return out
+    this.#matrix(tokens, strings, out, undefined)
+    return out
+  }
+
+  /**
+   * @internal checkMatrix for agents given as their product tokens (agentTokens' form), with what
+   * applies to each agent; null for a body too large for the wasm pass.
+   */
+  matrixOf(tokens: readonly (readonly string[])[], urls: readonly string[]): { verdicts: Int32Array; agents: MatrixAgent[] } | null {
+    if (!this.#inWasm) return null
+    const verdicts = new Int32Array(tokens.length * urls.length)
+    const agents = new Array<MatrixAgent>(tokens.length)
+    this.#matrix(tokens, urls, verdicts, agents)
+    return { verdicts, agents }
+  }
+
+  /** The matrix pass over the body (wasm-body.ts matrixVerdicts), or a matcher per agent for a body too large for it. */
+  #matrix(tokens: readonly (readonly string[])[], urls: readonly string[], out: Int32Array, agents: MatrixAgent[] | undefined): void {
+    if (this.#inWasm) return matrixVerdicts(getEngine(), this.#source, tokens, urls, out, agents)
+    for (let a = 0; a < tokens.length; a++) out.set(this.matcher(tokens[a]!).checkMany(urls), a * urls.length)
   }
 
   /**
@@ -485,6 +535,23 @@ export function parseRobots(body: string | Uint8Array, options?: ParseOptions): 
 }
 
 const EMPTY = new Uint8Array(0)
+
+/**
+ * checkMatrix's agents as product tokens, each element read once (a TypeError naming
+ * `agents[i]` for a bad one), before any wasm state is touched. A string's tokens come from the
+ * agent memo, as isAllowed's do: a caller passing its crawlers' strings call after call parses
+ * each once.
+ */
+function agentList(agents: unknown): (readonly string[])[] {
+  if (!Array.isArray(agents)) fail('agents', 'an array of user-agent strings or arrays of them', agents)
+  const n = agents.length
+  const out = new Array<readonly string[]>(n)
+  for (let i = 0; i < n; i++) {
+    const a: unknown = agents[i]
+    out[i] = typeof a === 'string' ? stringMemo(a, `agents[${i}]`).agent.tokens : agentTokens(a, `agents[${i}]`)
+  }
+  return out
+}
 
 /** Whether a Robots' source is the engine's key for its held body. */
 function isHeld(src: Body): boolean {

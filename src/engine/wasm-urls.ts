@@ -29,14 +29,9 @@ function marksRoom(len: number): number {
   return align16(len + 1 + 16)
 }
 
-/** Bytes the verdict-line exports use after a chunk of `len` bytes of lines and its marks: the stage, then the output. */
+/** Bytes the verdict-line exports write after a chunk of `len` bytes of lines and its marks: each URL as read, plus each line's prefix. */
 function verdictsRoom(len: number): number {
-  return verdictsStage(len) + 3 * len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
-}
-
-/** The stage's share of verdictsRoom: 3 bytes per byte, for lines repaired from ill-formed UTF-8. */
-function verdictsStage(len: number): number {
-  return align16(3 * len + 64)
+  return len + VERDICT_LINE_OVERHEAD * (len + 1) + 64
 }
 
 
@@ -45,8 +40,10 @@ export interface VerdictLines {
   out: Uint8Array
   lines: number
   disallowed: number
-  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi): the CLI escapes them. */
+  /** Output lines whose URL holds a control character (C0, DEL, C1, bidi) or ill-formed UTF-8: the CLI escapes them. */
   controls: number
+  /** Lines (not rejected by a mark) that are not plainly a URL or a path: the CLI judges them (assembly/verdicts.ts plainUrl). */
+  suspects: number
 }
 
 /** `a`, or when it has fewer than `need` items an array of its kind, twice as long at least, holding its first `keep`. */
@@ -120,44 +117,55 @@ export function checkBatch(e: Engine, urls: readonly string[], from: number, to:
   }
   for (let start = from; start < to; start += BATCH_URLS) {
     const count = Math.min(BATCH_URLS, to - start)
-    const { joined, chars } = join(urls, start, count)
+    let chars = 0
+    for (let k = start; k < start + count; k++) chars += urls[k]!.length
     const head = count * 8
     e.reserveInput(head + chars * 3)
     e.clearInput()
     const ends = e.input
     const out = ends + count * 4
     const data = ends + head
-    const u8 = e.u8
-    // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
-    // boundaries are the string lengths, otherwise each URL is encoded on its own.
-    const { written } = encoder.encodeInto(joined, u8.subarray(data, data + e.inputCap - head))
-    const endsView = e.i32
-    let at = 0
-    if (written === chars) {
-      for (let k = 0; k < count; k++) {
-        at += urls[start + k]!.length
-        endsView[(ends >> 2) + k] = at
-      }
-    } else if (joinedBoundariesHold(urls, start, count)) {
-      // Some URL is non-ASCII: the joined bytes are still right; wasm turns the ends, in UTF-16
-      // units, into byte offsets.
-      for (let k = 0; k < count; k++) {
-        at += urls[start + k]!.length
-        endsView[(ends >> 2) + k] = at
-      }
-      e.w.unitEndsToByteEnds(ends, data, count)
-    } else {
-      for (let k = 0; k < count; k++) {
-        at += encoder.encodeInto(urls[start + k]!, u8.subarray(data + at, data + e.inputCap - head)).written
-        endsView[(ends >> 2) + k] = at
-      }
-    }
+    encodeUrls(e, urls, start, count, ends, data, e.inputCap - head)
     if (bytes !== null) {
       e.w.allowedMany(ends, data, count, out)
       bytes.set(e.u8.subarray(out, out + count), start)
     } else {
       e.w.checkMany(ends, data, count, out)
       results!.set(e.i32.subarray(out >> 2, (out >> 2) + count), start)
+    }
+  }
+}
+
+/**
+ * Writes urls[start, start + count) as UTF-8 at `data` (room for `room` bytes, 3 per UTF-16 unit)
+ * and their ends, byte offsets from `data`, as u32 at `ends`: byte for byte what TextEncoder gives
+ * for each URL on its own.
+ */
+export function encodeUrls(e: Engine, urls: readonly string[], start: number, count: number, ends: number, data: number, room: number): void {
+  const { joined, chars } = join(urls, start, count)
+  const u8 = e.u8
+  // One encodeInto for the whole batch; when it is all ASCII (bytes == UTF-16 units) the
+  // boundaries are the string lengths, otherwise each URL is encoded on its own.
+  const { written } = encoder.encodeInto(joined, u8.subarray(data, data + room))
+  const endsView = e.i32
+  let at = 0
+  if (written === chars) {
+    for (let k = 0; k < count; k++) {
+      at += urls[start + k]!.length
+      endsView[(ends >> 2) + k] = at
+    }
+  } else if (joinedBoundariesHold(urls, start, count)) {
+    // Some URL is non-ASCII: the joined bytes are still right; wasm turns the ends, in UTF-16
+    // units, into byte offsets.
+    for (let k = 0; k < count; k++) {
+      at += urls[start + k]!.length
+      endsView[(ends >> 2) + k] = at
+    }
+    e.w.unitEndsToByteEnds(ends, data, count)
+  } else {
+    for (let k = 0; k < count; k++) {
+      at += encoder.encodeInto(urls[start + k]!, u8.subarray(data + at, data + room)).written
+      endsView[(ends >> 2) + k] = at
     }
   }
 }
@@ -211,7 +219,7 @@ export function lineBounds(e: Engine, data: Uint8Array): Uint32Array {
  * how many were disallowed (lines marked rejected not counted).
  */
 export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
-  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.verdictLines(at, len, code, marksAt, out, stage))
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, out) => e.w.verdictLines(at, len, code, marksAt, out))
 }
 
 /**
@@ -219,18 +227,18 @@ export function verdictLines(e: Engine, data: Uint8Array, code: number, marks: U
  * pass that writes the output (assembly/verdicts.ts, checkVerdictLines).
  */
 export function checkVerdictLines(e: Engine, data: Uint8Array, marks: Uint8Array | null, into?: Uint8Array): VerdictLines {
-  return verdictChunks(e, data, marks, into, (at, len, marksAt, stage, out) => e.w.checkVerdictLines(at, len, marksAt, out, stage))
+  return verdictChunks(e, data, marks, into, (at, len, marksAt, out) => e.w.checkVerdictLines(at, len, marksAt, out))
 }
 
 /**
  * The chunk loop of the two verdict-line entry points: places each chunk's marks (when given),
- * lays out its stage and output (verdictsRoom), lets `write` run the wasm export over it (the
+ * lays out its output (verdictsRoom), lets `write` run the wasm export over it (the
  * bytes written back) and collects the output and counts: into `into` while it has room (a
  * buffer of a block before, reused), else into a new buffer.
  */
 function verdictChunks(e: Engine,
   data: Uint8Array, marks: Uint8Array | null, into: Uint8Array | undefined,
-  write: (at: number, len: number, marksAt: number, stage: number, out: number) => number,
+  write: (at: number, len: number, marksAt: number, out: number) => number,
 ): VerdictLines {
   let result = into ?? new Uint8Array(0)
   let used = 0
@@ -238,11 +246,11 @@ function verdictChunks(e: Engine,
   let lines = 0
   let disallowed = 0
   let controls = 0
+  let suspects = 0
   eachChunk(e, data, (len) => marksRoom(len) + verdictsRoom(len), (at, len, free) => {
     if (marks !== null) e.u8.set(marks.subarray(lines, lines + len + 1), free)
-    const stage = free + marksRoom(len)
-    const out = stage + verdictsStage(len)
-    const written = write(at, len, marks === null ? 0 : free, stage, out)
+    const out = free + marksRoom(len)
+    const written = write(at, len, marks === null ? 0 : free, out)
     seen += len
     if (used + written > result.length) {
       // Sized by the output per input byte so far: a block of many chunks is copied out once,
@@ -257,8 +265,9 @@ function verdictChunks(e: Engine,
     lines += e.w.verdictLinesSeen()
     disallowed += e.w.verdictDisallowed()
     controls += e.w.verdictControls()
+    suspects += e.w.verdictSuspects()
   })
-  return { out: result.subarray(0, used), lines, disallowed, controls }
+  return { out: result.subarray(0, used), lines, disallowed, controls, suspects }
 }
 
 /**

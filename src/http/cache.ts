@@ -12,6 +12,7 @@ import {
   fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, raceAbort, resultOf, successLifetime,
   type FetchConfig, type FetchOptions, type Lifetimes, type RobotsFetch, type RobotsOutcome,
 } from './fetch.js'
+import { FETCH_ERROR_CODES, type RobotsFetchError } from './fetch-error.js'
 import { locateRobots } from './origin.js'
 import { parseRobots } from '../engine/robots.js'
 
@@ -55,6 +56,18 @@ export interface StoredRobots {
    * failure's own answer (disallow-all, or allow-all after 30 days unreachable).
    */
   good: boolean
+  /**
+   * `RobotsFetch.url`: the response that answered, after redirects; null when none did. A record
+   * written without it (by a version before these three fields) reads as null.
+   */
+  url?: string | null
+  /** `RobotsFetch.redirects`; a record without it reads as 0. */
+  redirects?: number
+  /**
+   * `RobotsFetch.error` of the latest fetch (which may have failed while `good` keeps an earlier
+   * answer); a record without it reads as null.
+   */
+  error?: RobotsFetchError | null
 }
 
 /**
@@ -392,22 +405,26 @@ export class RobotsCache {
       const body = raw.outcome === 'ok' ? result.robots.bodyBytes : null
       const record: StoredRobots = {
         origin, status: raw.status, outcome: raw.outcome, body, fetchedAt: t, expiresAt: result.expiresAt, unreachableSince: null, good: true,
+        url: raw.url, redirects: raw.redirects, error: raw.error,
       }
       const entry = { record, result, bytes: body?.length ?? 0 }
       return { entry, reusable: successLifetime(raw, this.#lifetimes) !== 0 && entry.bytes <= this.#maxBytes }
     }
     const since = base?.record.unreachableSince ?? t
-    const expiresAt = t + failureLifetime(this.#lifetimes)
+    // The retry delay, or what a 429 or 503 asked in Retry-After: also for a good copy served in the failure's place.
+    const expiresAt = t + failureLifetime(raw, this.#lifetimes)
     if (base?.record.good === true) {
-      const record: StoredRobots = { ...base.record, expiresAt, unreachableSince: since }
-      const result = new FetchResult(origin, record.status, record.outcome, base.result.robots, record.fetchedAt, expiresAt, since)
+      // The good copy goes on answering; the failed refresh shows in unreachableSince and error.
+      const record: StoredRobots = { ...base.record, expiresAt, unreachableSince: since, error: raw.error }
+      const result = resultFor(record, base.result.robots)
       return { entry: { record, result, bytes: base.bytes }, reusable: true }
     }
     const outcome: RobotsOutcome = t - since > UNREACHABLE_ALLOW_MS ? 'allow-all' : 'disallow-all'
     const record: StoredRobots = {
       origin, status: raw.status, outcome, body: null, fetchedAt: t, expiresAt, unreachableSince: since, good: false,
+      url: raw.url, redirects: raw.redirects, error: raw.error,
     }
-    return { entry: { record, result: new FetchResult(origin, raw.status, outcome, noRobots(), t, expiresAt, since), bytes: 0 }, reusable: true }
+    return { entry: { record, result: resultFor(record, noRobots()), bytes: 0 }, reusable: true }
   }
 
   #touch(origin: string, entry: Entry): void {
@@ -521,16 +538,28 @@ function settleWithin<T>(call: () => Promise<T>, ms: number, signal: AbortSignal
   })
 }
 
+/** The RobotsFetch of a record, with its parsed robots.txt. */
+function resultFor(record: StoredRobots, robots: FetchResult['robots']): FetchResult {
+  return new FetchResult({
+    origin: record.origin, status: record.status, outcome: record.outcome, robots, fetchedAt: record.fetchedAt,
+    expiresAt: record.expiresAt, unreachableSince: record.unreachableSince,
+    url: record.url ?? null, redirects: record.redirects ?? 0, error: record.error ?? null,
+  })
+}
+
 /** A stored record as an entry; the body is copied into the parsed robots.txt, which owns it. */
 function adopt(stored: StoredRobots): Entry {
   const robots = stored.outcome === 'ok' ? parseRobots(stored.body ?? new Uint8Array(0)) : noRobots()
   const body = stored.outcome === 'ok' ? robots.bodyBytes : null
-  const record: StoredRobots = { ...stored, body }
-  const result = new FetchResult(stored.origin, stored.status, stored.outcome, robots, stored.fetchedAt, stored.expiresAt, stored.unreachableSince)
-  return { record, result, bytes: body?.length ?? 0 }
+  // Fields a record of an earlier version lacks are given their defaults here, once.
+  const record: StoredRobots = { ...stored, body, url: stored.url ?? null, redirects: stored.redirects ?? 0, error: stored.error ?? null }
+  return { record, result: resultFor(record, robots), bytes: body?.length ?? 0 }
 }
 
-/** A storage hands back whatever it holds: anything that is not a well-formed record is a miss. */
+/**
+ * A storage hands back whatever it holds: anything that is not a well-formed record is a miss. The
+ * fields added after the first version (url, redirects, error) may be absent.
+ */
 function isStoredRobots(r: unknown, origin: string): r is StoredRobots {
   if (typeof r !== 'object' || r === null) return false
   const s = r as Record<string, unknown>
@@ -541,7 +570,17 @@ function isStoredRobots(r: unknown, origin: string): r is StoredRobots {
     (s.outcome === 'ok' ? s.body instanceof Uint8Array : s.body === null || s.body === undefined) &&
     time(s.fetchedAt) && time(s.expiresAt) &&
     (s.unreachableSince === null || time(s.unreachableSince)) &&
-    typeof s.good === 'boolean'
+    typeof s.good === 'boolean' &&
+    (s.url === undefined || s.url === null || typeof s.url === 'string') &&
+    (s.redirects === undefined || (typeof s.redirects === 'number' && Number.isInteger(s.redirects) && s.redirects >= 0)) &&
+    (s.error === undefined || s.error === null || isFetchError(s.error))
+}
+
+/** A `RobotsFetchError` as a storage hands it back. */
+export function isFetchError(e: unknown): e is RobotsFetchError {
+  if (typeof e !== 'object' || e === null) return false
+  const { code, message } = e as Record<string, unknown>
+  return FETCH_ERROR_CODES.includes(code as RobotsFetchError['code']) && typeof message === 'string'
 }
 
 function lookupSignal(options: LookupOptions | undefined): AbortSignal | undefined {

@@ -13,8 +13,10 @@
 import { agentTokens, fail } from '../engine/args.js'
 import type { Matcher } from '../engine/matcher.js'
 import { RobotsCache } from './cache.js'
+import type { FetchErrorCode } from './fetch-error.js'
 import type { RobotsFetch, RobotsOutcome } from './fetch.js'
 import { robotsOrigin } from './origin.js'
+import { defaultUserAgent, inBrowser } from './user-agent.js'
 
 /**
  * The verdict on one URL of the stream.
@@ -40,8 +42,14 @@ export interface UrlVerdict {
   origin: string | null
   /** What that origin's robots.txt lookup gave (`fetchRobots` outcomes, RFC 9309 2.3.1); null with `error`. */
   outcome: RobotsOutcome | null
-  /** Why this input could not be checked; such a record is never allowed. */
+  /** Why this input could not be checked (not an http(s) URL); such a record is never allowed. */
   error?: string
+  /**
+   * Present when the robots.txt lookup of the URL's origin got no usable answer: the code of that
+   * lookup's `RobotsFetch.error` ('refused', 'timeout', ...). The verdict is then the outcome's
+   * (disallow-all; allow-all for 'redirects'), or the last good copy's rules while it serves.
+   */
+  fetchError?: FetchErrorCode
 }
 
 /**
@@ -63,7 +71,11 @@ export interface UrlVerdict {
 export interface CheckUrlsOptions {
   /** The crawler's user-agent (or product tokens), as for `Robots.isAllowed`. */
   agent: string | readonly string[]
-  /** Where robots.txt results come from and are kept; default a new `RobotsCache()`. */
+  /**
+   * Where robots.txt results come from and are kept. Default: a new `RobotsCache` whose fetches send
+   * `User-Agent: AGENT (compatible; robotstxt-wasm/VERSION; +https://www.npmjs.com/package/robotstxt-wasm)`,
+   * AGENT being `agent` (its first string when an array).
+   */
   cache?: RobotsCache
   /** Robots.txt lookups at once; default 16. */
   concurrency?: number
@@ -71,6 +83,11 @@ export interface CheckUrlsOptions {
   maxPending?: number
   /** Results in input order (default); `false` hands each out as soon as it is known. */
   ordered?: boolean
+  /**
+   * An undici dispatcher (a proxy) for the robots.txt fetches of the cache made when no `cache` is
+   * given (see `FetchOptions.dispatcher`); with a `cache`, give it to that cache instead.
+   */
+  dispatcher?: unknown
 }
 
 /** Origins whose compiled matcher is kept between URLs. */
@@ -121,7 +138,10 @@ export function checkUrls(
   const agent = Array.isArray(given) ? Object.freeze(Array.from(given as unknown[])) : given
   agentTokens(agent, 'options.agent')
   const givenCache = options.cache
-  const cache = givenCache ?? new RobotsCache()
+  const dispatcher: unknown = options.dispatcher
+  if (givenCache !== undefined && dispatcher !== undefined) fail('options.dispatcher', 'no dispatcher next to options.cache (give it to that RobotsCache)', dispatcher)
+  // A fetch made for the agent names it, and this package: never the runtime's default User-Agent.
+  const cache = givenCache ?? new RobotsCache({ userAgent: inBrowser() ? undefined : defaultUserAgent(agent as string | readonly string[]), dispatcher })
   if (!(cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', givenCache)
   const concurrency = intOption('options.concurrency', options.concurrency, 16)
   const maxPending = intOption('options.maxPending', options.maxPending, 10_000)
@@ -253,9 +273,14 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
   const settle = (state: OriginState): void => {
     const r = state.result!
     const { urls, seqs } = state
+    // A failed lookup's verdicts carry its code (the field is absent otherwise: one object shape for the common case).
+    const fetchError = r.error?.code
+    const verdict = (url: string, allowed: boolean, line: number): UrlVerdict => fetchError === undefined
+      ? { url, allowed, line, origin: state.origin, outcome: r.outcome }
+      : { url, allowed, line, origin: state.origin, outcome: r.outcome, fetchError }
     if (state.matcher === null) {
       const allowed = r.outcome === 'allow-all'
-      for (let k = 0; k < urls.length; k++) finish(seqs[k]!, { url: urls[k]!, allowed, line: 0, origin: state.origin, outcome: r.outcome })
+      for (let k = 0; k < urls.length; k++) finish(seqs[k]!, verdict(urls[k]!, allowed, 0))
     } else {
       let lines: Int32Array = oneOut
       if (urls.length === 1) {
@@ -264,7 +289,7 @@ async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL
       } else lines = state.matcher.checkMany(urls)
       for (let k = 0; k < urls.length; k++) {
         const v = lines[k]!
-        finish(seqs[k]!, { url: urls[k]!, allowed: v >= 0, line: v < 0 ? -v : v, origin: state.origin, outcome: r.outcome })
+        finish(seqs[k]!, verdict(urls[k]!, v >= 0, v < 0 ? -v : v))
       }
     }
     state.urls = []

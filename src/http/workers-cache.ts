@@ -11,7 +11,8 @@
 // the two Cache methods works (a browser Cache, a test double).
 
 import { fail } from '../engine/args.js'
-import type { RobotsCacheStorage, StoredRobots } from './cache.js'
+import { isFetchError, type RobotsCacheStorage, type StoredRobots } from './cache.js'
+import type { RobotsFetchError } from './fetch-error.js'
 import type { RobotsOutcome } from './fetch.js'
 
 /**
@@ -86,6 +87,10 @@ interface Meta {
   good: boolean
   /** Length of the body, or null when the record has none (not the same as an empty body). */
   bodyBytes: number | null
+  /** Added after the format's first release: absent in older entries, which read with the defaults. */
+  url?: string | null
+  redirects?: number
+  error?: RobotsFetchError | null
 }
 
 /**
@@ -155,18 +160,27 @@ export function workersCacheStorage(cache: WorkersCache, options: WorkersCacheSt
         good: record.good,
         bodyBytes: record.body === null ? null : record.body.length,
       }
+      // Written when the record has them, so that a record round-trips as it was put.
+      if (record.url !== undefined) meta.url = record.url
+      if (record.redirects !== undefined) meta.redirects = record.redirects
+      if (record.error !== undefined) meta.error = record.error === null ? null : { code: record.error.code, message: record.error.message }
       // At least one second, so that the write always replaces an earlier record.
       const seconds = Math.max(1, Math.ceil((record.expiresAt + keepMs - now()) / 1000))
       const response = new Response(bodyInit(record.body), {
         headers: {
           'content-type': 'application/octet-stream',
           'cache-control': `max-age=${seconds}`,
-          [META_HEADER]: JSON.stringify(meta),
+          [META_HEADER]: asciiJson(meta),
         },
       })
       await cache.put(keyOf(origin), response)
     },
   }
+}
+
+/** JSON with every character past ASCII escaped: a header value holds bytes, and an error message may hold any text. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function keyPrefixOption(value: unknown): string {
@@ -215,12 +229,15 @@ function parseMeta(header: string | null): Meta | null {
     isTime(r.expiresAt) &&
     (r.unreachableSince === null || isTime(r.unreachableSince)) &&
     typeof r.good === 'boolean' &&
-    (r.bodyBytes === null || (Number.isInteger(r.bodyBytes) && (r.bodyBytes as number) >= 0))
+    (r.bodyBytes === null || (Number.isInteger(r.bodyBytes) && (r.bodyBytes as number) >= 0)) &&
+    (r.url === undefined || r.url === null || typeof r.url === 'string') &&
+    (r.redirects === undefined || (Number.isInteger(r.redirects) && (r.redirects as number) >= 0)) &&
+    (r.error === undefined || r.error === null || isFetchError(r.error))
   return ok ? (r as unknown as Meta) : null
 }
 
 function toRecord(meta: Meta, body: Uint8Array | null): StoredRobots {
-  return {
+  const record: StoredRobots = {
     origin: meta.origin,
     status: meta.status,
     outcome: meta.outcome,
@@ -230,4 +247,8 @@ function toRecord(meta: Meta, body: Uint8Array | null): StoredRobots {
     unreachableSince: meta.unreachableSince,
     good: meta.good,
   }
+  if (meta.url !== undefined) record.url = meta.url
+  if (meta.redirects !== undefined) record.redirects = meta.redirects
+  if (meta.error !== undefined) record.error = meta.error === null ? null : { code: meta.error.code, message: meta.error.message }
+  return record
 }

@@ -223,7 +223,7 @@ export class RobotsTxtFile {
     const robots = parseRobots(content)
     const now = Date.now()
     const result: RobotsFetch = {
-      origin, status: 200, outcome: 'ok', robots, fetchedAt: now, expiresAt: Infinity, unreachableSince: null,
+      origin, status: 200, outcome: 'ok', robots, fetchedAt: now, expiresAt: Infinity, unreachableSince: null, url: robotsUrl, redirects: 0, error: null,
       isAllowed: (u, a) => robots.isAllowed(u, a),
     }
     return new RobotsTxtFile(robotsUrl, result, proxyUrl, undefined)

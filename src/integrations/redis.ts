@@ -15,7 +15,10 @@
 //
 // Best effort (see RobotsCacheStorage): every command is bounded by COMMAND_MS; a failed or slow
 // command opens a circuit for OUTAGE_MS during which calls fail at once, so a Redis outage costs
-// each lookup nothing but its own fetch, never a wait per call.
+// each lookup nothing but its own fetch, never a wait per call. A client that says it is not
+// connected (node-redis `isReady`, ioredis `status`) is not sent commands at all, which would wait
+// in its offline queue and run late, once it reconnects; its own reconnection brings the storage
+// back, at the first call after it is ready again (or after OUTAGE_MS, when a command failed).
 
 import { fail } from '../engine/args.js'
 import { base64Bytes } from '../engine/bytes.js'
@@ -67,6 +70,20 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 return 0`
 
 type Command = (args: string[]) => Promise<unknown>
+
+/**
+ * ioredis / iovalkey states without a connection to use now. Not 'wait' (lazyConnect: the first
+ * command connects); 'connecting' is in, as node-redis's `isReady` is false then: a lookup does not
+ * wait for a connection that may never come.
+ */
+const DISCONNECTED = new Set(['connecting', 'reconnecting', 'close', 'end'])
+
+/** True when the client itself says it has no connection now (node-redis `isReady`, ioredis `status`). */
+function disconnected(client: unknown): boolean {
+  const c = client as { isReady?: unknown; status?: unknown }
+  if (typeof c.isReady === 'boolean') return !c.isReady
+  return typeof c.status === 'string' && DISCONNECTED.has(c.status)
+}
 
 /** The client's raw command method: ioredis/iovalkey `call`, node-redis `sendCommand`. */
 function commandOf(client: unknown): Command {
@@ -120,6 +137,7 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
 
   const run = async (args: string[]): Promise<unknown> => {
     if (Date.now() < downUntil) throw new Error('robotstxt-wasm: Redis storage is skipped after a failed command')
+    if (disconnected(client)) throw new Error('robotstxt-wasm: Redis storage is skipped while the client is not connected')
     let timer: ReturnType<typeof setTimeout> | undefined
     try {
       return await Promise.race([

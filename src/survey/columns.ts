@@ -1,6 +1,7 @@
-// The survey's file formats, one line per row, with stable column names (src/survey/README.md
+// The survey's text formats, one line per row, with stable column names (src/survey/README.md
 // documents them). JSONL nests each crawler in `crawlers`; CSV has one column per crawler x field,
-// named from a slug of the crawler's name. Both read into DuckDB with no options.
+// named from a slug of the crawler's name. Both read into DuckDB with no options (Parquet, the
+// JSONL's schema nested, is parquet.ts).
 
 import type { SurveyPlan } from './plan.js'
 import type { SurveyRow } from './types.js'
@@ -22,13 +23,13 @@ export function crawlerSlugs(plan: SurveyPlan): string[] {
   })
 }
 
-const ROW_COLUMNS = ['origin', 'source', 'offset', 'outcome', 'status', 'bytes', 'error', 'sitemaps', 'lint_errors', 'lint_codes']
+const ROW_COLUMNS = ['origin', 'source', 'offset', 'captured', 'outcome', 'status', 'bytes', 'error', 'sitemaps', 'lint_errors', 'lint_codes']
 
 /** The CSV header line for `plan`. */
 export function csvHeader(plan: SurveyPlan): string {
   const cols = [...ROW_COLUMNS]
   for (const slug of crawlerSlugs(plan)) {
-    cols.push(`${slug}_class`, `${slug}_named`)
+    cols.push(`${slug}_class`, `${slug}_by`, `${slug}_named`)
     plan.paths.forEach((_, k) => cols.push(`${slug}_p${k + 1}_allowed`, `${slug}_p${k + 1}_line`))
     cols.push(`${slug}_crawl_delay`, `${slug}_preferences`)
   }
@@ -49,11 +50,11 @@ export function preferenceText(prefs: Record<string, boolean | null>): string {
 /** A row as one CSV line, in `csvHeader(plan)`'s columns; a crawler missing from the row (an error row) has empty cells. */
 export function csvLine(row: SurveyRow, plan: SurveyPlan): string {
   const cells: (string | number | boolean | null)[] = [
-    row.origin, row.source, row.offset, row.outcome, row.status, row.bytes, row.error, row.sitemaps, row.lintErrors, row.lintCodes.join(';'),
+    row.origin, row.source, row.offset, row.captured, row.outcome, row.status, row.bytes, row.error, row.sitemaps, row.lintErrors, row.lintCodes.join(';'),
   ]
   plan.crawlers.forEach((_, i) => {
     const c = row.crawlers[i]
-    cells.push(c?.class ?? null, c?.named ?? null)
+    cells.push(c?.class ?? null, c?.by ?? null, c?.named ?? null)
     plan.paths.forEach((__, k) => {
       const p = c?.paths[k]
       cells.push(p?.allowed ?? null, p?.line ?? null)

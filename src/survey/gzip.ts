@@ -1,21 +1,22 @@
-// The members of a gzip file (RFC 1952) inflated natively by node:zlib, as one stream of inflated
-// bytes for warcio to parse, with the file offset of each member's start: a WARC.gz record's offset
-// is the start of the member holding it. pako (warcio's own gzip reader) costs three times as much
-// per member as node:zlib on the survey's records.
+// The members of a gzip file (RFC 1952) inflated natively by node:zlib, one by one with the file
+// offsets where each starts and ends: a WARC.gz record's offset is the start of the member holding
+// it. pako (warcio's own gzip reader) costs three times as much per member as node:zlib on the
+// survey's records.
 //
 // Members are inflated a region at a time (up to REGION compressed bytes, members back to back),
-// asynchronously: node:zlib runs on libuv's thread pool, so the next region inflates while warcio
-// parses this one, beside the JS thread. A region's output is split at its member starts and each
-// part checked against its member's trailer (CRC-32, size); a region that does not inflate or
-// split cleanly is read again one member at a time (inflateRawSync), which finds the bad member.
+// asynchronously: node:zlib runs on libuv's thread pool, so the next region inflates while this
+// one's records are read, beside the JS thread. zlib checks each member's trailer (CRC-32, size)
+// as it inflates; the output is split at the member starts, which the trailers' sizes must add up
+// to; a region that does not inflate or split cleanly is read again one member at a time
+// (inflateRawSync, each member's trailer checked here), which finds the bad member.
 //
 // Invariants: every member handed out inflated to its end and matched its trailer; the first
 // member that does not (garbage, a cut, a bad trailer) ends the stream, and `stop` says where and
 // why; so does a member larger than WINDOW compressed or MAX_INFLATED inflated, with a null reason:
 // the caller reads that one another way. Memory is bounded by those sizes, whatever the file.
 
-import { open, type FileHandle } from 'node:fs/promises'
 import * as zlib from 'node:zlib'
+import type { ByteSource } from './byte-source.js'
 
 /** Compressed bytes read at a time, and so the largest member inflated here. */
 const WINDOW = 1 << 20
@@ -49,46 +50,41 @@ export interface GzipStop {
   reason: string | null
 }
 
+/** One member of the file, inflated: its data, and where it starts and ends in the file. */
+export interface GzipMember {
+  data: Uint8Array
+  offset: number
+  end: number
+}
+
 export class GzipMembers {
-  /** Set when the stream ended before the end of the file. */
+  /** Set when the members ended before the end of the file. */
   stop: GzipStop | null = null
-  /** [inflated start, file offset] of each member handed out that a record may still start in. */
-  readonly #spans: number[] = []
-  #inflated = 0
+  private readonly size: number
 
-  constructor(private readonly path: string, private readonly start: number, private readonly size: number) {}
-
-  /** The file offset of the member holding inflated byte `u`; members before it are forgotten. */
-  fileOffset(u: number): number {
-    const s = this.#spans
-    let drop = 0
-    while (drop + 2 < s.length && s[drop + 2]! <= u) drop += 2
-    if (drop > 0) s.splice(0, drop)
-    return s.length > 0 ? s[1]! : this.start
+  constructor(private readonly src: ByteSource, private readonly start: number) {
+    this.size = src.size
   }
 
   /** The inflated members, in file order, until the end of the file or `stop`. */
-  async *chunks(): AsyncGenerator<Uint8Array> {
-    const fh = await open(this.path, 'r')
+  async *members(): AsyncGenerator<GzipMember> {
     let next: Region | null = null
     try {
-      const w = new Window(fh, this.size)
+      const w = new Window(this.src)
       let pos = this.start
       next = await this.#region(w, pos)
       while (pos < this.size) {
         const region: Region | null = next
         next = null
         if (region !== null) {
-          // The next region inflates on the thread pool while warcio parses this one.
+          // The next region inflates on the thread pool while this one's records are read.
           if (region.end < this.size) next = await this.#region(w, region.end)
           const members = splitMembers(region.input, await region.inflated)
           if (members !== null) {
             for (let m = 0; m < members.data.length; m++) {
-              const data = members.data[m]!
-              this.#spans.push(this.#inflated, pos)
-              this.#inflated += data.length
+              const offset = pos
               pos += members.sizes[m]!
-              if (data.length > 0) yield data
+              yield { data: members.data[m]!, offset, end: pos }
             }
             continue
           }
@@ -100,16 +96,14 @@ export class GzipMembers {
         while (pos < end) {
           const member = await this.#member(w, pos)
           if (member === null) return
-          this.#spans.push(this.#inflated, pos)
-          this.#inflated += member.data.length
+          const offset = pos
           pos = member.end
-          if (member.data.length > 0) yield member.data
+          yield { data: member.data, offset, end: pos }
         }
         if (pos < this.size) next = await this.#region(w, pos)
       }
     } finally {
       await next?.inflated.catch(() => undefined)
-      await fh.close()
     }
   }
 
@@ -153,11 +147,14 @@ export class GzipMembers {
     }
     for (const field of [FLG_FNAME, FLG_FCOMMENT]) {
       if (!(flags & field)) continue
-      // A zero-terminated string: found within what the window holds, else the header is too long.
-      if (!(await w.load(pos, h + 1))) return bad()
-      b = w.view(pos)
-      const nul = b.indexOf(0, h)
-      if (nul < 0) return w.full(pos) ? this.#tooLarge(pos) : bad()
+      // A zero-terminated string: found within what the window can hold, else the header is too long.
+      let nul = -1
+      for (let want = h + 1; nul < 0; want = w.held(pos) + 1) {
+        if (!(await w.load(pos, want))) return w.full(pos) ? this.#tooLarge(pos) : bad()
+        b = w.view(pos)
+        nul = b.indexOf(0, h)
+        if (nul < 0 && w.full(pos)) return this.#tooLarge(pos)
+      }
       h = nul + 1
     }
     if (flags & FLG_FHCRC) h += 2
@@ -200,8 +197,11 @@ class Window {
   #at = 0
   #len = 0
   atEnd = false
+  private readonly size: number
 
-  constructor(private readonly fh: FileHandle, private readonly size: number) {}
+  constructor(private readonly src: ByteSource) {
+    this.size = src.size
+  }
 
   /** Makes file bytes [pos, pos + n) available; false when the file ends first (or n > WINDOW). */
   async load(pos: number, n: number): Promise<boolean> {
@@ -212,8 +212,10 @@ class Window {
     if (keep > 0) this.#buf.copyWithin(0, pos - this.#at, this.#at + this.#len)
     this.#at = pos
     this.#len = keep
-    while (this.#len < WINDOW && this.#at + this.#len < this.size) {
-      const { bytesRead } = await this.fh.read(this.#buf, this.#len, WINDOW - this.#len, this.#at + this.#len)
+    // Up to the whole window in one read where the source has it (a file), but no waiting for more
+    // than `n` (a URL's bytes come as they come).
+    while (this.#len < n && this.#at + this.#len < this.size) {
+      const bytesRead = await this.src.read(this.#buf, this.#len, WINDOW - this.#len, this.#at + this.#len)
       if (bytesRead === 0) break
       this.#len += bytesRead
     }
@@ -256,14 +258,18 @@ function lastMemberStart(b: Uint8Array): number {
 
 /**
  * The inflated data of each member of `input`, split where the members start, and their compressed
- * sizes; null unless every member's trailer (CRC-32, size) matches its part of `out`. A member
- * header (1f 8b 08) can also occur inside deflate data: such a split fails the check, and the
- * caller reads the region one member at a time.
+ * sizes; null unless the members' trailers' sizes (ISIZE) share out `out` exactly. zlib has checked
+ * every member's CRC-32 and size as it inflated the region (a bad one fails the whole region), so
+ * what is left to check is where the members start: a member header (1f 8b 08, reserved flags
+ * clear) can also occur inside deflate data, and such a split gives sizes that do not add up (the
+ * bytes before it are no trailer); the caller then reads the region one member at a time.
  */
 function splitMembers(input: Uint8Array, out: Uint8Array | null): { data: Uint8Array[]; sizes: number[] } | null {
   if (out === null) return null
   const starts: number[] = []
-  for (let i = input.indexOf(0x1f); i >= 0; i = input.indexOf(0x1f, i + 1)) if (input[i + 1] === 0x8b && input[i + 2] === 8) starts.push(i)
+  for (let i = input.indexOf(0x1f); i >= 0; i = input.indexOf(0x1f, i + 1)) {
+    if (input[i + 1] === 0x8b && input[i + 2] === 8 && (input[i + 3]! & FLG_RESERVED) === 0) starts.push(i)
+  }
   if (starts[0] !== 0) return null
   starts.push(input.length)
   const dv = new DataView(input.buffer, input.byteOffset, input.byteLength)
@@ -275,9 +281,7 @@ function splitMembers(input: Uint8Array, out: Uint8Array | null): { data: Uint8A
     if (end - starts[m - 1]! < HEADER_SIZE + TRAILER_SIZE) return null
     const size = dv.getUint32(end - 4, true)
     if (at + size > out.length) return null
-    const part = out.subarray(at, at + size)
-    if (dv.getUint32(end - 8, true) !== crc32!(part)) return null
-    data.push(part)
+    data.push(out.subarray(at, at + size))
     sizes.push(end - starts[m - 1]!)
     at += size
   }

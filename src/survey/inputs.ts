@@ -1,42 +1,68 @@
 // The survey's inputs as one stream of records, in a deterministic order: the paths in the order
-// given (after the shard's pick), a folder's files sorted by name, a file's records in file order.
-// A path is a folder of robots.txt files, a .jsonl file of {origin, status, body} lines, or a WARC
-// or WARC.gz file. Nothing here throws for bad content: unreadable parts become error records with
-// their offset and reading goes on. Bodies are cut to DEFAULT_MAX_BYTES as they are read, and a
-// JSONL line is bounded too, so memory never depends on the input; a pipe's copy on disk stops at
-// the plan's maxPipeBytes, so disk use does not either.
+// given (after the shard's pick), a folder's files sorted by name, a listing's files in its order,
+// a file's records in file order. A path is a folder of robots.txt files, a .jsonl file of
+// {origin, status, body} lines, a WARC or WARC.gz file or its http(s) URL, or a Common Crawl paths
+// listing (*.paths, *.paths.gz; a file or a URL) of WARC files. Nothing here throws for bad
+// content: unreadable parts become error records with their offset and reading goes on. Bodies
+// are cut to DEFAULT_MAX_BYTES as they are read, and a JSONL line is bounded too, so memory never
+// depends on the input; a pipe's copy on disk stops at the plan's maxPipeBytes, so disk use does
+// not either; a URL is read as a stream (byte-source.ts).
 
 import { createReadStream, type Dirent, type Stats } from 'node:fs'
 import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import type { Readable } from 'node:stream'
-import { join, relative } from 'node:path'
+import { Readable } from 'node:stream'
+import { basename, dirname, join, relative } from 'node:path'
+import { createGunzip } from 'node:zlib'
 import { concatBytes, encoder } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
+import { fileSource, HttpSource, type ByteSource } from './byte-source.js'
 import type { SurveyRecord } from './row.js'
-import { fileStart, warcRecords } from './warc.js'
+import { capturedDate, fileStart, warcRecords } from './warc.js'
 
 /** A JSONL line longer than this is an error record (a 500 KiB body escaped as JSON stays far below). */
 const MAX_JSONL_LINE = 16 << 20
 
 /**
- * One unit of work: a file to read, and the folder it was found in (its origin is named from it);
- * `error` when the unit is a folder's subfolder that could not be listed.
+ * One unit of work: a file or URL to read, and the folder it was found in (its origin is named
+ * from it); `error` when the unit is a folder's subfolder or a listing that could not be read.
  */
 export interface InputUnit { path: string; folder: string | null; error?: string }
 
+/** The units of the inputs, and the files each folder held that are not read. */
+export interface InputUnits {
+  units: InputUnit[]
+  /** Per folder input with such files: how many were skipped (not `robots.txt` or `*.txt`). */
+  skipped: { folder: string; files: number }[]
+}
+
+/** An http(s) URL, not a file path. */
+export const isUrl = (path: string): boolean => /^https?:\/\//i.test(path)
+
+/** A Common Crawl paths listing, by its name: `robotstxt.paths`, `warc.paths.gz`. */
+export const isListing = (path: string): boolean => /\.paths(\.gz)?$/i.test(isUrl(path) ? path.replace(/[?#].*$/, '') : path)
+
+/** How units are found: what a listing's lines are relative to, and the User-Agent of fetches. */
+export interface UnitOptions { prefix: string; userAgent: string }
+
 /**
- * The input paths as units, folders expanded into their files (sorted), in a deterministic order;
- * then the shard's share: unit i belongs to shard i mod count. A path that cannot be read stays a
- * unit (it becomes an error record), and so does a subfolder that cannot be listed.
+ * The input paths as units, folders expanded into their files (sorted) and listings into the files
+ * they name, in a deterministic order; then the shard's share: unit i belongs to shard i mod
+ * count. A path that cannot be read stays a unit (it becomes an error record), and so do a
+ * subfolder that cannot be listed and a listing that cannot be read.
  */
-export async function inputUnits(paths: readonly string[], shard: readonly [number, number]): Promise<InputUnit[]> {
+export async function inputUnits(paths: readonly string[], shard: readonly [number, number], options: UnitOptions): Promise<InputUnits> {
   const units: InputUnit[] = []
+  const skipped: InputUnits['skipped'] = []
   for (const path of paths) {
+    if (isListing(path)) {
+      units.push(...(await listingUnits(path, options)))
+      continue
+    }
     let folder = false
     try {
-      folder = (await stat(path)).isDirectory()
+      folder = !isUrl(path) && (await stat(path)).isDirectory()
     } catch {
       // Reported by unitRecords, in order.
     }
@@ -44,19 +70,27 @@ export async function inputUnits(paths: readonly string[], shard: readonly [numb
       units.push({ path, folder: null })
       continue
     }
-    units.push(...(await folderUnits(path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
+    const found = await folderUnits(path)
+    if (found.skipped > 0) skipped.push({ folder: path, files: found.skipped })
+    units.push(...found.units.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
   }
   const [index, count] = shard
-  return units.filter((_, i) => i % count === index)
+  return { units: units.filter((_, i) => i % count === index), skipped }
 }
 
+/** The files a folder input reads: `robots.txt`, or any name ending in `.txt` (the corpus names each file after its host). */
+const ROBOTS_FILE = /(^|\.)txt$/i
+const isRobotsFile = (name: string): boolean => ROBOTS_FILE.test(name)
+
 /**
- * The files under `root`, at any depth. A symbolic link to a file is read as that file; a link to a
- * folder is not followed, so a link loop cannot make the walk endless; a link that resolves to
- * nothing (dangling, looping) stays a unit and becomes an error record when read.
+ * The robots.txt files under `root`, at any depth, and how many other files were skipped. A
+ * symbolic link to a file is read as that file; a link to a folder is not followed, so a link loop
+ * cannot make the walk endless; a link that resolves to nothing (dangling, looping) stays a unit
+ * and becomes an error record when read.
  */
-async function folderUnits(root: string): Promise<InputUnit[]> {
+async function folderUnits(root: string): Promise<{ units: InputUnit[]; skipped: number }> {
   const units: InputUnit[] = []
+  let skipped = 0
   const folders = [root]
   for (let dir = folders.pop(); dir !== undefined; dir = folders.pop()) {
     let entries: Dirent[]
@@ -68,26 +102,103 @@ async function folderUnits(root: string): Promise<InputUnit[]> {
     }
     for (const entry of entries) {
       const path = join(dir, entry.name)
-      if (entry.isDirectory()) folders.push(path)
-      else if (entry.isFile()) units.push({ path, folder: root })
-      else if (entry.isSymbolicLink()) {
-        let file = true
+      if (entry.isDirectory()) {
+        folders.push(path)
+        continue
+      }
+      let file = entry.isFile()
+      if (!file && entry.isSymbolicLink()) {
+        file = true
         try {
           file = !(await stat(path)).isDirectory()
         } catch {
           // Read as a file, it gives the error record.
         }
-        if (file) units.push({ path, folder: root })
       }
+      if (!file) continue
+      if (isRobotsFile(entry.name)) units.push({ path, folder: root })
+      else skipped++
     }
+  }
+  return { units, skipped }
+}
+
+const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e))
+
+/** The most files a listing may name (Common Crawl's largest name about 100,000). */
+const MAX_LISTED = 10_000_000
+/** The longest line of a listing. */
+const MAX_LISTING_LINE = 8192
+/** The time a listing's download may take (Common Crawl's are a few MB). */
+const LISTING_TIMEOUT_MS = 300_000
+
+/**
+ * The files a paths listing names, one per line (blank lines and `#` comments skipped), each
+ * relative to `prefix` unless it is a URL itself; a listing that cannot be read is one error unit.
+ */
+async function listingUnits(listing: string, options: UnitOptions): Promise<InputUnit[]> {
+  const units: InputUnit[] = []
+  try {
+    for await (const line of listingLines(listing, options.userAgent)) {
+      if (line.length > MAX_LISTING_LINE) throw new Error(`a line longer than ${MAX_LISTING_LINE} characters`)
+      const entry = line.trim()
+      if (entry === '' || entry.startsWith('#')) continue
+      if (units.length === MAX_LISTED) throw new Error(`more than ${MAX_LISTED} files listed`)
+      units.push({ path: listedPath(entry, options.prefix), folder: null })
+    }
+  } catch (e) {
+    return [{ path: listing, folder: null, error: `cannot read the listing ${listing}: ${errorCode(e)}` }]
   }
   return units
 }
 
-const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e)
+/** A listing's line resolved against the prefix (a URL ending in `/`, or a folder). */
+function listedPath(line: string, prefix: string): string {
+  if (isUrl(line)) return line
+  const relativePath = line.replace(/^\/+/, '')
+  return isUrl(prefix) ? new URL(relativePath, prefix).href : join(prefix, relativePath)
+}
+
+/** The lines of a listing file or URL, gunzipped when its name ends in `.gz`. */
+async function* listingLines(listing: string, userAgent: string): AsyncGenerator<string> {
+  let bytes: Readable
+  if (isUrl(listing)) {
+    const res = await fetch(listing, { headers: { 'user-agent': userAgent }, signal: AbortSignal.timeout(LISTING_TIMEOUT_MS) })
+    if (res.status !== 200 || res.body === null) {
+      res.body?.cancel().catch(() => undefined)
+      throw new Error(`HTTP ${res.status}`)
+    }
+    bytes = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>)
+  } else {
+    bytes = createReadStream(listing)
+  }
+  const gzip = /\.gz$/i.test(isUrl(listing) ? listing.replace(/[?#].*$/, '') : listing)
+  const stream: Readable = gzip ? bytes.pipe(createGunzip()) : bytes
+  // pipe() does not pass the source's errors on.
+  if (gzip) bytes.on('error', (e) => stream.destroy(e))
+  const decoder = new TextDecoder()
+  let text = ''
+  try {
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true })
+      const lines = text.split('\n')
+      text = lines.pop()!
+      yield* lines
+      if (text.length > MAX_LISTING_LINE) throw new Error(`a line longer than ${MAX_LISTING_LINE} characters`)
+    }
+    text += decoder.decode()
+    if (text !== '') yield text
+  } finally {
+    stream.destroy()
+    bytes.destroy()
+  }
+}
+
+/** How inputs are read: the bound on a pipe's copy, and the User-Agent of fetches. */
+export interface ReadOptions { maxPipeBytes: number; userAgent: string }
 
 /** The records of one unit; a pipe is copied up to `maxPipeBytes` bytes (see spooled). */
-export async function* unitRecords(unit: InputUnit, maxPipeBytes: number): AsyncGenerator<SurveyRecord> {
+export async function* unitRecords(unit: InputUnit, options: ReadOptions): AsyncGenerator<SurveyRecord> {
   if (unit.error !== undefined) {
     yield failed(unit.path, 0, unit.error)
     return
@@ -97,6 +208,10 @@ export async function* unitRecords(unit: InputUnit, maxPipeBytes: number): Async
     return
   }
   const path = unit.path
+  if (isUrl(path)) {
+    yield* guarded(path, sourceRecords(() => HttpSource.open(path, { userAgent: options.userAgent }), path))
+    return
+  }
   let kind: Stats
   try {
     kind = await stat(path)
@@ -107,8 +222,18 @@ export async function* unitRecords(unit: InputUnit, maxPipeBytes: number): Async
   // A device (/dev/zero) is refused: copied like a pipe, it could fill the disk without end.
   if (!kind.isFile() && !kind.isFIFO() && !kind.isSocket()) yield failed(path, 0, `cannot read ${path}: not a file, a pipe or a folder`)
   else if (/\.jsonl$/i.test(path)) yield* guarded(path, jsonlRecords(path))
-  else if (kind.isFile()) yield* guarded(path, warcRecords(path))
-  else yield* guarded(path, spooled(path, maxPipeBytes))
+  else if (kind.isFile()) yield* guarded(path, sourceRecords(() => fileSource(path), path))
+  else yield* guarded(path, spooled(path, options.maxPipeBytes))
+}
+
+/** The WARC records of a source opened here and closed when they are read (or the reader stops). */
+async function* sourceRecords(opening: () => Promise<ByteSource>, name: string): AsyncGenerator<SurveyRecord> {
+  const src = await opening()
+  try {
+    yield* warcRecords(src, name)
+  } finally {
+    await src.close()
+  }
 }
 
 /**
@@ -145,7 +270,7 @@ async function* spooled(path: string, bound: number): AsyncGenerator<SurveyRecor
     // A socket (a child process's stdin, as node:child_process makes it) cannot be opened by path.
     const cut = await copyUpTo(STDIN.has(path) ? process.stdin : createReadStream(path), copy, bound)
     if (await startsJson(copy)) yield* jsonlRecords(copy, path)
-    else yield* warcRecords(copy, path)
+    else yield* sourceRecords(() => fileSource(copy), path)
     if (cut) yield failed(path, bound, `pipe input longer than the bound of ${bound} bytes (maxPipeBytes, --max-pipe-bytes): bytes from ${bound} not read`)
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -178,18 +303,22 @@ async function startsJson(file: string): Promise<boolean> {
 }
 
 function failed(source: string, offset: number, error: string, origin = ''): SurveyRecord {
-  return { origin, source, offset, status: null, body: null, bytes: 0, error }
+  return { origin, source, offset, captured: null, status: null, body: null, bytes: 0, error }
 }
 
 /**
  * A file of a folder of robots.txt files, as fetched with status 200. The origin is the file's path
- * in the folder without `.txt` (the shared corpus names each file after its host).
+ * in the folder without `.txt` (the shared corpus names each file after its host); for a file named
+ * `robots.txt`, its folder's path in the folder (the folder's own name at the top).
  */
 async function folderRecord(file: string, dir: string): Promise<SurveyRecord> {
-  const origin = relative(dir, file).replace(/\.txt$/i, '')
+  const inFolder = relative(dir, file)
+  const origin = /^robots\.txt$/i.test(basename(file))
+    ? (dirname(inFolder) === '.' ? basename(dir) : dirname(inFolder))
+    : inFolder.replace(/\.txt$/i, '')
   try {
     const { body, bytes } = await readHead(file)
-    return { origin, source: file, offset: 0, status: 200, body, bytes, error: null }
+    return { origin, source: file, offset: 0, captured: null, status: 200, body, bytes, error: null }
   } catch (e) {
     return failed(file, 0, `cannot read ${file}: ${errorCode(e)}`, origin)
   }
@@ -250,8 +379,8 @@ async function* offsetLines(path: string, max: number): AsyncGenerator<{ offset:
 const utf8 = new TextDecoder()
 
 /**
- * JSONL: one `{origin, status, body}` per line (`status` defaults to 200; blank lines skipped);
- * `source` names the file in the records.
+ * JSONL: one `{origin, status, body, captured}` per line (`status` required: a number, or null for
+ * no response; `captured` optional; blank lines skipped); `source` names the file in the records.
  */
 async function* jsonlRecords(path: string, source = path): AsyncGenerator<SurveyRecord> {
   for await (const { offset, line } of offsetLines(path, MAX_JSONL_LINE)) {
@@ -274,17 +403,23 @@ async function* jsonlRecords(path: string, source = path): AsyncGenerator<Survey
 
 function jsonRecord(value: unknown, source: string, offset: number): SurveyRecord {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return failed(source, offset, 'expected an object {origin, status, body}')
-  const { origin: rawOrigin, status = 200, body } = value as Record<string, unknown>
+  const { origin: rawOrigin, status, body, captured: rawCaptured } = value as Record<string, unknown>
   let origin: string
   try {
     origin = robotsOrigin(String(rawOrigin))
   } catch {
     return failed(source, offset, 'origin: expected an http(s) URL')
   }
+  // A line without a status says nothing of what the server answered: not taken as a 200.
+  if (status === undefined) return failed(source, offset, 'status: missing (an HTTP status, or null for no response)', origin)
   if (status !== null && (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999)) {
     return failed(source, offset, 'status: expected an HTTP status (100-999) or null', origin)
   }
   if (body !== undefined && body !== null && typeof body !== 'string') return failed(source, offset, 'body: expected a string', origin)
+  const captured = rawCaptured === undefined || rawCaptured === null ? null : typeof rawCaptured === 'string' ? capturedDate(rawCaptured) : undefined
+  if (captured === undefined || (captured === null && rawCaptured !== undefined && rawCaptured !== null)) {
+    return failed(source, offset, 'captured: expected an ISO 8601 date (2024-07-13T05:12:34Z) or null', origin)
+  }
   const bytes = typeof body === 'string' ? encoder.encode(body) : new Uint8Array(0)
-  return { origin, source, offset, status, body: bytes.length > DEFAULT_MAX_BYTES ? bytes.slice(0, DEFAULT_MAX_BYTES) : bytes, bytes: bytes.length, error: null }
+  return { origin, source, offset, captured, status, body: bytes.length > DEFAULT_MAX_BYTES ? bytes.slice(0, DEFAULT_MAX_BYTES) : bytes, bytes: bytes.length, error: null }
 }

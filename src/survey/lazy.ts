@@ -5,7 +5,7 @@
 
 import { loadSurveyChunk } from './load.js'
 import { sourcesOf, surveyPlan } from './plan.js'
-import type { SurveyInput, SurveyOptions, SurveyRow } from './types.js'
+import type { SurveyInput, SurveyOptions, SurveyRun, SurveySummary } from './types.js'
 
 function onNode(): boolean {
   const p = (globalThis as { process?: { versions?: { node?: unknown } } }).process
@@ -13,9 +13,10 @@ function onNode(): boolean {
 }
 
 /**
- * One row per robots.txt of the input (WARC/WARC.gz files, folders of files, JSONL of
- * `{origin, status, body}`, or `{origins}` to fetch live), in input order, for each crawler and
- * path of `options` (default: every crawler preset, path `/`). Node only.
+ * One row per robots.txt of the input (WARC/WARC.gz files or their URLs, Common Crawl paths
+ * listings, folders of files, JSONL of `{origin, status, body}`, or `{origins}` to fetch live), in
+ * input order, for each crawler and path of `options` (default: every crawler preset, path `/`),
+ * and their summary (`summary`, once the rows are read). Node only.
  *
  * @example
  * ```ts
@@ -28,20 +29,32 @@ function onNode(): boolean {
  * }
  * ```
  */
-export function surveyRobots(input: SurveyInput, options?: SurveyOptions): AsyncIterable<SurveyRow> {
+export function surveyRobots(input: SurveyInput, options?: SurveyOptions): SurveyRun {
   // Checked here, at the call, and what was checked is what runs: the chunk reads neither again.
   const sources = sourcesOf(input)
   const plan = surveyPlan(options)
+  let settle: { resolve: (s: SurveySummary) => void; reject: (e: unknown) => void } | undefined
+  const summary = new Promise<SurveySummary>((resolve, reject) => (settle = { resolve, reject }))
+  summary.catch(() => undefined)
   return {
+    summary,
     async *[Symbol.asyncIterator]() {
-      if (!onNode()) throw new Error('surveyRobots runs on Node only (it reads files and uses worker threads)')
-      let chunk: Awaited<ReturnType<typeof loadSurveyChunk>>
       try {
-        chunk = await loadSurveyChunk()
+        if (!onNode()) throw new Error('surveyRobots runs on Node only (it reads files and uses worker threads)')
+        let chunk: Awaited<ReturnType<typeof loadSurveyChunk>>
+        try {
+          chunk = await loadSurveyChunk()
+        } catch (e) {
+          throw new Error(`surveyRobots: the survey module (dist/survey.js) could not be loaded: ${e instanceof Error ? e.message : String(e)}`)
+        }
+        const run = chunk.surveyChecked(sources, plan)
+        // The first iteration to end settles the summary (a later settle does nothing).
+        run.summary.then(settle!.resolve, settle!.reject)
+        yield* run
       } catch (e) {
-        throw new Error(`surveyRobots: the survey module (dist/survey.js) could not be loaded: ${e instanceof Error ? e.message : String(e)}`)
+        settle!.reject(e)
+        throw e
       }
-      yield* chunk.surveyChecked(sources, plan)
     },
   }
 }

@@ -1,11 +1,11 @@
 // The survey's options, checked once: which crawlers (name and tokens) and which paths every row
-// reports, the thread count, the shard and the bound on a pipe's copy. Bad options throw a
-// TypeError saying what was expected.
+// reports, the thread count, the shard, the summary's grouping, a paths listing's prefix and the
+// bound on a pipe's copy. Bad options throw a TypeError saying what was expected.
 // A plan is plain frozen data: it is sent to worker threads as it is.
 
 import { agentTokens, fail } from '../engine/args.js'
 import { asciiLower } from '../engine/bytes.js'
-import { CRAWLER_SETS, crawlers as presets, type Crawler } from '../engine/crawlers.js'
+import { closestCrawlers, CRAWLER_SETS, crawlers as presets, type Crawler } from '../engine/crawlers.js'
 import type { SurveyInput, SurveyOptions } from './types.js'
 
 /** One crawler of a plan: its name in the rows and the tokens it obeys. */
@@ -25,7 +25,16 @@ export interface SurveyPlan {
   readonly timeoutMs: number
   /** The most bytes of a pipe copied to be read (inputs.ts). */
   readonly maxPipeBytes: number
+  /** The summary's grouping. */
+  readonly by: SurveyBy | null
+  /** What a paths listing's lines are relative to: a URL ending in `/`, or a folder. */
+  readonly prefix: string
 }
+
+export type SurveyBy = 'month' | 'year' | 'source'
+const BY: readonly SurveyBy[] = ['month', 'year', 'source']
+/** Where Common Crawl serves the files its paths listings name. */
+export const COMMON_CRAWL_PREFIX = 'https://data.commoncrawl.org/'
 
 /** The preset sets, in the order reports show them. */
 export const SETS: readonly string[] = CRAWLER_SETS
@@ -51,13 +60,21 @@ function plannedOf(p: Crawler): PlannedCrawler {
   return Object.freeze({ name: p.name, tokens: p.tokens, sets: p.sets })
 }
 
+/** A name that is no preset: the TypeError says which presets come closest. */
+function unknownCrawler(name: string, param: string): never {
+  const near = closestCrawlers(name)
+  const hint = near.length > 0 ? `did you mean ${near.join(' or ')}? ` : ''
+  return fail(param, `a crawler preset's name (${hint}a raw robots.txt token goes in options.tokens)`, name)
+}
+
 /** Checks `options` and resolves crawler names and sets against the presets. */
 export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const o = options ?? {}
   const byName = new Map(presets.map((p) => [asciiLower(p.name), p]))
-  const names = stringList(o.crawlers, 'options.crawlers', 'crawler names or robots.txt tokens')
+  const names = stringList(o.crawlers, 'options.crawlers', 'crawler preset names')
   const sets = stringList(o.sets, 'options.sets', `set names: ${SETS.join(', ')}`)
+  const tokens = stringList(o.tokens, 'options.tokens', 'robots.txt product tokens')
   sets.forEach((s, i) => SETS.includes(s) || fail(`options.sets[${i}]`, `one of ${SETS.join(', ')}`, s))
   const chosen: PlannedCrawler[] = []
   const seen = new Set<string>()
@@ -67,15 +84,17 @@ export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
     chosen.push(c)
   }
   for (const p of presets) if (p.sets.some((s) => sets.includes(s))) add(plannedOf(p))
-  names.forEach((n, i) => {
-    const preset = byName.get(asciiLower(n))
-    // A name that is no preset is a crawler of its own, obeying that one token.
-    add(preset !== undefined ? plannedOf(preset) : Object.freeze({ name: n, tokens: Object.freeze([agentTokens(n, `options.crawlers[${i}]`)[0]!]), sets: Object.freeze([]) }))
-  })
-  if (names.length === 0 && sets.length === 0) for (const p of presets) add(plannedOf(p))
-  const given = stringList(o.paths, 'options.paths', 'paths starting with "/"')
-  given.forEach((p, i) => p.startsWith('/') || fail(`options.paths[${i}]`, 'a path starting with "/"', p))
-  const paths = [...new Set(['/', ...given])]
+  names.forEach((n, i) => add(plannedOf(byName.get(asciiLower(n)) ?? unknownCrawler(n, `options.crawlers[${i}]`))))
+  // A token given is a crawler of its own, obeying that one token.
+  tokens.forEach((t, i) => add(Object.freeze({ name: t, tokens: Object.freeze([agentTokens(t, `options.tokens[${i}]`)[0]!]), sets: Object.freeze([]) })))
+  const given = o.crawlers !== undefined || o.sets !== undefined || o.tokens !== undefined
+  // Empty lists are not "no choice": a survey of no crawler would count nothing, and every preset
+  // is not what was asked for.
+  if (given && chosen.length === 0) fail('options.crawlers', 'at least one crawler (crawlers, sets or tokens), or none of the three for every preset', o.crawlers)
+  if (!given) for (const p of presets) add(plannedOf(p))
+  const extra = stringList(o.paths, 'options.paths', 'paths starting with "/"')
+  extra.forEach((p, i) => p.startsWith('/') || fail(`options.paths[${i}]`, 'a path starting with "/"', p))
+  const paths = [...new Set(['/', ...extra])]
   if (paths.length > MAX_PATHS) fail('options.paths', `at most ${MAX_PATHS - 1} paths besides "/"`, o.paths)
   let shard: [number, number] = [0, 1]
   if (o.shard !== undefined) {
@@ -93,7 +112,24 @@ export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
     concurrency: integerOption(o.concurrency, 'options.concurrency', 1, 1024, 16),
     timeoutMs: integerOption(o.timeoutMs, 'options.timeoutMs', 1, 600_000, 10_000),
     maxPipeBytes: integerOption(o.maxPipeBytes, 'options.maxPipeBytes', 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PIPE_BYTES),
+    by: o.by === undefined ? null : BY.includes(o.by) ? o.by : fail('options.by', `one of ${BY.join(', ')}`, o.by),
+    prefix: prefixOption(o.prefix),
   })
+}
+
+/** A listing's prefix: an http(s) URL (given a trailing `/`, so that lines resolve under it) or a folder. */
+function prefixOption(value: unknown): string {
+  if (value === undefined) return COMMON_CRAWL_PREFIX
+  if (typeof value !== 'string' || value === '') fail('options.prefix', 'an http(s) URL or a folder path', value)
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return fail('options.prefix', 'an http(s) URL or a folder path', value)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('options.prefix', 'an http(s) URL or a folder path', value)
+  return url.href.endsWith('/') ? url.href : `${url.href}/`
 }
 
 /** The input, checked: files and folders to read, origins to fetch. */

@@ -16,6 +16,8 @@ export interface SurveyRecord {
   origin: string
   source: string
   offset: number
+  /** When it was captured, ISO 8601 to the second in UTC; null when unknown. */
+  captured: string | null
   /** HTTP status; null when there was no response (then `error` says why, or the fetch failed). */
   status: number | null
   /** The first DEFAULT_MAX_BYTES of the decoded body; null without a body. */
@@ -24,16 +26,17 @@ export interface SurveyRecord {
   bytes: number
   /** Set when the record could not be read: the row has outcome `error`. */
   error: string | null
+  /** No response (status null): the failure's code, when the input knows it (a live fetch). */
+  failure?: string
 }
 
 /** The outcome of a record's status. */
 function outcomeOf(rec: SurveyRecord): SurveyOutcome {
   if (rec.error !== null) return 'error'
   if (rec.status === null) return 'disallow-all'
-  const decision = statusOutcome(rec.status)
-  // An archive holds one response: a redirect whose target it does not hold is taken as a chain
-  // that cannot be followed, which RFC 9309 2.3.1.2 handles as a 404.
-  return decision === 'redirect' ? 'allow-all' : decision
+  // An archive holds one response: a redirect whose target it does not hold is a chain that cannot
+  // be followed, which statusOutcome (RFC 9309 2.3.1.2) answers as a 404.
+  return statusOutcome(rec.status)
 }
 
 /**
@@ -42,12 +45,28 @@ function outcomeOf(rec: SurveyRecord): SurveyOutcome {
  * index into those. `expandRow` makes the SurveyRow of it, so threads 1 and N build rows alike.
  */
 export type PackedRow = [
-  origin: string, source: string, offset: number, outcome: SurveyOutcome, status: number | null, bytes: number,
+  origin: string, source: string, offset: number, captured: string | null, outcome: SurveyOutcome, status: number | null, bytes: number,
   error: string | null, sitemaps: number, lintErrors: number, lintCodes: string[],
   selections: PackedSelection[], crawlerSelections: number[],
 ]
-/** One selection's values: its class, named, [allowed, line] per path, Crawl-delay, [category, allowed] pairs. */
+/**
+ * One selection's values: its class (null when the outcome is not `ok`), named, [allowed, line]
+ * per path, Crawl-delay, [category, allowed] pairs. `by` follows from class and named.
+ */
 type PackedSelection = [cls: SurveyCrawler['class'], named: boolean, paths: (boolean | number)[], crawlDelay: number | null, preferences: (string | boolean | null)[]]
+
+// Indices of a packed row's fields that packRow fills in after the start.
+const SITEMAPS = 8
+const LINT_ERRORS = 9
+const LINT_CODES = 10
+const SELECTIONS = 11
+const CRAWLER_SELECTIONS = 12
+
+/** The row's error column: why an `error` record could not be read, or a failure's code when no response came. */
+function errorColumn(rec: SurveyRecord, outcome: SurveyOutcome): string | null {
+  if (outcome === 'error') return rec.error
+  return outcome === 'disallow-all' && rec.status === null ? (rec.failure ?? null) : null
+}
 
 /** The row of one record under `plan`. */
 export function surveyRow(rec: SurveyRecord, plan: SurveyPlan): SurveyRow {
@@ -57,12 +76,14 @@ export function surveyRow(rec: SurveyRecord, plan: SurveyPlan): SurveyRow {
 /** The row of one record under `plan`, packed. */
 export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   const outcome = outcomeOf(rec)
-  const row: PackedRow = [rec.origin, rec.source, rec.offset, outcome, rec.status, rec.bytes, rec.error, 0, 0, [], [], []]
+  const row: PackedRow = [rec.origin, rec.source, rec.offset, rec.captured, outcome, rec.status, rec.bytes, errorColumn(rec, outcome), 0, 0, [], [], []]
   if (outcome === 'error') return row
-  const sel = row[11]
+  const sel = row[CRAWLER_SELECTIONS]
   if (outcome !== 'ok') {
+    // No rules were read: no class and no `by` (a failure is not a site's choice to block), and the
+    // verdicts are the outcome's, as a crawler acts on it.
     const allowed = outcome === 'allow-all'
-    row[10].push([allowed ? 'allowed' : 'blocked', false, plan.paths.flatMap(() => [allowed, 0]), null, []])
+    row[SELECTIONS].push([null, false, plan.paths.flatMap(() => [allowed, 0]), null, []])
     for (let i = 0; i < plan.crawlers.length; i++) sel.push(0)
     return row
   }
@@ -74,15 +95,15 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
   const findings = lint({ robots, body, size: rec.bytes, truncated: rec.bytes > body.length || body.length > DEFAULT_MAX_BYTES }).findings
   const codes = new Set<string>()
   for (const f of findings) {
-    if (f.severity === 'error') row[8]++
+    if (f.severity === 'error') row[LINT_ERRORS]++
     if (f.severity !== 'info') codes.add(f.code)
   }
-  row[9] = [...codes].sort()
+  row[LINT_CODES] = [...codes].sort()
   const results = agentSetVerdicts(robots, tokenSets(plan), plan.paths)
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
     sel.push(r.selection)
-    if (r.selection < row[10].length) continue
+    if (r.selection < row[SELECTIONS].length) continue
     // The first crawler of a selection answers for all of them: Crawl-delay and preferences come
     // from the groups naming the tokens, else the global ones, the very groups the selection is.
     const tokens = plan.crawlers[i]!.tokens
@@ -95,9 +116,9 @@ export function packRow(rec: SurveyRecord, plan: SurveyPlan): PackedRow {
     const cls = r.disallows === 0 ? 'allowed' : disallowed === r.verdicts.length && r.allows === 0 ? 'blocked' : 'partial'
     const prefs: (string | boolean | null)[] = []
     for (const [category, p] of Object.entries(robots.usagePreferences(tokens))) prefs.push(category, p.allowed)
-    row[10].push([cls, r.named, paths, robots.crawlDelay(tokens) ?? null, prefs])
+    row[SELECTIONS].push([cls, r.named, paths, robots.crawlDelay(tokens) ?? null, prefs])
   }
-  row[7] = robots.sitemaps.length
+  row[SITEMAPS] = robots.sitemaps.length
   return row
 }
 
@@ -121,20 +142,21 @@ function tokenSets(plan: SurveyPlan): readonly (readonly string[])[] {
  * preferences, which freezing makes safe to hand out.
  */
 export function expandRow(p: PackedRow, plan: SurveyPlan): SurveyRow {
-  const shared = p[10].map(([cls, named, flat, crawlDelay, prefs]) => {
+  const shared = p[SELECTIONS].map(([cls, named, flat, crawlDelay, prefs]) => {
     const paths: SurveyPathVerdict[] = []
     for (let k = 0; k < plan.paths.length; k++) paths.push(Object.freeze({ path: plan.paths[k]!, allowed: flat[2 * k] as boolean, line: flat[2 * k + 1] as number }))
     // Categories are text from the file: an object with no prototype.
     const preferences = Object.create(null) as Record<string, boolean | null>
     for (let j = 0; j < prefs.length; j += 2) preferences[prefs[j] as string] = prefs[j + 1] as boolean | null
-    return { class: cls, named, paths: Object.freeze(paths) as SurveyPathVerdict[], preferences: Object.freeze(preferences), crawlDelay }
+    const by: SurveyCrawler['by'] = cls === null ? null : named ? 'name' : '*'
+    return { class: cls, by, named, paths: Object.freeze(paths) as SurveyPathVerdict[], preferences: Object.freeze(preferences), crawlDelay }
   })
-  const crawlers = p[11].map((s, i): SurveyCrawler => {
+  const crawlers = p[CRAWLER_SELECTIONS].map((s, i): SurveyCrawler => {
     const v = shared[s]!
-    return Object.freeze({ name: plan.crawlers[i]!.name, class: v.class, named: v.named, paths: v.paths, preferences: v.preferences, crawlDelay: v.crawlDelay })
+    return Object.freeze({ name: plan.crawlers[i]!.name, class: v.class, by: v.by, named: v.named, paths: v.paths, preferences: v.preferences, crawlDelay: v.crawlDelay })
   })
   return Object.freeze({
-    origin: p[0], source: p[1], offset: p[2], outcome: p[3], status: p[4], bytes: p[5], error: p[6], sitemaps: p[7], lintErrors: p[8],
-    lintCodes: Object.freeze(p[9]) as string[], crawlers: Object.freeze(crawlers) as SurveyCrawler[],
+    origin: p[0], source: p[1], offset: p[2], captured: p[3], outcome: p[4], status: p[5], bytes: p[6], error: p[7], sitemaps: p[SITEMAPS], lintErrors: p[LINT_ERRORS],
+    lintCodes: Object.freeze(p[LINT_CODES]) as string[], crawlers: Object.freeze(crawlers) as SurveyCrawler[],
   })
 }

@@ -1,5 +1,5 @@
-// WARC and WARC.gz input, read with warcio (a maintained WARC library, bundled into the survey
-// chunk). Response records become survey records; request, metadata, warcinfo and other records
+// WARC and WARC.gz input (a file or a URL: byte-source.ts), read with warcio (a maintained WARC
+// library, bundled into the survey chunk). Response records become survey records; request, metadata, warcinfo and other records
 // are skipped. warcio stops without a word at truncated or garbage gzip data, reads anything as
 // a record, reads a record as long as it says whatever follows, and never returns from skipping a
 // record cut short, so this module checks what it gets: a record must start with a `WARC/` version
@@ -13,17 +13,20 @@
 // them. Offsets only grow, so a hostile file cannot make this loop; every body is cut to
 // DEFAULT_MAX_BYTES as it is read.
 //
-// A WARC.gz's members are inflated here by node:zlib (gzip.ts's GzipMembers: native, several times
-// pako's speed) and warcio parses the inflated stream; a member too large to inflate at once is
-// read by warcio's own gzip reader instead, and then the native reader takes over again.
+// A WARC.gz's members are inflated by node:zlib (gzip.ts's GzipMembers: native, several times
+// pako's speed) and read one by one: a whole non-response record is skipped, a plain response
+// (Common Crawl's) is read here from its bytes (fastResponse, held to warcio's reading by the
+// tests), and any other member is parsed by warcio on its own, so a record never runs past its
+// member. A member too large to inflate at once is read by warcio's own gzip reader instead, and
+// then the native reader takes over again.
 
-import { createReadStream } from 'node:fs'
-import { open, stat, type FileHandle } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { AsyncIterReader, LimitReader, StatusAndHeaders, StatusAndHeadersParser, WARCParser, type WARCRecord } from 'warcio'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES } from '../engine/robots.js'
 import { robotsOrigin } from '../http/origin.js'
-import { GzipMembers, nativeGzip } from './gzip.js'
+import { SourceError, sourceChunks, sourceStart, type ByteSource } from './byte-source.js'
+import { GzipMembers, nativeGzip, type GzipMember } from './gzip.js'
 import type { SurveyRecord } from './row.js'
 
 const GZIP_MAGIC = [0x1f, 0x8b, 0x08]
@@ -32,128 +35,265 @@ const WARC_START = [...new TextEncoder().encode('WARC/')]
 const SCAN_CHUNK = 1 << 16
 
 /**
- * The records of one WARC or WARC.gz file, with error records for what could not be read; `name`
- * names the file in the records (and by its name, says gzip). Throws only when the file itself
- * cannot be read (the caller reports that).
+ * The records of one WARC or WARC.gz file (a local file or a URL: `src`), with error records for
+ * what could not be read; `name` names the file in the records (and by its name, says gzip).
+ * Throws only when the file itself cannot be read (the caller reports that).
  */
-export async function* warcRecords(path: string, name = path): AsyncGenerator<SurveyRecord> {
-  const size = (await stat(path)).size
+export async function* warcRecords(src: ByteSource, name: string): AsyncGenerator<SurveyRecord> {
+  const size = src.size
   // A .gz name counts as much as the magic: a file whose first member is damaged is still gzip
   // (read as plain WARC, its intact members would all be lost), unless it starts as a plain WARC.
-  const head = await fileStart(path, Math.max(GZIP_MAGIC.length, WARC_START.length))
+  const head = await sourceStart(src, Math.max(GZIP_MAGIC.length, WARC_START.length))
   const gz = startsWith(head, GZIP_MAGIC) || (/\.gz$/i.test(name) && !startsWith(head, WARC_START))
   let start = 0
   // Native inflation, until a member too large for it: warcio's reader then reads that member.
   let native = gz && nativeGzip
   // The file, read at each plain record's declared end and to find where reading resumes.
-  let handle: FileHandle | null = null
-  let peek: FileWindow | null = null
-  try {
-    while (start < size) {
-      const members = native ? new GzipMembers(path, start, size) : null
-      const chunks = members?.chunks()
-      const file = chunks === undefined ? createReadStream(path, { start, highWaterMark: SCAN_CHUNK }) : null
-      const source = chunks !== undefined ? new AsyncIterReader(chunks, null) : file!
-      // Offsets in the file: a native member's start, or warcio's own (in the compressed file for .gz).
-      const at = (parserOffset: number): number => (members !== null ? members.fileOffset(parserOffset) : start + parserOffset)
-      let end = start
-      let stopped: string | null = null
-      let resume: number | null = null
-      const parser = new WARCParser(source, { keepHeadersCase: true, parseHttp: false })
-      // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
-      // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
-      let nextAt: number | null = null
-      try {
-        for await (const record of parser) {
-          const offset = nextAt ?? at(parser.offset)
-          // Past the large member warcio was reading for the native reader: back to that reader.
-          if (!native && gz && nativeGzip && offset > start) {
-            resume = offset
-            break
-          }
-          if (!record.warcHeaders.statusline.startsWith('WARC/')) {
-            stopped = 'not a WARC record (no WARC/ version line)'
-            end = offset
-            break
-          }
-          const { rec, complete } = await readRecord(record, name, offset)
-          if (!complete) {
-            stopped = 'truncated WARC record'
-            end = offset
-            break
-          }
-          end = members !== null ? offset : start + parser.offset + parser.recordLength
-          if (!gz) {
-            // warcio reads a record as long as it says, whatever follows: a record cut short takes the
-            // next record's first bytes as its own and the next record is lost (warcio only warns).
-            // So a record counts only when its declared end is followed by CR/LF bytes and then the
-            // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
-            // its header block only, when its end is sound: a body may hold a WARC). A record cut short
-            // in its header block takes the next record's header lines as its own, so its Content-Length
-            // and block too, and may end soundly.
-            peek ??= new FileWindow((handle = await open(path, 'r')))
-            const headEnd = start + parser._warcHeadersLength
-            const after = await separatorEnd(peek, end)
-            const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
-            if (inner !== null) {
-              stopped = 'truncated WARC record (it runs into the next record)'
-              end = offset
-              break
-            }
-            if (!after.followed) {
-              if (rec !== null) yield rec
-              stopped = 'not a WARC record (no WARC/ version line)'
-              end = after.at
-              break
-            }
-            nextAt = after.at
-          }
-          if (rec !== null) yield rec
-        }
-        if (stopped === null && resume === null) {
-          if (members !== null) {
-            const stop = members.stop
-            if (stop !== null && stop.reason === null) {
-              native = false
-              start = stop.at
-              continue
-            }
-            if (stop !== null) {
-              stopped = stop.reason
-              end = stop.at
-            }
-          } else {
-            end = Math.max(end, start + parser.offset)
-            if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
-          }
-        }
-      } catch (e) {
-        stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
-        end = Math.max(end, at(parser.offset))
-      } finally {
-        // The reader left early (a stop, a hand-over) still holds the file open.
-        await chunks?.return(undefined)
-        file?.destroy()
+  const peek = new FileWindow(src)
+  while (start < size) {
+    if (native) {
+      const members = new GzipMembers(src, start)
+      for await (const member of members.members()) {
+        if (member.data.length === 0 || wholeOtherRecord(member.data)) continue
+        // Most members are one plain response: read at once, with no generator of their own.
+        const fast = fastResponse(member.data, name, member.offset)
+        if (fast !== null) yield fast
+        else yield* memberRecords(member, name)
       }
-      native = gz && nativeGzip
-      if (resume !== null) {
-        start = resume
+      const stop = members.stop
+      if (stop === null) return
+      if (stop.reason === null) {
+        native = false
+        start = stop.at
         continue
       }
-      if (stopped === null) return
-      peek ??= new FileWindow((handle = await open(path, 'r')))
-      const next = await nextRecordStart(peek, end + 1, gz)
-      yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+      const next = await nextRecordStart(peek, stop.at + 1, true)
+      yield errorRecord(name, stop.at, `${stop.reason}: bytes ${stop.at}-${(next ?? size) - 1} skipped`)
       if (next === null) return
       start = next
+      continue
     }
-  } finally {
-    await handle?.close()
+    // A plain WARC, or a WARC.gz member too large for the native reader: warcio reads the file's
+    // bytes (inflating them itself), with its offsets (in the compressed file for .gz).
+    const file = sourceChunks(src, start, SCAN_CHUNK)
+    const at = (parserOffset: number): number => start + parserOffset
+    let end = start
+    let stopped: string | null = null
+    let resume: number | null = null
+    const parser = new WARCParser(file, { keepHeadersCase: true, parseHttp: false })
+    // Plain WARC: where the next record starts, as found after the last one's declared end (warcio
+    // keeps the previous record's offset when a `WARC/` line follows a record with no separator).
+    let nextAt: number | null = null
+    try {
+      for await (const record of parser) {
+        const offset = nextAt ?? at(parser.offset)
+        // Past the large member warcio was reading for the native reader: back to that reader.
+        if (gz && nativeGzip && offset > start) {
+          resume = offset
+          break
+        }
+        if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+          stopped = 'not a WARC record (no WARC/ version line)'
+          end = offset
+          break
+        }
+        const { rec, complete } = await readRecord(record, name, offset)
+        if (!complete) {
+          stopped = 'truncated WARC record'
+          end = offset
+          break
+        }
+        end = start + parser.offset + parser.recordLength
+        if (!gz) {
+          // warcio reads a record as long as it says, whatever follows: a record cut short takes the
+          // next record's first bytes as its own and the next record is lost (warcio only warns).
+          // So a record counts only when its declared end is followed by CR/LF bytes and then the
+          // end of the file or a `WARC/` line, and no `WARC/1.` record start lies inside it (inside
+          // its header block only, when its end is sound: a body may hold a WARC). A record cut short
+          // in its header block takes the next record's header lines as its own, so its Content-Length
+          // and block too, and may end soundly.
+          const headEnd = start + parser._warcHeadersLength
+          const after = await separatorEnd(peek, end)
+          const inner = await nextRecordStart(peek, offset + 1, false, after.followed ? headEnd : end)
+          if (inner !== null) {
+            stopped = 'truncated WARC record (it runs into the next record)'
+            end = offset
+            break
+          }
+          if (!after.followed) {
+            if (rec !== null) yield rec
+            stopped = 'not a WARC record (no WARC/ version line)'
+            end = after.at
+            break
+          }
+          nextAt = after.at
+        }
+        if (rec !== null) yield rec
+      }
+      if (stopped === null && resume === null) {
+        end = Math.max(end, start + parser.offset)
+        if (end < size) stopped = gz ? 'truncated or corrupt gzip data' : 'truncated or unreadable WARC data'
+      }
+    } catch (e) {
+      // The file could not be read at all from here: the caller reports it.
+      if (e instanceof SourceError) throw e
+      stopped = `unreadable WARC data (${e instanceof Error ? e.message : String(e)})`
+      end = Math.max(end, at(parser.offset))
+    } finally {
+      // A reader left early (a stop, a hand-over) is closed.
+      await file.return(undefined)
+    }
+    native = gz && nativeGzip
+    if (resume !== null) {
+      start = resume
+      continue
+    }
+    if (stopped === null) return
+    const next = await nextRecordStart(peek, end + 1, gz)
+    yield errorRecord(name, end, `${stopped}: bytes ${end}-${(next ?? size) - 1} skipped`)
+    if (next === null) return
+    start = next
   }
 }
 
+/**
+ * The records of one gzip member (its data inflated) that is not a whole non-response record
+ * (wholeOtherRecord) nor a plain response (fastResponse), read by warcio: the member's data alone,
+ * so that a record cut short inside its member is found there (warcio reads a record as long as it
+ * says, and in the members' joined stream would take the next member's bytes as its own) and
+ * reading goes on at the next member. Every record of a member has the member's offset.
+ */
+async function* memberRecords(member: GzipMember, name: string): AsyncGenerator<SurveyRecord> {
+  const { data, offset, end } = member
+  const skipped = (why: string): SurveyRecord => errorRecord(name, offset, `${why}: bytes ${offset}-${end - 1} skipped`)
+  const parser = new WARCParser(new AsyncIterReader([data], null), { keepHeadersCase: true, parseHttp: false })
+  try {
+    for await (const record of parser) {
+      if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+        yield skipped('not a WARC record (no WARC/ version line)')
+        return
+      }
+      const { rec, complete } = await readRecord(record, name, offset)
+      if (!complete) {
+        yield skipped('truncated WARC record')
+        return
+      }
+      if (rec !== null) yield rec
+    }
+  } catch (e) {
+    yield skipped(`unreadable WARC data (${e instanceof Error ? e.message : String(e)})`)
+  }
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n')
+const TYPE_LINE = Buffer.from('\r\nWARC-Type: ')
+const LENGTH_LINE = Buffer.from('\r\nContent-Length: ')
+const RESPONSE = Buffer.from('response\r\n')
+
+/**
+ * A gzip member's data that is exactly one well-formed record of a type other than response: a
+ * `WARC/1.` line, a header block with `WARC-Type: ` and `Content-Length: ` lines as Common Crawl
+ * writes them, and the block and CR LF CR LF filling the member to its end. Common Crawl writes
+ * each request and metadata record as such a member; reading them was most of the parsing of its
+ * files, and they give no row. Anything else (a response, several records in one member, another
+ * spelling, a record that says another length) goes to warcio and the checks above, as always.
+ */
+function wholeOtherRecord(data: Uint8Array): boolean {
+  if (data.length < 16 || !startsWith(data, WARC_START) || data[5] !== 0x31 || data[6] !== 0x2e) return false
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.length)
+  const headEnd = bytes.indexOf(CRLF2)
+  if (headEnd < 0 || headEnd > MAX_HEAD) return false
+  const type = bytes.indexOf(TYPE_LINE)
+  if (type < 0 || type > headEnd || bytes.compare(RESPONSE, 0, RESPONSE.length, type + TYPE_LINE.length, type + TYPE_LINE.length + RESPONSE.length) === 0) return false
+  const at = bytes.indexOf(LENGTH_LINE)
+  if (at < 0 || at > headEnd) return false
+  let length = 0
+  let i = at + LENGTH_LINE.length
+  for (; i < headEnd + 2 && bytes[i]! >= 0x30 && bytes[i]! <= 0x39 && i - at < 40; i++) length = length * 10 + bytes[i]! - 0x30
+  if (i === at + LENGTH_LINE.length || bytes[i] !== 0x0d || bytes[i + 1] !== 0x0a) return false
+  const end = headEnd + 4 + length
+  return end + 4 === data.length && bytes.indexOf(CRLF2, end) === end
+}
+
+const TARGET_LINE = 'WARC-Target-URI'
+const FAST_FIELDS = new Map([['warc-type', 'WARC-Type'], ['warc-target-uri', TARGET_LINE], ['warc-date', 'WARC-Date'], ['content-length', 'Content-Length']])
+const ENCODINGS = new Set(['transfer-encoding', 'content-encoding'])
+
+/**
+ * The record of a gzip member that is exactly one plain response record, read here without
+ * warcio; null for anything else, which warcio and readRecord then read (the same row, or the
+ * same error row, comes out either way: the tests hold the two paths to each other). Plain means:
+ * a `WARC/1.0` or `WARC/1.1` line; a header block of ASCII `Name: value` lines, no continuation
+ * line, with WARC-Type `response`, one WARC-Target-URI, at most one WARC-Date and one decimal
+ * Content-Length, spelt as here; the block and CR LF CR LF filling the member to its end; an HTTP
+ * head that ends within MAX_HEAD with a status line whose second word is a status from 100 to 999
+ * (as warcio reads it) and no Transfer-Encoding or Content-Encoding header (warcio decodes those);
+ * a WARC-Target-URI of an http(s) origin. Common Crawl's responses are such members.
+ */
+export function fastResponse(data: Uint8Array, source: string, offset: number): SurveyRecord | null {
+  if (data.length < 16 || !startsWith(data, WARC_START) || data[5] !== 0x31 || data[6] !== 0x2e || data[8] !== 0x0d || data[9] !== 0x0a) return null
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.length)
+  const warcEnd = bytes.indexOf(CRLF2)
+  if (warcEnd < 0 || warcEnd > MAX_HEAD) return null
+  for (let i = 0; i < warcEnd; i++) if (data[i]! >= 0x80) return null
+  const fields = new Map<string, string>()
+  const lines = bytes.toString('latin1', 10, warcEnd).split('\r\n')
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    if (colon <= 0 || line[0] === ' ' || line[0] === '\t') return null
+    const field = line.slice(0, colon)
+    const known = FAST_FIELDS.get(field.toLowerCase())
+    if (known === undefined) continue
+    if (known !== field || fields.has(known)) return null
+    fields.set(known, line.slice(colon + 1).trim())
+  }
+  const length = fields.get('Content-Length')
+  let uri = fields.get(TARGET_LINE)
+  if (fields.get('WARC-Type') !== 'response' || length === undefined || !/^[0-9]+$/.test(length) || uri === undefined) return null
+  const blockStart = warcEnd + 4
+  const blockEnd = blockStart + Number(length)
+  if (blockEnd + 4 !== data.length || bytes.indexOf(CRLF2, blockEnd) !== blockEnd) return null
+  const block = data.subarray(blockStart, blockEnd)
+  const end = headEnd(block)
+  if (end < 0 || end > MAX_HEAD) return null
+  const lineEnd = block.indexOf(0x0a) + 1
+  const statusline = utf8.decode(block.subarray(0, lineEnd)).trimEnd()
+  const words = statusline.split(' ')
+  const status = words.length > 1 ? Number(words[1]) : NaN
+  if (!Number.isInteger(status) || status < 100 || status > 999) return null
+  // warcio's header reading takes a name as the text before the colon, spaces at its start dropped.
+  for (const line of bytes.toString('latin1', blockStart + lineEnd, blockStart + end).split('\n')) {
+    const colon = line.indexOf(':')
+    if (colon > 0 && ENCODINGS.has(line.slice(0, colon).trimStart().toLowerCase())) return null
+  }
+  if (uri.startsWith('<') && uri.endsWith('>')) uri = uri.slice(1, -1)
+  let origin: string
+  try {
+    origin = robotsOrigin(uri)
+  } catch {
+    return null
+  }
+  const body = block.subarray(end)
+  // A view of the region's inflated buffer, not a copy: the row is computed at once, or the body
+  // copied into a batch's buffer for the workers (pool.ts), so it pins that buffer only briefly.
+  return { origin, source, offset, captured: capturedDate(fields.get('WARC-Date')), status, body: body.subarray(0, DEFAULT_MAX_BYTES), bytes: body.length, error: null }
+}
+
+/** A WARC 1.0 date to the second: fields in range (a day past its month's end is left as written). */
+const WARC_DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$/
+
 function errorRecord(source: string, offset: number, error: string): SurveyRecord {
-  return { origin: '', source, offset, status: null, body: null, bytes: 0, error }
+  return { origin: '', source, offset, captured: null, status: null, body: null, bytes: 0, error }
+}
+
+/** A WARC-Date as the rows give it (ISO 8601 to the second, UTC); null when absent or not a date. */
+export function capturedDate(value: string | null | undefined): string | null {
+  // WARC 1.0's own form (every Common Crawl record) is the rows' form: kept as it is, unparsed.
+  if (value !== null && value !== undefined && WARC_DATE.test(value)) return value
+  if (value === null || value === undefined || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value)) return null
+  const t = Date.parse(value)
+  if (!Number.isFinite(t)) return null
+  return `${new Date(t).toISOString().slice(0, 19)}Z`
 }
 
 /**
@@ -191,8 +331,8 @@ async function readRecord(record: WARCRecord, source: string, offset: number): P
   const transfer = head.headers.get('transfer-encoding')
   const chunked = transfer === 'chunked'
   const encoding = head.headers.get('content-encoding') ?? (chunked ? null : transfer)
-  const { body, bytes } = await readCut(new AsyncIterReader(raw, encoding, chunked))
-  return { rec: { origin, source, offset, status, body, bytes, error: null }, complete: await complete() }
+  const { body, bytes } = await readCut(encoding === null && !chunked ? raw : new AsyncIterReader(raw, encoding, chunked))
+  return { rec: { origin, source, offset, captured: capturedDate(record.warcDate), status, body, bytes, error: null }, complete: await complete() }
 }
 
 /** The longest HTTP head read (status line, header lines, blank line): a head is held whole. */
@@ -301,7 +441,7 @@ class FileWindow {
   #at = 0
   #len = 0
 
-  constructor(private readonly fh: FileHandle) {}
+  constructor(private readonly src: ByteSource) {}
 
   /** Up to `n` bytes from `pos` (fewer at the end of the file), valid until the next call. */
   async get(pos: number, n: number): Promise<Uint8Array> {
@@ -310,7 +450,7 @@ class FileWindow {
       this.#at = pos
       this.#len = 0
       for (;;) {
-        const { bytesRead } = await this.fh.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
+        const bytesRead = await this.src.read(this.#buf, this.#len, this.#buf.length - this.#len, pos + this.#len)
         if (bytesRead === 0) break
         this.#len += bytesRead
         if (this.#len >= n) break

@@ -117,8 +117,9 @@ export function docFiles(root: string, names: readonly string[]): { file: string
 
 /**
  * A ```console transcript: each `$ COMMAND` runs in sh, in a fresh directory where `examples/` is
- * the repository's and `robotstxt` is the built CLI; resolves to each command's stdout and what the
- * transcript shows for it.
+ * the repository's, `robotstxt` is the built CLI, and robotstxt-wasm is installed (linked to this
+ * checkout, its bins in node_modules/.bin) so that `npx robotstxt-wasm` runs it with npm offline;
+ * resolves to each command's stdout and what the transcript shows for it.
  */
 export async function runTranscript(block: DocBlock, root: string): Promise<{ printed: string[]; shown: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'doc-console-'))
@@ -127,6 +128,9 @@ export async function runTranscript(block: DocBlock, root: string): Promise<{ pr
     const bin = join(dir, '.bin')
     mkdirSync(bin)
     writeFileSync(join(bin, 'robotstxt'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'dist', 'cli.js'))} "$@"\n`, { mode: 0o755 })
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(root, join(dir, 'node_modules', 'robotstxt-wasm'), 'dir')
+    for (const name of ['robotstxt', 'robotstxt-wasm']) symlinkSync(join('..', 'robotstxt-wasm', 'dist', 'cli.js'), join(dir, 'node_modules', '.bin', name))
     const printed: string[] = []
     const shown: string[] = []
     for (const part of block.code.split(/^\$ /m).slice(1)) {
@@ -134,9 +138,10 @@ export async function runTranscript(block: DocBlock, root: string): Promise<{ pr
       shown.push(output.join('\n').trimEnd())
       printed.push(await new Promise<string>((resolve, reject) => {
         execFile('sh', ['-c', command!], {
-          cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
-        }, // The CLI's exit statuses 1-3 are answers, not failures.
-          (error, out) => error && !(typeof error.code === 'number' && error.code <= 3) ? reject(new Error(`${block.file}:${block.line}: ${command}: ${error.message}`)) : resolve(out.trimEnd()))
+          cwd: dir, encoding: 'utf8', timeout: 60_000,
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+        }, // The CLI's exit statuses 1-4 are answers, not failures.
+          (error, out) => error && !(typeof error.code === 'number' && error.code <= 4) ? reject(new Error(`${block.file}:${block.line}: ${command}: ${error.message}`)) : resolve(out.trimEnd()))
       }))
     }
     return { printed, shown }

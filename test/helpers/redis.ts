@@ -32,7 +32,7 @@ export function ensureRedis(): { path: string | null; reason: string } {
   return found
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const s = createServer()
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
   const port = (s.address() as { port: number }).port
@@ -40,9 +40,9 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Starts redis-server on a free 127.0.0.1 port and waits until it accepts commands. */
-export async function startRedis(path: string): Promise<RedisServer> {
-  const port = await freePort()
+/** Starts redis-server on `port` (default a free one) of 127.0.0.1 and waits until it accepts commands. */
+export async function startRedis(path: string, onPort?: number): Promise<RedisServer> {
+  const port = onPort ?? await freePort()
   const child: ChildProcess = spawn(path, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
   const deadline = Date.now() + 10_000
   for (;;) {

@@ -47,3 +47,23 @@ export async function warcFile(records: readonly Response[], gzip: boolean): Pro
 export function concat(parts: readonly Uint8Array[]): Uint8Array {
   return concatBytes(parts, parts.reduce((n, p) => n + p.length, 0))
 }
+
+/**
+ * A WARC.gz in Common Crawl's robots.txt layout: a warcinfo record, then for each response its
+ * request, the response and a metadata record, each record one gzip member, all dated `date`.
+ */
+export async function commonCrawlWarc(records: readonly Response[], date: string): Promise<Uint8Array> {
+  const members: Uint8Array[] = []
+  const write = async (record: WARCRecord): Promise<void> => {
+    members.push(await WARCSerializer.serialize(record, { gzip: true }))
+  }
+  await write(WARCRecord.createWARCInfo({ filename: 'robots.warc.gz', warcVersion: 'WARC/1.0', date }, { software: 'robotstxt-wasm tests', format: 'WARC File Format 1.0' }))
+  for (const r of records) {
+    const url = new URL(r.url)
+    await write(WARCRecord.create({ url: r.url, type: 'request', warcVersion: 'WARC/1.0', date, statusline: `GET ${url.pathname} HTTP/1.1`, httpHeaders: { 'Host': url.host, 'User-Agent': 'CCBot/2.0 (https://commoncrawl.org/faq/)' } }, []))
+    const body = typeof r.body === 'string' ? enc.encode(r.body) : r.body
+    await write(WARCRecord.create({ url: r.url, type: 'response', warcVersion: 'WARC/1.0', date, statusline: `HTTP/1.1 ${r.status ?? 200} X`, httpHeaders: { 'Content-Type': 'text/plain' } }, (async function* () { yield body })()))
+    await write(WARCRecord.create({ url: r.url, type: 'metadata', warcVersion: 'WARC/1.0', date }, [enc.encode('fetchTimeMs: 42\r\n')]))
+  }
+  return concat(members)
+}

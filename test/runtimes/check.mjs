@@ -91,6 +91,34 @@ for (const name of ['parseRobots', 'Robots', 'Matcher', 'fetchRobots', 'RobotsCa
   }
 }
 
+// The fetch layer's report: the default User-Agent, where the file came from, why a fetch failed
+// (a refused connection, told apart by code or, where the runtime gives none, by its words), and
+// the response rules of robotsFromResponse.
+{
+  const agents = []
+  const server = createServer((req, res) => {
+    agents.push(req.headers['user-agent'])
+    res.writeHead(req.url === '/robots.txt' ? 200 : 404).end('User-agent: *\nDisallow: /private\n')
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${server.address().port}`
+  const closed = createServer()
+  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve))
+  const gone = `http://127.0.0.1:${closed.address().port}`
+  await new Promise((resolve) => closed.close(resolve))
+  try {
+    const ok = await pkg.fetchRobots(`${origin}/x`)
+    check('fetchRobots: the default User-Agent names the package', /^robotstxt-wasm\/\S+ \(\+https:\/\/www\.npmjs\.com\/package\/robotstxt-wasm\)$/.test(agents[0] ?? ''), agents[0])
+    check('fetchRobots: url, redirects and error of an answered fetch', ok.url === `${origin}/robots.txt` && ok.redirects === 0 && ok.error === null, JSON.stringify([ok.url, ok.redirects, ok.error]))
+    const refused = await pkg.fetchRobots(gone)
+    check('fetchRobots: a refused connection says so (error.code "refused")', refused.status === null && refused.error?.code === 'refused', JSON.stringify(refused.error))
+    const down = await pkg.robotsFromResponse(origin, { status: 503, headers: { 'retry-after': '600' } }, { now: 0 })
+    check('robotsFromResponse and statusOutcome: Retry-After sets expiresAt; 429 is disallow-all', down.outcome === 'disallow-all' && down.expiresAt === 600_000 && pkg.statusOutcome(429) === 'disallow-all')
+  } finally {
+    server.close()
+  }
+}
+
 // A compressed body cut inside complete chunked framing is a truncated response, not the file
 // (undici's lenient decoding, issue 34 item 2); the whole body is parsed. Deno's fetch does not
 // decode a body it did not ask to be compressed, so it is left out.
