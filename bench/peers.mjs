@@ -1,5 +1,5 @@
 // The other robots.txt libraries on npm, each behind one interface: make(body) gives a function
-// (url, agent) -> allowed. Used by `npm run bench` for throughput beside robotstxt-wasm and for
+// (url, agent) -> allowed; `id` names its rows in bench/results.json. Used by `npm run bench` for throughput beside robotstxt-wasm and for
 // exactness: the share of the 75,895 labelled cases (../shared) where each gives Google's verdict.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -33,6 +33,7 @@ function originOf(url) {
 
 export const PEERS = [
   {
+    id: 'robots-parser',
     name: `robots-parser ${version('robots-parser')}`,
     make(body) {
       const byOrigin = new Map()
@@ -46,6 +47,7 @@ export const PEERS = [
     },
   },
   {
+    id: 'robots-txt-guard',
     name: `robots-txt-guard ${version('robots-txt-guard')} (parsed by robots-txt-parse ${version('robots-txt-parse')})`,
     async make(body) {
       const guard = robotsTxtGuard(await robotsTxtParse(Readable.from([Buffer.from(body)])))
@@ -53,6 +55,7 @@ export const PEERS = [
     },
   },
   {
+    id: 'robots-txt-parser',
     name: `robots-txt-parser ${version('robots-txt-parser')}`,
     make(body) {
       const r = robotsTxtParser({ userAgent: '*', allowOnNeutral: true })
@@ -88,7 +91,7 @@ export function labelledBodies(shared) {
  * of a case (the other libraries take a decoded string and one agent).
  */
 export function ours(parseRobots, name) {
-  return { name, exact: true, make: (_body, bytes) => { const r = parseRobots(bytes); return (url, agent) => r.isAllowed(url, agent) } }
+  return { id: 'robotstxt-wasm', name, exact: true, make: (_body, bytes) => { const r = parseRobots(bytes); return (url, agent) => r.isAllowed(url, agent) } }
 }
 
 /** Share of cases where `peer` gives the labelled verdict; a throw counts as a miss. */

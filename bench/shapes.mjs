@@ -49,6 +49,25 @@ export function hostileShapes(cap = CAP) {
   }
 }
 
+/**
+ * Each shape's row id in bench/results.json (bench/hostile.mjs): a shape's name is for readers and
+ * may change; its id may not.
+ */
+export const SHAPE_IDS = {
+  'distinct user-agents, one group': 'distinct-agents',
+  'many groups (an agent and a rule each)': 'many-groups',
+  'many agents per group, many groups': 'many-agents-per-group',
+  'many rules, one group': 'many-rules',
+  'very long lines': 'long-lines',
+  'many sitemaps': 'many-sitemaps',
+  'crawl-delay and rules in many groups': 'crawl-delay-groups',
+  'many other directives': 'other-directives',
+  'many usage preferences': 'usage-preferences',
+  'empty lines': 'empty-lines',
+  'comment-only lines': 'comment-lines',
+  'CR-only lines': 'cr-lines',
+}
+
 /** The shapes of lines of nothing (no key, no value): `lines` keeps an object for each, so its goal there is its own. */
 export const LINES_OF_NOTHING = ['empty lines', 'comment-only lines', 'CR-only lines']
 
