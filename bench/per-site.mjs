@@ -1,6 +1,7 @@
 // `npm run bench`'s per-site rows (issue 33): robots.txt as crawlers meet it, a site at a time, against
 // robots-parser 3.0.1 in this process and protego and urllib.robotparser in a Python process
-// (bench/per-site.py). Owns the five measurements below, their tables and their goal table.
+// (bench/per-site.py). Owns the five measurements below, their sections of bench/results.json and
+// their goals (perSiteSections).
 // Invariants: every timing is interleaved (one warm-up pass of each library, then rounds with the
 // order rotating) and reported as the median of its rounds; every library is given the same sites
 // (bench/sites.mjs); agreement with the labels is counted from the timed passes' own verdicts.
@@ -14,11 +15,12 @@
 //                     site's later agents cost (a streamed check, a compile, a table check)
 //   expectations      `robotstxt test`'s engine work: 50 expectations over 10 crawler presets per file
 //
-// Alone: `node bench/per-site.mjs` prints the section (BENCH_ROUNDS as for bench/run.mjs);
-// `node bench/per-site.mjs --many-agents` only the rows of many agents a site (manyAgents).
+// Alone: `node bench/per-site.mjs` prints the sections and their goals as bench/RESULTS.md has them
+// (BENCH_ROUNDS as for bench/run.mjs), and writes nothing; `node bench/per-site.mjs --many-agents`
+// only the rows of many agents a site (manyAgents).
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { arch, cpus, platform, tmpdir, totalmem } from 'node:os'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
@@ -27,6 +29,9 @@ import { crawlerTokens, Matcher, parseRobots } from '../dist/index.js'
 import { loadSites } from './sites.mjs'
 import { ensureProtego, runPerSitePy } from './python.mjs'
 import { common as bundleOptions } from '../scripts/bundle-options.mjs'
+import { describeMachine, goalRow, peerRow, row, today } from './results.mjs'
+import { sectionMarkdown } from './report.mjs'
+import { goalsSection } from './sections.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -46,7 +51,6 @@ const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `
 const signed = (ns) => `${ns < 0 ? '-' : '+'}${fmtNs(Math.abs(ns))}`
 const fmtB = (b) => `${Math.round(b).toLocaleString('en')} B`
 const count = (n) => n.toLocaleString('en')
-const faster = (theirs, ours) => (theirs >= ours ? `${(theirs / ours).toFixed(1)}x faster` : `${(ours / theirs).toFixed(2)}x slower`)
 const log = (s) => process.stderr.write(s + '\n')
 
 /**
@@ -490,13 +494,12 @@ async function fieldPython(rounds) {
 
 // ── the section ─────────────────────────────────────────────────────────────────────────────────
 /**
- * Measures every per-site row and returns `{ md, targets }`: the section's Markdown lines and its
- * goals as { what, value, goal, ok }. `cold` is a coldStart() result already measured, if any.
+ * Measures every per-site row and returns `{ sections, goals }` for bench/results.json (built by
+ * perSiteSections). `cold` is a coldStart() result already measured, if any.
  */
-export async function perSite({ rounds, cold = null, date = new Date().toISOString().slice(0, 10), machine = describeMachine() }) {
+export async function perSite({ rounds, cold = null, date = today(), machine = describeMachine() }) {
   const sites = loadSites(CORPUS)
   const mb = sites.reduce((n, s) => n + s.bytes.length, 0) / 1e6
-  const node = `Node ${process.version}`
   log(`per site: ${sites.length} files, ${mb.toFixed(1)} MB, ${rounds} rounds`)
 
   const first = firstContact(sites, rounds)
@@ -511,62 +514,105 @@ export async function perSite({ rounds, cold = null, date = new Date().toISOStri
   log(`per site, cold start over an empty node (${fmtNs(cold.empty)}): ours ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}`)
   log(`per site, cold start in CPU time over an empty node (${fmtNs(cold.cpu.empty)}): ours ${signed(cold.cpu.ours)} (the import alone ${signed(cold.cpu.importOnly)}), robots-parser ${signed(cold.cpu.theirs)}; floors: a parseRobots-only entry ${signed(cold.cpu.parseOnly)}, the wasm alone ${signed(cold.cpu.wasm)}`)
   const many = await manyAgents(sites, rounds)
-  const field = many.field
   const py = await fieldPython(rounds)
+  return perSiteSections({ date, machine, node: `Node ${process.version}`, rounds, files: sites.length, mb, first, checks, mem, cold, many, py })
+}
 
-  const targets = []
-  const goal = (what, value, wanted, ok) => targets.push({ what, value, goal: wanted, ok })
-  goal('first contact, string body: robots-parser / ours', first.theirs / first.string, '>= 6', first.theirs / first.string >= 6)
-  goal('first contact, byte body: robots-parser / ours', first.theirs / first.bytes, '>= 8', first.theirs / first.bytes >= 8)
-  goal('crawler-shaped checks, Matcher.isAllowed: robots-parser / ours', checks.theirs / checks.matcher, '>= 20', checks.theirs / checks.matcher >= 20)
-  goal('crawler-shaped checks, Robots.isAllowed: robots-parser / ours', checks.theirs / checks.robots, '>= 15', checks.theirs / checks.robots >= 15)
-  goal('crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed (median of the rounds\' ratios)', checks.paired, '<= 1.3', checks.paired <= 1.3)
-  goal('memory per cached site: a Robots / a robots-parser instance', mem.string / mem.theirs, '<= 0.5', mem.string / mem.theirs <= 0.5)
-  goal('memory per compiled Matcher / a robots-parser instance', mem.matcher / mem.theirs, '<= 0.25', mem.matcher / mem.theirs <= 0.25)
+const RP = 'robots-parser 3.0.1'
+
+/** The field benchmark's ways of calling robotstxt-wasm, by the `via` fieldNode gives them: their ids. */
+const FIELD_VIA = [['`Robots.isAllowed', 'robots'], ['`Matcher.isAllowed', 'matcher'], ['`Robots.checkMatrix', 'matrix']]
+
+/** The id of a field benchmark row: robotstxt-wasm by body and way, the others by library. */
+function fieldId(r) {
+  if (r.name === 'robotstxt-wasm') return `field.robotstxt-wasm.${r.body}.${FIELD_VIA.find(([p]) => r.via.startsWith(p))[1]}`
+  return `field.${r.name.startsWith('urllib') ? 'urllib' : r.name.split(' ')[0]}`
+}
+
+/**
+ * The per-site sections of bench/results.json (per-site, field, field-floors, expectations) and
+ * their goals, from perSite's measurements: pure, so the tests feed it fixed values. `many.field`
+ * and `py.rows` are fieldNode's and fieldPython's rows; `many.floors` and `many.exp` may be absent
+ * (a run from before they were measured), and then so are their sections and goals.
+ */
+export function perSiteSections({ date, machine, node, rounds, files, mb, first, checks, mem, cold, many, py }) {
+  const goals = []
+  const goal = (id, label, measured, wanted, { floor, row: of } = {}) => goals.push(goalRow(id, { label, measured, goal: wanted, floor, row: of }))
+  goal('goal.first-contact.string', 'first contact, string body: robots-parser / ours', first.theirs / first.string, ['>=', 6], { floor: ['>=', 4, 'no regression (issue 51)'], row: 'per-site.first-contact.string' })
+  goal('goal.first-contact.bytes', 'first contact, byte body: robots-parser / ours', first.theirs / first.bytes, ['>=', 8], { row: 'per-site.first-contact.bytes' })
+  goal('goal.crawler.matcher', 'crawler-shaped checks, Matcher.isAllowed: robots-parser / ours', checks.theirs / checks.matcher, ['>=', 20], { row: 'per-site.crawler.matcher' })
+  goal('goal.crawler.robots', 'crawler-shaped checks, Robots.isAllowed: robots-parser / ours', checks.theirs / checks.robots, ['>=', 15], { row: 'per-site.crawler.robots' })
+  goal('goal.crawler.robots-vs-matcher', 'crawler-shaped checks: Robots.isAllowed / Matcher.isAllowed (median of the rounds\' ratios)', checks.paired, ['<=', 1.3], { row: 'per-site.crawler.robots' })
+  goal('goal.memory.robots', 'memory per cached site: a Robots / a robots-parser instance', mem.string / mem.theirs, ['<=', 0.5], { row: 'per-site.memory.robots-string' })
+  goal('goal.memory.matcher', 'memory per compiled Matcher / a robots-parser instance', mem.matcher / mem.theirs, ['<=', 0.25], { row: 'per-site.memory.matcher' })
   // CPU time decides: on a shared 2-core machine a median of wall times once put robots-parser's
   // process below the empty one's (a negative cost); CPU time is what the start costs.
-  goal('cold start over an empty node (CPU time): ours / robots-parser', cold.cpu.ours / cold.cpu.theirs, '<= 1', cold.cpu.ours <= cold.cpu.theirs)
-  goal('first contact, string body, no regression (issue 51): robots-parser / ours', first.theirs / first.string, '>= 4', first.theirs / first.string >= 4)
-  manyAgentsGoals(many, goal)
+  goal('goal.cold-start', 'cold start over an empty node (CPU time): ours / robots-parser', cold.cpu.ours / cold.cpu.theirs, ['<=', 1], { row: 'per-site.cold.check' })
 
-  const agreeCell = (agree, all) => `${((100 * agree) / all).toFixed(2)}% (${count(agree)} of ${count(all)})`
-  const md = []
-  md.push('## Per site', '')
-  md.push(`Measured ${date} on ${machine}, ${node}; robots-parser 3.0.1 in the same process, interleaved, median of ${rounds} rounds (${checks.rounds} for the crawler-shaped checks); the ${count(sites.length)} real files of ../shared/corpus/robots (${mb.toFixed(1)} MB).`, '')
-  md.push('| what crawlers do | robots-parser | robotstxt-wasm | robotstxt-wasm is | goal |', '|---|---:|---:|---:|---:|')
-  md.push(`| first contact: \`parseRobots(body).isAllowed(url, 'Googlebot')\`, per file, body as a string | ${fmtNs(first.theirs)} | ${fmtNs(first.string)} | **${faster(first.theirs, first.string)}** | >= 6x |`)
-  md.push(`| the same, body as bytes (a Uint8Array) | | ${fmtNs(first.bytes)} | **${faster(first.theirs, first.bytes)}** | >= 8x |`)
-  md.push(`| crawler-shaped checks: ${count(checks.checks)} labelled checks shuffled (seed ${SEED}; the host changes on ${(100 * checks.switched).toFixed(2)}% of them), \`Matcher.isAllowed\`, a Matcher kept per site and agent | ${fmtNs(checks.theirs)} | ${fmtNs(checks.matcher)} | **${faster(checks.theirs, checks.matcher)}** | >= 20x |`)
-  md.push(`| the same through \`Robots.isAllowed(url, agent)\`, a Robots kept per site (warmed once per agent), the agent one string per crawler as a crawler holds it | | ${fmtNs(checks.robots)} | **${faster(checks.theirs, checks.robots)}**; ${checks.paired.toFixed(2)}x Matcher's time | >= 15x, <= 1.3x Matcher's |`)
-  md.push(`| the same with each check's own copy of the agent string, as cases.jsonl parses it (a string out of cache on every call) | | ${fmtNs(checks.fresh)} | ${faster(checks.theirs, checks.fresh)}; ${checks.pairedFresh.toFixed(2)}x Matcher's time | |`)
-  md.push(`| floor of the crawler-shaped order, no matching: each check reads its Matcher and its URL, as any library's call must | | ${fmtNs(checks.touch)} | ${faster(checks.theirs, checks.touch)} at most | |`)
-  md.push(`| the floor plus the URL's UTF-8 written to a buffer (\`TextEncoder.encodeInto\`), the one step every check of a wasm matcher takes | | ${fmtNs(checks.encode)} | ${faster(checks.theirs, checks.encode)} at most | |`)
-  md.push(`| memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled) | ${fmtB(mem.theirs)} | ${fmtB(mem.string)} | **${(mem.string / mem.theirs).toFixed(2)}x the bytes** | <= 0.5x |`)
-  md.push(`| the same, byte body | | ${fmtB(mem.bytes)} | ${(mem.bytes / mem.theirs).toFixed(2)}x the bytes | |`)
-  md.push(`| memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)}) | | ${fmtB(mem.matcher)} | **${(mem.matcher / mem.theirs).toFixed(2)}x the bytes** | <= 0.25x |`)
-  md.push(`| cold start: import + first check in a fresh process, CPU time over one with an empty script (${fmtNs(cold.cpu.empty)}; median of ${cold.runs} runs, interleaved) | ${signed(cold.cpu.theirs)} | ${signed(cold.cpu.ours)} | **${faster(cold.cpu.theirs, cold.cpu.ours)}** | no slower |`)
-  md.push(`| the import alone, no check | | ${signed(cold.cpu.importOnly)} | ${(cold.cpu.importOnly / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
-  md.push(`| floor of a cold start: an entry exporting only \`parseRobots\`, bundled from the same sources as dist/ (everything else tree-shaken), import + first check | | ${signed(cold.cpu.parseOnly)} | ${(cold.cpu.parseOnly / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
-  md.push(`| floor of a cold start: a module holding only the package's wasm (base64, as the bundle embeds it), compiled and instantiated, no JS of the package | | ${signed(cold.cpu.wasm)} | ${(cold.cpu.wasm / cold.cpu.theirs).toFixed(2)}x robots-parser's whole start | |`)
-  md.push('', 'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.')
-  md.push('', `Cold start CPU time is each process's own \`process.cpuUsage()\` at the end of its script, all threads: what the start costs. Wall time, which on a busy machine mostly measures the wait for a core: robotstxt-wasm ${signed(cold.ours)}, robots-parser ${signed(cold.theirs)}, over the empty script's ${fmtNs(cold.empty)}.`)
+  const signedNs = { ours: 'signed', theirs: 'signed' }
+  const perSiteRows = [
+    peerRow('per-site.first-contact.string', 'first contact: `parseRobots(body).isAllowed(url, \'Googlebot\')`, per file, body as a string', 'ns', first.string, first.theirs, RP),
+    peerRow('per-site.first-contact.bytes', 'the same, body as bytes (a Uint8Array)', 'ns', first.bytes, first.theirs, RP),
+    peerRow('per-site.crawler.matcher', `crawler-shaped checks: ${count(checks.checks)} labelled checks shuffled (seed ${SEED}; the host changes on ${(100 * checks.switched).toFixed(2)}% of them), \`Matcher.isAllowed\`, a Matcher kept per site and agent`, 'ns', checks.matcher, checks.theirs, RP,
+      { cells: { checks: checks.checks, switched: checks.switched, rounds: checks.rounds } }),
+    peerRow('per-site.crawler.robots', 'the same through `Robots.isAllowed(url, agent)`, a Robots kept per site (warmed once per agent), the agent one string per crawler as a crawler holds it', 'ns', checks.robots, checks.theirs, RP, { cells: { vsMatcher: checks.paired } }),
+    peerRow('per-site.crawler.fresh', 'the same with each check\'s own copy of the agent string, as cases.jsonl parses it (a string out of cache on every call)', 'ns', checks.fresh, checks.theirs, RP, { cells: { vsMatcher: checks.pairedFresh } }),
+    peerRow('per-site.crawler.floor-touch', 'floor of the crawler-shaped order, no matching: each check reads its Matcher and its URL, as any library\'s call must', 'ns', checks.touch, checks.theirs, RP, { cells: { remark: 'a floor: the most any check in this order can reach' } }),
+    peerRow('per-site.crawler.floor-encode', 'the floor plus the URL\'s UTF-8 written to a buffer (`TextEncoder.encodeInto`), the one step every check of a wasm matcher takes', 'ns', checks.encode, checks.theirs, RP, { cells: { remark: 'a floor: the most a wasm matcher can reach' } }),
+    peerRow('per-site.memory.robots-string', `memory kept per cached site: a Robots after one check, string body (${count(MEMORY_COUNT)}, files cycled)`, 'B', mem.string, mem.theirs, RP, { styles: { ratio: 'share' } }),
+    peerRow('per-site.memory.robots-bytes', 'the same, byte body', 'B', mem.bytes, mem.theirs, RP, { styles: { ratio: 'share' } }),
+    peerRow('per-site.memory.matcher', `memory per compiled Matcher for Googlebot, its Robots dropped (${count(MEMORY_COUNT)})`, 'B', mem.matcher, mem.theirs, RP, { styles: { ratio: 'share' } }),
+    peerRow('per-site.cold.check', `cold start: import + first check in a fresh process, CPU time over one with an empty script (${fmtNs(cold.cpu.empty)}; median of ${cold.runs} runs, interleaved)`, 'ns', cold.cpu.ours, cold.cpu.theirs, RP,
+      { styles: signedNs, cells: { empty: cold.cpu.empty, runs: cold.runs } }),
+    peerRow('per-site.cold.import', 'the import alone, no check', 'ns', cold.cpu.importOnly, cold.cpu.theirs, RP, { styles: signedNs, cells: { remark: 'against robots-parser\'s whole start' } }),
+    peerRow('per-site.cold.parse-only', 'floor of a cold start: an entry exporting only `parseRobots`, bundled from the same sources as dist/ (everything else tree-shaken), import + first check', 'ns', cold.cpu.parseOnly, cold.cpu.theirs, RP,
+      { styles: signedNs, cells: { remark: 'against robots-parser\'s whole start' } }),
+    peerRow('per-site.cold.wasm', 'floor of a cold start: a module holding only the package\'s wasm (base64, as the bundle embeds it), compiled and instantiated, no JS of the package', 'ns', cold.cpu.wasm, cold.cpu.theirs, RP,
+      { styles: signedNs, cells: { remark: 'against robots-parser\'s whole start' } }),
+    peerRow('per-site.cold.wall', `the same cold start in wall time, which on a busy machine mostly measures the wait for a core (over the empty script's ${fmtNs(cold.empty)})`, 'ns', cold.ours, cold.theirs, RP, { styles: signedNs, cells: { empty: cold.empty } }),
+  ]
+  const sections = [{
+    id: 'per-site', title: 'what crawlers do',
+    intro: [`Measured ${date} on ${machine}, ${node}; robots-parser 3.0.1 in the same process, interleaved, median of ${rounds} rounds (${checks.rounds} for the crawler-shaped checks); the ${count(files)} real files of ../shared/corpus/robots (${mb.toFixed(1)} MB).`],
+    columns: [
+      { key: 'theirs', label: 'robots-parser' }, { key: 'ours', label: 'robotstxt-wasm' }, { key: 'ratio', label: 'robotstxt-wasm is', style: 'faster' },
+      { key: 'vsMatcher', label: 'time / Matcher.isAllowed\'s', unit: 'x', digits: 2 }, { key: 'remark', label: 'note', unit: 'text' },
+    ],
+    rows: perSiteRows,
+    after: [
+      'Memory is V8 heap plus external memory (wasm memory included) after `gc()`, each library in a child process of its own; each object has a body of its own, as each fetch gives.',
+      'Cold start CPU time is each process\'s own `process.cpuUsage()` at the end of its script, all threads: what the start costs.',
+    ],
+  }]
 
-  const checksAll = field[0].checks
-  const pyLine = py.python ?? 'Python: not run'
-  md.push('', `The field's benchmark (the one Scrapy used to choose protego): for each of the ${count(sites.length)} sites, parse its robots.txt, then check its links, here its labelled URLs from ../shared/corpus/cases.jsonl (${count(checksAll)} in all), each for its case's own agent, as the labels are. Measured ${date} on ${machine}; ${node} in this process and ${pyLine} in its own, each side interleaved, median of ${rounds} rounds; per-site percentiles by nearest rank over each site's median.`, '')
-  md.push('| library | body | checks through | total | p50 per site | p95 | p99 | total / first row | agrees with the labels |', '|---|---|---|---:|---:|---:|---:|---:|---:|')
-  const base = field[0].total
-  for (const r of [...field, ...py.rows]) {
-    if (r.error !== undefined) md.push(`| ${r.name} | | | **NOT MEASURED: ${r.error.replaceAll('|', '\\|')}** | | | | | |`)
-    else md.push(`| ${r.name} | ${r.body} | ${r.via} | ${fmtNs(r.total)} | ${fmtNs(r.p50)} | ${fmtNs(r.p95)} | ${fmtNs(r.p99)} | ${(r.total / base).toFixed(2)}x | ${agreeCell(r.agree, r.checks)} |`)
+  sections.push(fieldSection(many.field, py, { date, machine, node, rounds, files }))
+  if (many.floors !== undefined) sections.push(...manyAgentsSections(many, files, rounds))
+  if (many.robots !== undefined) manyAgentsGoals(many, goal)
+  return { sections, goals }
+}
+
+/**
+ * The field benchmark's table: fieldNode's rows (robotstxt-wasm's ways first, the first of them the
+ * base every "total / first row" divides by, then robots-parser) and fieldPython's `py.rows`.
+ */
+function fieldSection(field, py, { date, machine, node, rounds, files }) {
+  const base = field[0]
+  const rows = [...field, ...py.rows].map((r) => {
+    const id = fieldId(r)
+    if (r.error !== undefined) return { id, label: r.name, unit: 'ns', ours: null, theirs: null, peer: r.name, ratio: null, error: r.error }
+    const cells = { body: r.body, via: r.via, total: r.total, p50: r.p50, p95: r.p95, p99: r.p99, relative: r.total / base.total, agree: { right: r.agree, total: r.checks } }
+    return r.name === 'robotstxt-wasm' ? row(id, r.name, 'ns', r.total, { cells }) : peerRow(id, r.name, 'ns', base.total, r.total, r.name, { cells })
+  })
+  return {
+    id: 'field', title: 'library',
+    intro: [`The field's benchmark (the one Scrapy used to choose protego): for each of the ${count(files)} sites, parse its robots.txt, then check its links, here its labelled URLs from ../shared/corpus/cases.jsonl (${count(base.checks)} in all), each for its case's own agent, as the labels are. Measured ${date} on ${machine}; ${node} in this process and ${py.python ?? 'Python: not run'} in its own, each side interleaved, median of ${rounds} rounds; per-site percentiles by nearest rank over each site's median.`],
+    columns: [
+      { key: 'body', label: 'body', unit: 'text' }, { key: 'via', label: 'checks through', unit: 'text' }, { key: 'total', label: 'total', unit: 'ns' },
+      { key: 'p50', label: 'p50 per site', unit: 'ns' }, { key: 'p95', label: 'p95', unit: 'ns' }, { key: 'p99', label: 'p99', unit: 'ns' },
+      { key: 'relative', label: 'total / first row', unit: 'x', digits: 2 }, { key: 'agree', label: 'agrees with the labels', unit: 'agreement' },
+    ],
+    rows,
   }
-
-  md.push(...manyAgentsMd(many, sites.length, rounds))
-
-  md.push('', `Per-site goals, ${date}, ${machine}, ${node}:`, '')
-  md.push('| target | measured | goal | |', '|---|---:|---:|---|')
-  for (const g of targets) md.push(`| ${g.what} | ${g.value.toFixed(2)} | ${g.goal} | ${g.ok ? 'met' : '**missed**'} |`)
-  return { md, targets }
 }
 
 /**
@@ -593,43 +639,52 @@ async function manyAgents(sites, rounds) {
 }
 
 function manyAgentsGoals(m, goal) {
-  goal('field benchmark through Robots.isAllowed (issue 51): robots-parser / ours', m.theirs / m.robots, '>= 8', m.theirs / m.robots >= 8)
-  goal('field benchmark through Robots.checkMatrix, one call per site: robots-parser / ours', m.theirs / m.matrix, '>= 12', m.theirs / m.matrix >= 12)
-  goal('`robotstxt test`\'s engine work, 50 expectations over 10 presets, per file: robots-parser / ours', m.exp.theirs / m.exp.ours, '>= 10', m.exp.theirs / m.exp.ours >= 10)
+  goal('goal.field.robots', 'field benchmark through Robots.isAllowed (issue 51): robots-parser / ours', m.theirs / m.robots, ['>=', 8], { row: 'field.robotstxt-wasm.string.robots' })
+  goal('goal.field.matrix', 'field benchmark through Robots.checkMatrix, one call per site: robots-parser / ours', m.theirs / m.matrix, ['>=', 12], { row: 'field.robotstxt-wasm.string.matrix' })
+  goal('goal.expectations', '`robotstxt test`\'s engine work, 50 expectations over 10 presets, per file: robots-parser / ours', m.exp.theirs / m.exp.ours, ['>=', 10], { row: 'expectations.per-file' })
 }
 
-function manyAgentsMd({ floors, crossover, exp, theirs }, files, rounds) {
-  const md = []
-  md.push('', `Floors and costs under the field benchmark, in the same process, interleaved, median of ${rounds} rounds:`, '')
-  md.push('| what | time | robots-parser\'s field total / it |', '|---|---:|---:|')
-  md.push(`| floor of \`Robots.isAllowed\`: each site's first contact (parse + its first labelled check), then every other check through a Matcher compiled beforehand (compiles not timed) | ${fmtNs(floors.robotsFloor)} | ${(theirs / floors.robotsFloor).toFixed(2)}x at most |`)
-  md.push(`| floor of \`checkMatrix\`: parse + one pass answering the site's first labelled URL for its agent | ${fmtNs(floors.matrixFloor)} | ${(theirs / floors.matrixFloor).toFixed(2)}x at most |`)
-  md.push(`| a later agent's check streamed over the site's compact body, per (site, agent) (no table: the path of a site's first check) | ${fmtNs(floors.stream)} | |`)
-  md.push(`| a site's first compile and its first check (\`Robots.matcher\` after the site's first check), per site | ${fmtNs(floors.compile)} | |`)
-  md.push(`| a check through a compiled Matcher, per check, in site order | ${fmtNs(floors.table)} | |`)
-  md.push(`| crossover: checks of a (site, agent) that cost one compile when each is streamed instead (compile / (streamed - table)) | ${crossover.toFixed(2)} checks | |`)
-  md.push('', `\`robotstxt test\`'s engine work: ${count(files)} files, each with ${exp.checks} expectations (presets ${EXPECT_PRESETS.join(', ')}; paths ${EXPECT_PATHS.map((p) => `\`${p}\``).join(', ')} on the file's origin), judged from parseRobots + one \`checkMatrix\` over \`crawlerTokens\` of each preset; robots-parser parses the file and answers the same ${exp.checks} checks (each preset as its first token). Same process, interleaved, median of ${rounds} rounds.`, '')
-  md.push('| per file | robots-parser | robotstxt-wasm | robotstxt-wasm is | goal |', '|---|---:|---:|---:|---:|')
-  md.push(`| parse + ${exp.checks} checks | ${fmtNs(exp.theirs)} | ${fmtNs(exp.ours)} | **${faster(exp.theirs, exp.ours)}** | >= 10x |`)
-  return md
-}
-
-function describeMachine() {
-  return `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
+/** The floors and costs under the field benchmark, and `robotstxt test`'s engine work. */
+function manyAgentsSections({ floors, crossover, exp, theirs }, files, rounds) {
+  const floorRow = (id, label, ns) => peerRow(id, label, 'ns', ns, theirs, RP)
+  return [{
+    id: 'field-floors', title: 'what',
+    intro: [`Floors and costs under the field benchmark, in the same process, interleaved, median of ${rounds} rounds; the last column is robots-parser's field total over the row's time, the most robotstxt-wasm can reach that way:`],
+    columns: [{ key: 'ours', label: 'time' }, { key: 'ratio', label: 'robots-parser\'s field total / it', digits: 2 }],
+    rows: [
+      floorRow('field-floors.robots', 'floor of `Robots.isAllowed`: each site\'s first contact (parse + its first labelled check), then every other check through a Matcher compiled beforehand (compiles not timed)', floors.robotsFloor),
+      floorRow('field-floors.matrix', 'floor of `checkMatrix`: parse + one pass answering the site\'s first labelled URL for its agent', floors.matrixFloor),
+      row('field-floors.stream', 'a later agent\'s check streamed over the site\'s compact body, per (site, agent) (no table: the path of a site\'s first check)', 'ns', floors.stream),
+      row('field-floors.compile', 'a site\'s first compile and its first check (`Robots.matcher` after the site\'s first check), per site', 'ns', floors.compile),
+      row('field-floors.table', 'a check through a compiled Matcher, per check, in site order', 'ns', floors.table),
+      row('field-floors.crossover', 'crossover: checks of a (site, agent) that cost one compile when each is streamed instead (compile / (streamed - table))', 'checks', crossover),
+    ],
+  }, {
+    id: 'expectations', title: 'per file',
+    intro: [`\`robotstxt test\`'s engine work: ${count(files)} files, each with ${exp.checks} expectations (presets ${EXPECT_PRESETS.join(', ')}; paths ${EXPECT_PATHS.map((p) => `\`${p}\``).join(', ')} on the file's origin), judged from parseRobots + one \`checkMatrix\` over \`crawlerTokens\` of each preset; robots-parser parses the file and answers the same ${exp.checks} checks (each preset as its first token). Same process, interleaved, median of ${rounds} rounds.`],
+    columns: [{ key: 'theirs', label: 'robots-parser' }, { key: 'ours', label: 'robotstxt-wasm' }, { key: 'ratio', label: 'robotstxt-wasm is', style: 'faster' }],
+    rows: [peerRow('expectations.per-file', `parse + ${exp.checks} checks`, 'ns', exp.ours, exp.theirs, RP, { cells: { checks: exp.checks } })],
+  }]
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Alone: the section printed as bench/RESULTS.md has it, with its goals; nothing is written.
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+  const print = (sections, goals) => {
+    const md = sections.flatMap((s) => ['', ...sectionMarkdown(s)])
+    md.push('', ...sectionMarkdown(goalsSection(goals)))
+    process.stdout.write(md.join('\n') + '\n')
+  }
   if (process.argv.includes('--many-agents')) {
     // Only issue 51's rows: the field benchmark's Node side, its floors, `robotstxt test`'s work.
-    const m = await manyAgents(loadSites(CORPUS), rounds)
-    const md = ['| library | body | checks through | total | agrees with the labels |', '|---|---|---|---:|---:|']
-    for (const r of m.field) md.push(`| ${r.name} | ${r.body} | ${r.via} | ${fmtNs(r.total)} | ${r.agree} of ${r.checks} |`)
-    md.push(...manyAgentsMd(m, loadSites(CORPUS).length, rounds), '', '| target | measured | goal | |', '|---|---:|---:|---|')
-    manyAgentsGoals(m, (what, value, goal, ok) => md.push(`| ${what} | ${value.toFixed(2)} | ${goal} | ${ok ? 'met' : '**missed**'} |`))
-    process.stdout.write('\n' + md.join('\n') + '\n')
+    const sites = loadSites(CORPUS)
+    const m = await manyAgents(sites, rounds)
+    const goals = []
+    manyAgentsGoals(m, (id, label, measured, wanted, { row: of } = {}) => goals.push(goalRow(id, { label, measured, goal: wanted, row: of })))
+    const meta = { date: today(), machine: describeMachine(), node: `Node ${process.version}`, rounds, files: sites.length }
+    print([fieldSection(m.field, { python: null, rows: [] }, meta), ...manyAgentsSections(m, sites.length, rounds)], goals)
   } else {
-    const { md } = await perSite({ rounds })
-    process.stdout.write('\n' + md.join('\n') + '\n')
+    const { sections, goals } = await perSite({ rounds })
+    print(sections, goals)
   }
 }

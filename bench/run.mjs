@@ -1,12 +1,15 @@
 // `npm run bench`: robotstxt-wasm against robots-parser 3.0.1, in one process, interleaved, each
-// phase timed apart. Prints a Markdown report (machine, Node, date) and writes bench/RESULTS.md, then
-// the headline drawn from it (bench/report.mjs: README.md, docs/benchmarks.md, docs/bench.svg).
+// phase timed apart. Records the run (machine, Node, date, every row by id, every goal) as the run
+// `bench` of bench/results.json (bench/results.mjs), then draws every page from it (bench/report.mjs:
+// bench/RESULTS.md, README.md's headline, docs/benchmarks.md, docs/bench.svg) and prints RESULTS.md.
+// A page that lacks a row it needs stops the run with report.mjs's exit status, after the record
+// is written.
 //
 //   BENCH_ROUNDS (default 5) rounds per comparison, alternating which library runs first; the
 //   median of the rounds is reported. BENCH_TIME (default 250) ms per task per round.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
-import { cpus, totalmem, platform, arch } from 'node:os'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -14,14 +17,19 @@ import { Bench } from 'tinybench'
 import robotsParser from 'robots-parser'
 import { parseRobots } from '../dist/index.js'
 import { scalingRobots, syntheticRobots, syntheticUrls } from './synthetic.mjs'
-import { hostilePhase, hostileTable } from './hostile.mjs'
+import { hostilePhase, hostileSection } from './hostile.mjs'
 import { exactness, labelledBodies, ours as oursPeer, PEERS } from './peers.mjs'
 import { ensureRuntime, RUNTIMES } from '../scripts/runtimes.mjs'
 import { COLD_RUNS, coldStart, perSite } from './per-site.mjs'
 import { surveyBenchChild, surveyCeiling } from './survey.mjs'
-import { CEILING_CORES, cliThreadsBench, cliThreadsTable } from './cli-threads.mjs'
-import { writeHeadline } from './report.mjs'
+import { CEILING_CORES, cliThreadsBench, cliThreadsSection } from './cli-threads.mjs'
+import { ReportError, sectionMarkdown, writeReport } from './report.mjs'
 import { evictionBench } from './eviction.mjs'
+import { describeMachine, goalRow, recordRun, row as dataRow, skipped, today } from './results.mjs'
+import {
+  cliCheckSection, evictionSection, goalsSection, peersSection, perUrlSection, ruleFreeSection, runtimeRow, runtimesSection, scalingSection,
+  sizesSection, whereSection, workerdColdSection,
+} from './sections.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -29,6 +37,7 @@ const CORPUS = join(root, '..', 'shared', 'corpus')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const TIME = Number(process.env.BENCH_TIME ?? 250)
 const BATCH = 1000 // calls per task invocation
+const RESULTS = join(here, 'results.json')
 
 const rows = []
 const realBreakdown = []
@@ -63,17 +72,23 @@ async function chromiumRow() {
   }
 }
 
+/** Draws every page from bench/results.json; a page missing a row ends the process with report.mjs's status. */
+function report() {
+  try {
+    writeReport(root)
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error
+    process.stderr.write(`bench/report.mjs: ${error.message}\n`)
+    process.exit(error.status)
+  }
+}
+
 const runtimeArg = process.argv.indexOf('--runtime')
 if (runtimeArg >= 0) {
   const asked = process.argv[runtimeArg + 1] ?? 'all'
   const names = asked === 'all' ? [...Object.keys(RUNTIMES), 'chromium'] : asked.split(',')
-  const HOW = {
-    node: 'embedded bytes, compiled synchronously (`import`/`require`)', bun: 'embedded bytes, compiled synchronously (`bun` condition)',
-    deno: '`import source` of dist/robots.wasm (`deno` condition)',
-    chromium: 'embedded bytes, compiled synchronously (`browser` condition, bundled by esbuild)',
-  }
-  const lines = ['| runtime | wasm loads as | single `isAllowed` | of which encodeInto | batch `isAllowedMany` | byte path `isAllowedLines` | robots-parser | single | batch | byte path |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|']
-  let meta = ''
+  const rows = []
+  let meta = null
   for (const name of names) {
     let r
     if (name === 'chromium') {
@@ -84,28 +99,27 @@ if (runtimeArg >= 0) {
       const args = name === 'deno' ? ['run', '-A', 'bench/runtime.mjs'] : ['bench/runtime.mjs']
       r = JSON.parse(execFileSync(bin, args, { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1))
     }
-    meta = `${r.date}, ${r.machine}`
-    const how = HOW[name.startsWith('node') ? 'node' : name]
-    const ratio = (ns) => `**${(r.robotsParser / ns).toFixed(1)}x**`
-    lines.push(`| ${r.runtime} | ${how} | ${r.single.toFixed(0)} ns | ${r.encode.toFixed(0)} ns | ${r.batch.toFixed(0)} ns | ${r.lines.toFixed(0)} ns | ${(r.robotsParser / 1000).toFixed(2)} µs | ${ratio(r.single)} | ${ratio(r.batch)} | ${ratio(r.lines)} |`)
-    process.stderr.write(lines.at(-1) + "\n")
+    meta = { date: r.date, machine: r.machine }
+    rows.push(runtimeRow(name, r))
+    process.stderr.write(`${r.runtime}: single ${r.single.toFixed(0)} ns, batch ${r.batch.toFixed(0)} ns, byte path ${r.lines.toFixed(0)} ns, robots-parser ${(r.robotsParser / 1000).toFixed(2)} µs\n`)
   }
-  const md = `Synthetic workload (bench/synthetic.mjs), per URL; robots-parser in the same process, interleaved; ${meta}.\n\n${lines.join('\n')}\n`
-  process.stdout.write('\n' + md)
-  // Only the full run replaces the file: a single runtime's row is printed, not saved.
+  const section = runtimesSection(rows)
+  const run = { command: 'npm run bench:runtimes', ...meta, runtime: 'each row\'s runtime', intro: 'synthetic workload (bench/synthetic.mjs), per URL; robots-parser in the same process, interleaved', sections: [section] }
+  process.stdout.write('\n' + sectionMarkdown(section).join('\n') + '\n')
+  // Only the full run is recorded: a single runtime's row is printed, not saved.
   if (asked === 'all') {
-    writeFileSync(join(here, 'RUNTIMES.md'), `# Benchmarks per runtime\n\nWritten by \`npm run bench -- --runtime all\`.\n\n${md}`)
-    writeHeadline(root)
+    recordRun(RESULTS, 'runtimes', run)
+    report()
   }
   process.exit(0)
 }
-const targets = []
+const goals = []
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmtNs = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`)
 const log = (s) => process.stderr.write(s + '\n')
 
-/** Runs both functions ROUNDS times through tinybench, alternating order; ns per call, medians. */
-function compare(phase, ours, theirs, perCall = BATCH) {
+/** Runs both functions ROUNDS times through tinybench, alternating order; ns per call, medians; a row `id`. */
+function compare(id, phase, ours, theirs, perCall = BATCH) {
   const o = []
   const t = []
   for (let round = 0; round < ROUNDS; round++) {
@@ -115,34 +129,32 @@ function compare(phase, ours, theirs, perCall = BATCH) {
     bench.runSync()
     for (const task of bench.tasks) (task.name === 'ours' ? o : t).push((task.result.period * 1e6) / perCall)
   }
-  const row = { phase, ours: median(o), theirs: median(t) }
+  const row = { id, label: phase, ours: median(o), theirs: median(t) }
   row.ratio = row.theirs / row.ours
   rows.push(row)
   log(`${phase}: ours ${fmtNs(row.ours)}, robots-parser ${fmtNs(row.theirs)}, ${row.ratio.toFixed(1)}x`)
   return row
 }
 
-function target(what, value, goal, ok) {
-  targets.push({ what, value, goal, ok })
+/** A goal of the run (bench/results.mjs goalRow), kept in the order measured. */
+function goal(id, fields) {
+  goals.push(goalRow(id, fields))
 }
 
 /**
  * The per-URL ratios to robots-parser before the matrix pass (issue 51), from the run committed
- * as bench/RESULTS.md in 7fbd337: a change for many agents a site must keep each within 5%.
+ * as bench/RESULTS.md in 7fbd337: a change for many agents a site must keep each within 5%, the
+ * floor of its goal.
  */
 const PER_URL_BEFORE = { single: 31.2, batch: 35.6, lines: 51.6, real: 12.3 }
-
-function noRegression(what, ratio, before) {
-  const floor = 0.95 * before
-  target(`${what}, no regression (issue 51): ratio / ${before.toFixed(1)}x before`, ratio / before, '>= 0.95', ratio >= floor)
-}
+const noRegression = (before) => ['>=', 0.95 * before, `no regression (issue 51): within 5% of ${before.toFixed(1)}x`]
 
 // ── init: a fresh process importing the package and answering one check, over an empty one ─────
 async function initPhase() {
   const cold = await coldStart(Math.max(COLD_RUNS, ROUNDS * 2 + 1))
   // CPU time, as the per-site cold start row: wall medians of 30 ms processes on a shared machine
   // can fall below the empty script's.
-  const row = { phase: `init: import + first check (fresh process, CPU time over one with an empty script: ${fmtNs(cold.cpu.empty)})`, ours: cold.cpu.ours, theirs: cold.cpu.theirs }
+  const row = { id: 'per-url.init', label: `init: import + first check (fresh process, CPU time over one with an empty script: ${fmtNs(cold.cpu.empty)})`, ours: cold.cpu.ours, theirs: cold.cpu.theirs }
   row.ratio = row.theirs / row.ours
   rows.push(row)
   log(`init: ours +${fmtNs(row.ours)}, robots-parser +${fmtNs(row.theirs)} of CPU over an empty node (${fmtNs(cold.cpu.empty)})`)
@@ -155,17 +167,10 @@ async function workerdColdPhase() {
   const r = await workerdColdRows()
   if (r.skipped !== undefined) {
     log(`workerd cold start: SKIPPED, ${r.skipped}`)
-    return null
+    return r
   }
-  const f = (ms) => `${ms.toFixed(2)} ms`
-  log(`workerd cold start: the package adds ${f(r.adds)} of CPU to a new isolate`)
-  return [
-    `A cold Worker in workerd ${r.version} (local): the CPU time of the workerd process (all threads) per request, median of ${r.rounds} rounds of ${r.batch} requests of each kind, interleaved; each new isolate comes from a Worker Loader, and a Worker's own clock cannot time it (it stands still between I/O).`, '',
-    '| Worker | a new isolate\'s first request | a warm isolate\'s request | new minus warm |', '|---|---:|---:|---:|',
-    `| one check of robotstxt-wasm per request | ${f(r.coldWith)} | ${f(r.warmWith)} | ${f(r.coldWith - r.warmWith)} |`,
-    `| the same answer without the package | ${f(r.coldWithout)} | ${f(r.warmWithout)} | ${f(r.coldWithout - r.warmWithout)} |`,
-    `| what the package adds to a cold start (module evaluated, wasm compiled and instantiated, first check) | | | **${f(r.adds)}** |`,
-  ]
+  log(`workerd cold start: the package adds ${r.adds.toFixed(2)} ms of CPU to a new isolate`)
+  return r
 }
 
 // ── parse + compile + first check, over the real corpus ─────────────────────────────────────────
@@ -187,21 +192,21 @@ function parsePhase(files) {
       if (lib === 'ours') { o.push(ns); checksumOurs = allowed } else { t.push(ns); checksumTheirs = allowed }
     }
   }
-  const row = { phase: `parse + compile + first check, per file (${files.length} real files, ${(total / 1e6).toFixed(1)} MB)`, ours: median(o) / files.length, theirs: median(t) / files.length }
+  const row = { id: 'per-url.parse', label: `parse + compile + first check, per file (${files.length} real files, ${(total / 1e6).toFixed(1)} MB)`, ours: median(o) / files.length, theirs: median(t) / files.length }
   row.ratio = row.theirs / row.ours
-  row.note = `${(total / (median(o) / 1e9) / 1e6).toFixed(1)} MB/s vs ${(total / (median(t) / 1e9) / 1e6).toFixed(1)} MB/s`
+  row.throughput = [total / (median(o) / 1e9) / 1e6, total / (median(t) / 1e9) / 1e6]
   rows.push(row)
-  log(`${row.phase}: ${row.ratio.toFixed(2)}x (${row.note}); allowed ${checksumOurs} vs ${checksumTheirs}`)
-  target('parse + compile + first check', row.ratio, 3, row.ratio >= 3)
+  log(`${row.label}: ${row.ratio.toFixed(2)}x (${row.throughput.map((x) => x.toFixed(1)).join(' vs ')} MB/s); allowed ${checksumOurs} vs ${checksumTheirs}`)
+  goal('goal.parse', { label: 'parse + compile + first check: robots-parser / ours', measured: row.ratio, goal: ['>=', 3], row: row.id })
 }
 
 // ── single and batch checks ─────────────────────────────────────────────────────────────────────
-function checkPhases(label, pairs) {
+function checkPhases(id, label, pairs) {
   // pairs: [{ matcher, rp, agent, url }] checked round-robin.
   const n = pairs.length
   let i = 0
   let j = 0
-  const single = compare(`${label}: single Matcher.isAllowed vs isAllowed`, () => {
+  const single = compare(`${id}.single`, `${label}: single Matcher.isAllowed vs isAllowed`, () => {
     for (let k = 0; k < BATCH; k++) { const p = pairs[i]; p.matcher.isAllowed(p.url); i = i + 1 === n ? 0 : i + 1 }
   }, () => {
     for (let k = 0; k < BATCH; k++) { const p = pairs[j]; p.rp.isAllowed(p.url, p.agent); j = j + 1 === n ? 0 : j + 1 }
@@ -209,12 +214,12 @@ function checkPhases(label, pairs) {
   return single
 }
 
-function batchPhase(label, chunks, pairs) {
+function batchPhase(id, label, chunks, pairs) {
   // chunks: [{ matcher, urls, out }] of ~BATCH urls each; robots-parser checks the same URLs one by one.
   let c = 0
   let j = 0
   const urlsPerRun = chunks.reduce((s, ch) => s + ch.urls.length, 0) / chunks.length
-  return compare(`${label}: batch isAllowedMany vs isAllowed`, () => {
+  return compare(`${id}.batch`, `${label}: batch isAllowedMany vs isAllowed`, () => {
     const ch = chunks[c]
     ch.matcher.isAllowedMany(ch.urls, ch.out)
     c = c + 1 === chunks.length ? 0 : c + 1
@@ -225,7 +230,7 @@ function batchPhase(label, chunks, pairs) {
 
 // The byte path: the same chunks as UTF-8 lines, encoded once up front as a stream reader has them;
 // robots-parser is given the same URLs as strings.
-function linesPhase(label, chunks, pairs) {
+function linesPhase(id, label, chunks, pairs) {
   const enc = new TextEncoder()
   const lineChunks = chunks.map((ch) => ({ matcher: ch.matcher, bytes: enc.encode(ch.urls.join('\n') + '\n'), out: new Uint8Array(ch.urls.length), n: ch.urls.length }))
   for (const ch of lineChunks) {
@@ -236,7 +241,7 @@ function linesPhase(label, chunks, pairs) {
   let c = 0
   let j = 0
   const urlsPerRun = lineChunks.reduce((s, ch) => s + ch.n, 0) / lineChunks.length
-  return compare(`${label}: byte path isAllowedLines vs isAllowed`, () => {
+  return compare(`${id}.lines`, `${label}: byte path isAllowedLines vs isAllowed`, () => {
     const ch = lineChunks[c]
     ch.matcher.isAllowedLines(ch.bytes, ch.out)
     c = c + 1 === lineChunks.length ? 0 : c + 1
@@ -254,19 +259,20 @@ async function peersPhase() {
   const bodies = existsSync(CORPUS) ? labelledBodies(join(CORPUS, '..')) : null
   const out = []
   for (const peer of [oursPeer(parseRobots, 'robotstxt-wasm (this build)'), ...PEERS]) {
+    const id = `peers.${peer.id}`
     const check = await peer.make(body, new TextEncoder().encode(body))
     let i = 0
     let j = 0
     const n = urls.length
     const row = peer.exact
       ? null
-      : compare(`synthetic (a): single Matcher.isAllowed vs ${peer.name}`, () => {
+      : compare(id, `synthetic (a): single Matcher.isAllowed vs ${peer.name}`, () => {
         for (let k = 0; k < BATCH; k++) { matcher.isAllowed(urls[i]); i = i + 1 === n ? 0 : i + 1 }
       }, () => {
         for (let k = 0; k < BATCH; k++) { check(urls[j], agent); j = j + 1 === n ? 0 : j + 1 }
       })
     const e = bodies === null ? null : await exactness(peer, bodies)
-    out.push({ name: peer.name, ns: row?.theirs ?? null, ratio: row?.ratio ?? null, exact: e })
+    out.push({ id, name: peer.name, ours: row?.ours ?? null, ns: row?.theirs ?? null, ratio: row?.ratio ?? null, exact: e })
     log(`peer ${peer.name}: exactness ${e ? `${e.right}/${e.total}` : 'skipped (no ../shared)'}`)
   }
   // The main table keeps robots-parser's rows; the peers table shows them all.
@@ -288,17 +294,14 @@ function syntheticPhase() {
   if (single !== batch) throw new Error(`synthetic: single (${single}) and batch (${batch}) verdicts differ`)
   log(`synthetic: ${body.split('\n').length} lines, ${urls.length} URLs, allowed ${single}`)
   const pairs = urls.map((url) => ({ matcher, rp, agent, url }))
-  const s = checkPhases('synthetic (a)', pairs)
+  const s = checkPhases('per-url.synthetic', 'synthetic (a)', pairs)
   const chunks = []
   for (let i = 0; i < urls.length; i += BATCH) chunks.push({ matcher, urls: urls.slice(i, i + BATCH), out: new Uint8Array(BATCH) })
-  const b = batchPhase('synthetic (a)', chunks, pairs)
-  const l = linesPhase('synthetic (a)', chunks, pairs)
-  target('single Matcher.isAllowed (synthetic)', s.ratio, 40, s.ratio >= 40)
-  target('batch isAllowedMany (synthetic)', b.ratio, 60, b.ratio >= 60)
-  target('byte path isAllowedLines (synthetic)', l.ratio, 100, l.ratio >= 100)
-  noRegression('single Matcher.isAllowed (synthetic)', s.ratio, PER_URL_BEFORE.single)
-  noRegression('batch isAllowedMany (synthetic)', b.ratio, PER_URL_BEFORE.batch)
-  noRegression('byte path isAllowedLines (synthetic)', l.ratio, PER_URL_BEFORE.lines)
+  const b = batchPhase('per-url.synthetic', 'synthetic (a)', chunks, pairs)
+  const l = linesPhase('per-url.synthetic', 'synthetic (a)', chunks, pairs)
+  goal('goal.per-url.synthetic.single', { label: 'single Matcher.isAllowed (synthetic): robots-parser / ours', measured: s.ratio, goal: ['>=', 40], floor: noRegression(PER_URL_BEFORE.single), row: s.id })
+  goal('goal.per-url.synthetic.batch', { label: 'batch isAllowedMany (synthetic): robots-parser / ours', measured: b.ratio, goal: ['>=', 60], floor: noRegression(PER_URL_BEFORE.batch), row: b.id })
+  goal('goal.per-url.synthetic.lines', { label: 'byte path isAllowedLines (synthetic): robots-parser / ours', measured: l.ratio, goal: ['>=', 100], floor: noRegression(PER_URL_BEFORE.lines), row: l.id })
   ruleFreePhase(urls, chunks, { single: s, batch: b, lines: l })
 }
 
@@ -322,11 +325,10 @@ function ruleFreePhase(urls, chunks, measured) {
     lines: timeOurs(() => { const ch = lineChunks[d]; bare.isAllowedLines(ch.bytes, ch.out); d = d + 1 === lineChunks.length ? 0 : d + 1 }, perCall),
   }
   const names = { single: 'single Matcher.isAllowed', batch: 'batch isAllowedMany', lines: 'byte path isAllowedLines' }
-  const goals = { single: 40, batch: 60, lines: 100 }
   for (const k of Object.keys(ns)) {
     const row = measured[k]
-    ruleFree.push({ what: names[k], ours: row.ours, bare: ns[k], theirs: row.theirs, now: row.ratio, ceiling: row.theirs / ns[k], goal: goals[k] })
-    log(`rule-free ${names[k]}: ${fmtNs(ns[k])} (20 rules: ${fmtNs(row.ours)}), ceiling ${(row.theirs / ns[k]).toFixed(1)}x, goal ${goals[k]}x`)
+    ruleFree.push({ id: `rule-free.${k}`, label: names[k], ours: row.ours, bare: ns[k], theirs: row.theirs, ceiling: row.theirs / ns[k] })
+    log(`rule-free ${names[k]}: ${fmtNs(ns[k])} (20 rules: ${fmtNs(row.ours)}), ceiling ${(row.theirs / ns[k]).toFixed(1)}x`)
   }
 }
 
@@ -359,11 +361,11 @@ function realPhase(corpusCases) {
   }
   if (mismatches !== 0 || checksum !== labels) throw new Error(`real files: ${mismatches} verdicts differ from the labels (checksum ${checksum} vs ${labels})`)
   log(`real files: ${pairs.length} labelled URL checks, verdict checksum ${checksum.toString(16)} equals the labels'`)
-  const s = checkPhases('real files (b)', pairs)
+  const s = checkPhases('per-url.real', 'real files (b)', pairs)
   // Batches regrouped to ~BATCH URLs per call per matcher would not be realistic: a real crawler
   // batches the URLs of one site. Here each call checks one file's URLs for one agent.
   const perCall = (pairs.length / chunks.length).toFixed(1)
-  const b = batchPhase(`real files (b), one call per file and agent (${perCall} URLs per call)`, chunks, pairs)
+  const b = batchPhase('per-url.real', `real files (b), one call per file and agent (${perCall} URLs per call)`, chunks, pairs)
   // Where the time of a real-file check goes: the same pairs, taken apart.
   const enc = new TextEncoder()
   const mem = new Uint8Array(1 << 20)
@@ -392,14 +394,13 @@ function realPhase(corpusCases) {
     }
   })
   realBreakdown.push(
-    { what: 'real files: one URL UTF-8-encoded into memory (TextEncoder.encodeInto)', ns: encodeNs },
-    { what: 'real files: a check with its table resident and caches warm (each URL 8 times in a row)', ns: warmNs },
-    { what: 'real files: a check that copies its table in, caches warm (two hosts in turn, 4 times each)', ns: switchNs },
-    { what: 'real files: a check in benchmark order (hosts interleaved: a table copy and cold caches on most checks)', ns: s.ours },
+    { id: 'where.real.encode', label: 'real files: one URL UTF-8-encoded into memory (TextEncoder.encodeInto)', ns: encodeNs },
+    { id: 'where.real.warm', label: 'real files: a check with its table resident and caches warm (each URL 8 times in a row)', ns: warmNs },
+    { id: 'where.real.switch', label: 'real files: a check that copies its table in, caches warm (two hosts in turn, 4 times each)', ns: switchNs },
+    { id: 'where.real.benchmark-order', label: 'real files: a check in benchmark order (hosts interleaved: a table copy and cold caches on most checks)', ns: s.ours },
   )
-  target('single Matcher.isAllowed (real files)', s.ratio, 20, s.ratio >= 20)
-  noRegression('single Matcher.isAllowed (real files)', s.ratio, PER_URL_BEFORE.real)
-  target(`batch isAllowedMany (real files, ${perCall} URLs per call)`, b.ratio, 20, b.ratio >= 20)
+  goal('goal.per-url.real.single', { label: 'single Matcher.isAllowed (real files): robots-parser / ours', measured: s.ratio, goal: ['>=', 20], floor: noRegression(PER_URL_BEFORE.real), row: s.id })
+  goal('goal.per-url.real.batch', { label: `batch isAllowedMany (real files, ${perCall} URLs per call): robots-parser / ours`, measured: b.ratio, goal: ['>=', 20], row: b.id })
 }
 
 // ── scaling ─────────────────────────────────────────────────────────────────────────────────────
@@ -423,10 +424,10 @@ function scalingPhase() {
     let i = 0
     const ns = timeOurs(() => { for (let k = 0; k < BATCH; k++) { m.isAllowed(urls[i]); i = (i + 1) % urls.length } })
     if (n === 10) base = ns
-    lines.push({ what: `${n} rules`, ns, ratio: ns / base })
+    lines.push({ id: `scaling.rules.${n}`, label: `${n} rules`, ns, ratio: ns / base })
   }
-  const worst = lines[lines.length - 1].ratio
-  target('10,000-rule group vs 10-rule group, per URL', worst, 2, worst <= 2)
+  const worst = lines[lines.length - 1]
+  goal('goal.scaling.rules', { label: '10,000-rule group vs 10-rule group, per URL', measured: worst.ratio, goal: ['<=', 2], row: worst.id })
   const m = parseRobots(syntheticRobots()).matcher('Googlebot')
   let b20 = 0
   for (const len of [20, 200, 2000]) {
@@ -434,9 +435,9 @@ function scalingPhase() {
     let i = 0
     const ns = timeOurs(() => { for (let k = 0; k < BATCH; k++) { m.isAllowed(us[i]); i = (i + 1) % us.length } })
     if (len === 20) b20 = ns
-    lines.push({ what: `URL of ${len} bytes`, ns, ratio: ns / b20 })
+    lines.push({ id: `scaling.url.${len}`, label: `URL of ${len} bytes`, ns, ratio: ns / b20 })
   }
-  for (const l of lines) log(`scaling ${l.what}: ${fmtNs(l.ns)} (${l.ratio.toFixed(2)}x)`)
+  for (const l of lines) log(`scaling ${l.label}: ${fmtNs(l.ns)} (${l.ratio.toFixed(2)}x)`)
   return lines
 }
 
@@ -449,7 +450,7 @@ function floorPhase() {
   const single = timeOurs(() => { for (let k = 0; k < BATCH; k++) { enc.encodeInto(urls[i], mem); i = i + 1 === urls.length ? 0 : i + 1 } })
   const chunks = []
   for (let c = 0; c < urls.length; c += BATCH) chunks.push(urls.slice(c, c + BATCH))
-  const lines = [{ what: 'one URL UTF-8-encoded into memory (TextEncoder.encodeInto): the floor under a single check', ns: single }]
+  const lines = [{ id: 'where.encode', label: 'one URL UTF-8-encoded into memory (TextEncoder.encodeInto): the floor under a single check', ns: single }]
   if (typeof Buffer === 'function') {
     const buf = Buffer.from(mem.buffer)
     let c = 0
@@ -461,11 +462,11 @@ function floorPhase() {
       buf.write(joined, 0, mem.length, 'utf16le')
       c = c + 1 === chunks.length ? 0 : c + 1
     }, BATCH)
-    lines.push({ what: 'per URL of a 1,000-URL batch: join + one UTF-16 copy into memory', ns: batch })
+    lines.push({ id: 'where.batch-copy', label: 'per URL of a 1,000-URL batch: join + one UTF-16 copy into memory', ns: batch })
   }
-  lines.push({ what: 'the other side: one wasm check of a URL already in memory (dist/robots.wasm through its ABI), no host work', ns: wasmAlone(urls) })
+  lines.push({ id: 'where.wasm-alone', label: 'the other side: one wasm check of a URL already in memory (dist/robots.wasm through its ABI), no host work', ns: wasmAlone(urls) })
   lines.push(...realBreakdown)
-  for (const l of lines) log(`floor: ${l.what}: ${fmtNs(l.ns)}`)
+  for (const l of lines) log(`floor: ${l.label}: ${fmtNs(l.ns)}`)
   return lines
 }
 
@@ -509,7 +510,7 @@ function memoryPhase() {
   const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'memory.mjs')], { encoding: 'utf8', maxBuffer: 1 << 20 })
   const m = JSON.parse(out)
   log(`memory: ours ${m.oursPerMatcher.toFixed(0)} B/matcher (${m.oursPerRuleByte.toFixed(2)} x rule text), robots-parser ${m.theirsPerInstance.toFixed(0)} B/instance`)
-  target('bytes retained per Matcher / bytes of its rules\u2019 text', m.oursPerRuleByte, 2, m.oursPerRuleByte <= 2)
+  goal('goal.memory.per-rule-byte', { label: 'bytes retained per Matcher / bytes of its rules\u2019 text', measured: m.oursPerRuleByte, goal: ['<=', 2], row: 'per-url.memory' })
   return m
 }
 
@@ -578,15 +579,16 @@ function cliStreamPhase() {
   const perSecond = 10_000_000 / (large.ms / 1000)
   const row = { urls: 10_000_000, ms: large.ms, perSecond, peakMiB: large.peak, peakMiB1M: small.peak }
   log(`cli check --urls: 10M URLs in ${(large.ms / 1000).toFixed(2)} s, ${(perSecond / 1e6).toFixed(2)}M URLs/s; peak RSS ${large.peak.toFixed(0)} MiB (1M URLs: ${small.peak.toFixed(0)} MiB)`)
-  target('CLI check --urls, 10M URLs file to file, M URLs/s', perSecond / 1e6, 5, perSecond >= 5e6)
+  goal('goal.cli.check-urls', { label: 'CLI check --urls, 10M URLs file to file, URLs/s', unit: 'M/s', measured: perSecond, goal: ['>=', 5e6], row: 'cli.check-urls' })
   return row
 }
 
 // ── main ────────────────────────────────────────────────────────────────────────────────────────
-const date = new Date().toISOString().slice(0, 10)
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}`
+const date = today()
+const machine = describeMachine()
 log(`robotstxt-wasm benchmarks, ${date}, Node ${process.version}, ${machine}`)
 const corpus = loadCorpus()
+const NO_CORPUS = '../shared/corpus not found'
 if (corpus === null) log('corpus: ../shared/corpus not found, the real-file phases are SKIPPED')
 
 const cold = await initPhase()
@@ -597,68 +599,65 @@ const scaling = scalingPhase()
 const floors = floorPhase()
 {
   // The batch against what it is made of, measured in this run: join + copy, plus the wasm check.
-  const batchRow = rows.find((r) => r.phase.startsWith('synthetic (a): batch'))
-  const join = floors.find((l) => l.what.startsWith('per URL of a 1,000-URL batch'))
-  const wasm = floors.find((l) => l.what.startsWith('the other side'))
+  const batchRow = rows.find((r) => r.id === 'per-url.synthetic.batch')
+  const join = floors.find((l) => l.id === 'where.batch-copy')
+  const wasm = floors.find((l) => l.id === 'where.wasm-alone')
   if (batchRow && join && wasm) {
-    const ratio = batchRow.ours / (join.ns + wasm.ns)
-    target('batch isAllowedMany / (join + copy + wasm check)', ratio, 1.5, ratio <= 1.5)
+    goal('goal.batch-overhead', { label: 'batch isAllowedMany / (join + copy + wasm check)', measured: batchRow.ours / (join.ns + wasm.ns), goal: ['<=', 1.5], row: batchRow.id })
   }
 }
 const memory = memoryPhase()
 const cli = cliStreamPhase()
 const cliThreads = await cliThreadsBench(log)
-for (const r of cliThreads) target(`CLI ${r.name}, 2 threads / 1 thread`, r.ratio, 1.7, r.ratio >= 1.7)
-const hostile = hostilePhase({ log, target })
+for (const r of cliThreads) {
+  const id = r.name === 'filter' ? 'filter' : 'check-urls'
+  goal(`goal.cli-threads.${id}`, { label: `CLI ${r.name}, 2 threads / 1 thread`, measured: r.ratio, goal: ['>=', 1.7], row: `cli-threads.${id}` })
+}
+const hostile = hostilePhase({ log, goal: (g) => goals.push(g) })
 const peers = await peersPhase()
 const sites = corpus ? await perSite({ rounds: ROUNDS, cold, date, machine }) : null
 const coldWorker = await workerdColdPhase()
 const sizeRows = sizes()
 const survey = surveyBenchChild(log)
 const eviction = await evictionBench(log)
-target(`blocks the eviction clock visits for one compile, every table in use (EVICT_VISITS)`, eviction.visits, eviction.bound, eviction.visits <= eviction.bound)
+goal('goal.eviction.visits', { label: 'blocks the eviction clock visits for one compile, every table in use (EVICT_VISITS)', unit: 'count', digits: 0, measured: eviction.visits, goal: ['<=', eviction.bound], row: 'eviction.all-used' })
 
-const md = []
-md.push(`Measured ${date} on ${machine}, Node ${process.version}; robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds.`, '')
-md.push('| phase | robotstxt-wasm | robots-parser | ratio |', '|---|---:|---:|---:|')
-for (const r of rows) md.push(`| ${r.phase} | ${fmtNs(r.ours)} | ${fmtNs(r.theirs)} | **${r.ratio.toFixed(1)}x**${r.note ? ` (${r.note})` : ''} |`)
-md.push(`| memory retained per compiled matcher / parsed instance (${memory.count.toLocaleString('en')} of them) | ${memory.oursPerMatcher.toFixed(0)} B | ${memory.theirsPerInstance.toFixed(0)} B | **${(memory.theirsPerInstance / memory.oursPerMatcher).toFixed(1)}x** |`)
-md.push('', '| scaling (Matcher.isAllowed, per URL) | time | vs smallest |', '|---|---:|---:|')
-for (const l of scaling) md.push(`| ${l.what} | ${fmtNs(l.ns)} | ${l.ratio.toFixed(2)}x |`)
-md.push('', '| where the time goes: host work alone, wasm work alone, and real-file checks taken apart | time |', '|---|---:|')
-for (const l of floors) md.push(`| ${l.what} | ${fmtNs(l.ns)} |`)
-md.push('', '| synthetic URLs, per URL | 20-rule group | one rule that never matches | robots-parser | ratio | ratio if the 20 rules cost nothing | goal |', '|---|---:|---:|---:|---:|---:|---:|')
-for (const r of ruleFree) md.push(`| ${r.what} | ${fmtNs(r.ours)} | ${fmtNs(r.bare)} | ${fmtNs(r.theirs)} | ${r.now.toFixed(1)}x | ${r.ceiling.toFixed(1)}x | ${r.goal}x |`)
-md.push('', '| CLI `check ROBOTS AGENT --urls FILE > FILE` (synthetic robots.txt and URLs, a fresh process) | time | URLs/s | peak RSS |', '|---|---:|---:|---:|')
-md.push(`| ${cli.urls.toLocaleString('en')} URLs (1,000,000 URLs: peak RSS ${cli.peakMiB1M.toFixed(0)} MiB) | ${(cli.ms / 1000).toFixed(2)} s | ${(cli.perSecond / 1e6).toFixed(2)}M | ${cli.peakMiB.toFixed(0)} MiB |`)
-md.push('', ...cliThreadsTable(cliThreads))
-md.push('', '| the table arena at its cap (bench/eviction.mjs, a process of its own; a site of 40 rules, about 3 KB of table) | CPU per compile | blocks visited |', '|---|---:|---:|')
-md.push(`| room in the arena | ${eviction.room.toFixed(1)} µs | |`)
-md.push(`| at the cap, the least recently used table evicted (${eviction.evictions.toLocaleString('en')} evictions in the run) | ${eviction.cold.toFixed(1)} µs | |`)
-md.push(`| at the cap, every table in use: the clock gives up at its bound and the table stays in JS memory | ${eviction.allUsed.toFixed(1)} µs | ${eviction.visits} (bound ${eviction.bound}) |`)
-md.push('', ...hostileTable(hostile))
-md.push('', '| library (synthetic workload, single checks) | time per check | robotstxt-wasm is | Google\'s verdict on the labelled cases |', '|---|---:|---:|---:|')
-for (const p of peers) {
-  const exact = p.exact === null ? 'n/a' : `${(100 * p.exact.right / p.exact.total).toFixed(2)}% (${p.exact.right.toLocaleString('en')} of ${p.exact.total.toLocaleString('en')})`
-  md.push(`| ${p.name} | ${p.ns === null ? '—' : fmtNs(p.ns)} | ${p.ratio === null ? '—' : `${p.ratio.toFixed(1)}x faster`} | ${exact} |`)
-}
+// The survey, built here: bench/survey.mjs measures it.
+let surveySection = skipped('survey', 'survey end to end', NO_CORPUS)
 if (survey) {
-  md.push('', '| survey end to end (bench/survey.mjs: `robotstxt survey` on a WARC.gz in Common Crawl\'s layout, the corpus cycled to 200,000 responses, 30 crawlers x 2 paths) | records/s | vs 1 thread | CPU µs/record, all threads | CPU µs/record, calling thread |', '|---|---:|---:|---:|---:|')
-  for (const r of survey) md.push(`| ${r.threads} thread${r.threads === 1 ? '' : 's'} | ${Math.round(r.perSecond).toLocaleString('en')} | ${(r.perSecond / survey[0].perSecond).toFixed(2)}x | ${r.cpuPerRecord.toFixed(1)} | ${r.callerPerRecord?.toFixed(1) ?? '—'} |`)
-  md.push(`| the most 2 threads can give on this machine (twoCoreCeiling: the one-thread run's CPU work, all threads, spread over ${CEILING_CORES} cores with threading free) | | ${surveyCeiling(survey[0]).toFixed(2)}x | | |`)
-  target('survey, records/s on one thread', survey[0].perSecond, 10_000, survey[0].perSecond >= 10_000)
-  target('survey, records/s on one thread, 30 crawlers x 2 paths (issue 51)', survey[0].perSecond, 20_000, survey[0].perSecond >= 20_000)
-  const ofCeiling = survey[1].perSecond / survey[0].perSecond / surveyCeiling(survey[0])
-  target('survey, 2 threads / 1 thread, as a share of the two-core ceiling', ofCeiling, 0.9, ofCeiling >= 0.9)
+  const ceiling = surveyCeiling(survey[0])
+  surveySection = {
+    id: 'survey', title: 'survey end to end (bench/survey.mjs: `robotstxt survey` on a WARC.gz in Common Crawl\'s layout, the corpus cycled to 200,000 responses, 30 crawlers x 2 paths)',
+    columns: [
+      { key: 'ours', label: 'records/s' }, { key: 'vsOne', label: 'vs 1 thread', unit: 'x', digits: 2 },
+      { key: 'cpu', label: 'CPU per record, all threads', unit: 'µs' }, { key: 'caller', label: 'CPU per record, calling thread', unit: 'µs' },
+    ],
+    rows: [
+      ...survey.map((r) => dataRow(`survey.threads.${r.threads}`, `${r.threads} thread${r.threads === 1 ? '' : 's'}`, '/s', r.perSecond,
+        { cells: { vsOne: r.perSecond / survey[0].perSecond, cpu: r.cpuPerRecord, caller: r.callerPerRecord, records: r.records, seconds: r.seconds } })),
+      dataRow('survey.ceiling', `the most 2 threads can give on this machine (twoCoreCeiling: the one-thread run's CPU work, all threads, spread over ${CEILING_CORES} cores with threading free)`, 'x', null, { cells: { vsOne: ceiling } }),
+    ],
+  }
+  goal('goal.survey.one-thread', { label: 'survey, records/s on one thread, 30 crawlers x 2 paths (issue 51)', unit: '/s', measured: survey[0].perSecond, goal: ['>=', 20_000], floor: ['>=', 10_000, 'the goal before issue 51'], row: 'survey.threads.1' })
+  goal('goal.survey.two-threads', { label: 'survey, 2 threads / 1 thread, as a share of the two-core ceiling', measured: survey[1].perSecond / survey[0].perSecond / ceiling, goal: ['>=', 0.9], row: 'survey.threads.2' })
 }
-md.push('', '| file | bytes | gzip -9 |', '|---|---:|---:|')
-for (const s of sizeRows) md.push(`| ${s.file} | ${s.bytes.toLocaleString('en')} | ${s.gzip.toLocaleString('en')} |`)
-md.push('', '| target | measured | goal | |', '|---|---:|---:|---|')
-for (const t of targets) md.push(`| ${t.what} | ${t.value.toFixed(2)} | ${t.goal} | ${t.ok ? 'met' : '**missed**'} |`)
-if (sites) md.push('', ...sites.md)
-if (coldWorker) md.push('', ...coldWorker)
-const report = md.join('\n') + '\n'
-process.stdout.write('\n' + report)
-writeFileSync(join(here, 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\`.\n\n${report}`)
-// The headline of README.md and docs/benchmarks.md, and docs/bench.svg, from what was just written.
-writeHeadline(root)
+
+const perUrl = perUrlSection({
+  rows, memory,
+  notMeasured: corpus ? [] : [['per-url.parse', 'parse + compile + first check, per real file'], ['per-url.real.single', 'real files (b): single'], ['per-url.real.batch', 'real files (b): batch']].map(([id, label]) => ({ id, label, why: NO_CORPUS })),
+})
+const perSiteSections = sites?.sections ?? [['per-site', 'what crawlers do'], ['field', 'library'], ['field-floors', 'what'], ['expectations', 'per file']].map(([id, title]) => skipped(id, title, NO_CORPUS))
+goals.push(...(sites?.goals ?? []))
+const run = {
+  command: 'npm run bench', date, machine, runtime: `Node ${process.version}`,
+  intro: `robots-parser 3.0.1 in the same process, interleaved, median of ${ROUNDS} rounds`,
+  sections: [
+    perUrl, scalingSection(scaling), whereSection(floors), ruleFreeSection(ruleFree), cliCheckSection(cli), cliThreadsSection(cliThreads), evictionSection(eviction),
+    hostileSection(hostile), peersSection(peers), surveySection, sizesSection(sizeRows), ...perSiteSections, workerdColdSection(coldWorker), goalsSection(goals),
+  ],
+}
+recordRun(RESULTS, 'bench', run)
+// Every page from what was just recorded: RESULTS.md, the headline of README.md and
+// docs/benchmarks.md, docs/bench.svg.
+report()
+process.stdout.write('\n' + readFileSync(join(here, 'RESULTS.md'), 'utf8'))
