@@ -605,7 +605,7 @@ function fieldSection(field, py, { date, machine, node, rounds, files }) {
   })
   return {
     id: 'field', title: 'library',
-    intro: [`The field's benchmark (the one Scrapy used to choose protego): for each of the ${count(files)} sites, parse its robots.txt, then check its links, here its labelled URLs from ../shared/corpus/cases.jsonl (${count(base.checks)} in all), each for its case's own agent, as the labels are. Measured ${date} on ${machine}; ${node} in this process and ${py.python ?? 'Python: not run'} in its own, each side interleaved, median of ${rounds} rounds; per-site percentiles by nearest rank over each site's median.`],
+    intro: [`The field's benchmark (the one Scrapy used to choose protego): for each of the ${count(files)} sites, parse its robots.txt, then check its links, here its labelled URLs from ../shared/corpus/cases.jsonl (${count(base.checks)} in all), each for its case's own agent, as the labels are. Measured ${date} on ${machine}; ${node} in this process${py.python === null ? ' (the Python libraries not run)' : ` and ${py.python} in its own`}, each side interleaved, median of ${rounds} rounds; per-site percentiles by nearest rank over each site's median.`],
     columns: [
       { key: 'body', label: 'body', unit: 'text' }, { key: 'via', label: 'checks through', unit: 'text' }, { key: 'total', label: 'total', unit: 'ns' },
       { key: 'p50', label: 'p50 per site', unit: 'ns' }, { key: 'p95', label: 'p95', unit: 'ns' }, { key: 'p99', label: 'p99', unit: 'ns' },
