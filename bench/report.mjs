@@ -486,8 +486,8 @@ const NOTE_HEADING = /^## (.*)$/
 const PLACEHOLDER = /\{\{([a-z0-9.-]+)(?::([A-Za-z0-9]+))?\}\}/g
 
 /**
- * bench/NOTES.md for RESULTS.md: each `## ` heading names the goals it explains (their ids in
- * backticks), and `{{id}}` or `{{id:field}}` in its text stand for a value of this run. Returns the
+ * bench/NOTES.md for RESULTS.md: a `## ` heading names the goals its note explains (their ids,
+ * `goal.…`, in backticks; a note on no goal keeps its heading as written), and `{{id}}` or `{{id:field}}` in its text stand for a value of this run. Returns the
  * notes from the first heading on, headings one level down, and the ids of the goals they explain. A goal or row it
  * names that the run lacks is MISSING, unless a section of the run was not measured.
  */
@@ -504,7 +504,7 @@ export function notesMarkdown(notes, results) {
     if (heading !== null) {
       // The heading names goals by id; RESULTS.md names them as its goals table does.
       const labels = []
-      for (const [, id] of heading[1].matchAll(/`([a-z0-9.-]+)`/g)) {
+      for (const [, id] of heading[1].matchAll(/`(goal\.[a-z0-9.-]+)`/g)) {
         const found = rows.get(id)
         if (found?.section.id === 'goals') {
           noted.add(id)

@@ -298,6 +298,8 @@ describe('goals and their notes: bench/RESULTS.md', () => {
     const partial = copy()
     partial.runs.bench!.sections.push(skipped('crawl', 'pass', 'not run'))
     expect(notesMarkdown(stale, partial).md).toContain('Was (not measured in this run).')
+    // A note on no goal (a measurement moved out of a code comment, say) keeps its heading.
+    expect(notesMarkdown('## Why `lines` keeps objects\n\n{{per-url.memory}} a matcher.\n', COMMITTED).md).toBe('### Why `lines` keeps objects\n\n1,454 B a matcher.')
   })
 })
 
