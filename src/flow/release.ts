@@ -30,7 +30,9 @@ abstract class Counted<T> implements Release<T> {
 
   constructor(capacity: number) {
     this.capacity = capacity
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity: expected an integer >= 1, got ${String(capacity)}`)
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(`capacity: expected an integer >= 1, got ${String(capacity)}`)
+    }
   }
 
   get outstanding(): number {

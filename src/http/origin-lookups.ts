@@ -86,7 +86,13 @@ export class OriginLookups {
   readonly #one: string[] = ['']
   readonly #oneOut = new Int32Array(1)
 
-  constructor(agent: string | readonly string[], cache: RobotsCache, concurrency: number, out: Release<UrlVerdict>, wake: Wake) {
+  constructor(
+    agent: string | readonly string[],
+    cache: RobotsCache,
+    concurrency: number,
+    out: Release<UrlVerdict>,
+    wake: Wake,
+  ) {
     this.#agent = agent
     this.#cache = cache
     this.#concurrency = concurrency
@@ -123,7 +129,8 @@ export class OriginLookups {
       try {
         origin = this.#originOf(url)
       } catch (err) {
-        this.#out.put(firstSeq + k, { url, allowed: false, line: 0, origin: null, outcome: null, error: (err as Error).message })
+        const error = (err as Error).message
+        this.#out.put(firstSeq + k, { url, allowed: false, line: 0, origin: null, outcome: null, error })
         continue
       }
       let state = this.#readyAt(origin, now)
@@ -251,6 +258,9 @@ export class OriginLookups {
 function urlOf(value: unknown): string | UrlVerdict {
   if (typeof value === 'string') return value
   if (value instanceof URL) return value.href
-  const shown = value === null || typeof value !== 'object' ? String(value as string) : Object.prototype.toString.call(value)
-  return { url: shown, allowed: false, line: 0, origin: null, outcome: null, error: 'expected a URL string or a URL object' }
+  const shown = value === null || typeof value !== 'object'
+    ? String(value as string)
+    : Object.prototype.toString.call(value)
+  const error = 'expected a URL string or a URL object'
+  return { url: shown, allowed: false, line: 0, origin: null, outcome: null, error }
 }

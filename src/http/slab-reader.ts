@@ -27,7 +27,9 @@ export class SlabReader {
 
   constructor(values: Iterable<unknown> | AsyncIterable<unknown>, wake: Wake) {
     this.#async = typeof (values as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
-    this.#input = this.#async ? (values as AsyncIterable<unknown>)[Symbol.asyncIterator]() : (values as Iterable<unknown>)[Symbol.iterator]()
+    this.#input = this.#async
+      ? (values as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+      : (values as Iterable<unknown>)[Symbol.iterator]()
     this.#wake = wake
   }
 
@@ -138,9 +140,13 @@ export class SlabReader {
 
 /** An iterator result, checked: a next() that gives anything else is a TypeError that says what was expected. */
 function stepOf(step: IteratorResult<unknown>): IteratorResult<unknown> {
-  if (step === null || typeof step !== 'object') fail('urls', 'an iterator whose next() gives { done, value } objects', step)
+  if (step === null || typeof step !== 'object') {
+    fail('urls', 'an iterator whose next() gives { done, value } objects', step)
+  }
   return step
 }
 
 /** After pending I/O: setImmediate where it exists (Node, Bun, Deno), else a zero timeout. */
-const later: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => void setImmediate(f) : (f) => void setTimeout(f, 0)
+const later: (f: () => void) => void = typeof setImmediate === 'function'
+  ? (f) => void setImmediate(f)
+  : (f) => void setTimeout(f, 0)
