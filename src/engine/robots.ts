@@ -1,7 +1,7 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
 import { agentOf, firstTokens, grownSlots, noteNamed, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
-import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, plainBytes, urlString } from './args.js'
+import { agentTokens, DEFAULT_MAX_BYTES, fail, NUMERIC_OPTIONS, numberOption, plainBytes, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, preferenceIndex, preferencesFor, type Directive, type PreferenceIndex, type UsagePreference } from './directives.js'
 import { Matcher, matcherLike, stringsOf, type Verdict } from './matcher.js'
@@ -11,7 +11,7 @@ import type { TableRef } from './wasm-tables.js'
 import { compileAgents, compileRules, crawlDelayOf, expandBody, matrixVerdicts, scanLines, scanLinesCopied, streamCheck, streamRule, type MatrixAgent, type StreamVerdict } from './wasm-body.js'
 import { Builder, parsedCrawlDelay, parseWith, reportLines, scanBodyTs, scanSitemaps, selectRules, type LineReport, type LineSink, type ParsedRobots } from './parse.js'
 
-// Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
+// Defined in args.ts, which the http layer's strict decoding may import without the engine.
 export { DEFAULT_MAX_BYTES }
 
 /**
@@ -501,7 +501,8 @@ class Derived {
  */
 export function parseRobots(body: string | Uint8Array, options?: ParseOptions): Robots {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
-  const maxBytes = maxBytesOption(options?.maxBytes, DEFAULT_MAX_BYTES)
+  // Our input rules, docs/semantics.md "Our three input rules": a number >= 1, rounded down, or Infinity.
+  const maxBytes = numberOption('options.maxBytes', options?.maxBytes, NUMERIC_OPTIONS.ParseOptions.maxBytes)
   let bytes: Uint8Array
   if (typeof body === 'string') {
     // Short enough that no cut can apply: keep the string, encode it when compiling.
