@@ -9,7 +9,7 @@
 // waiting behind one that does): at the bound, reading the input pauses until the consumer takes
 // verdicts. The scheduler's own bounds are in origin-lookups.ts.
 
-import { agentTokens, fail } from '../engine/args.js'
+import { agentTokens, fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { ArrivalOrder, InputOrder, type Release } from '../flow/release.js'
 import { Wake } from '../flow/wake.js'
 import { RobotsCache } from './cache.js'
@@ -95,8 +95,9 @@ export function checkUrls(
   // A fetch made for the agent names it, and this package: never the runtime's default User-Agent.
   const cache = givenCache ?? new RobotsCache({ userAgent: inBrowser() ? undefined : defaultUserAgent(agent as string | readonly string[]), dispatcher })
   if (!(cache instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', givenCache)
-  const concurrency = intOption('options.concurrency', options.concurrency, 16)
-  const maxPending = intOption('options.maxPending', options.maxPending, 10_000)
+  const rules = NUMERIC_OPTIONS.CheckUrlsOptions
+  const concurrency = numberOption('options.concurrency', options.concurrency, rules.concurrency)
+  const maxPending = numberOption('options.maxPending', options.maxPending, rules.maxPending)
   const ordered: unknown = options.ordered
   if (ordered !== undefined && typeof ordered !== 'boolean') fail('options.ordered', 'a boolean', ordered)
   const config: Config = { agent: agent as string | readonly string[], cache, concurrency, maxPending, ordered: ordered !== false }
@@ -109,12 +110,6 @@ interface Config {
   concurrency: number
   maxPending: number
   ordered: boolean
-}
-
-function intOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(name, 'an integer >= 1', value)
-  return value
 }
 
 async function* stream(urls: Iterable<string | URL> | AsyncIterable<string | URL>, c: Config): AsyncGenerator<UrlVerdict> {
