@@ -17,7 +17,7 @@ describe('docs/api.md: bad arguments throw TypeError', () => {
     expect(() => parseRobots(body as never)).toThrow(message)
   })
   test.each([[0], [-1], [0.5], [NaN], ['10'], [null]])('parseRobots(body, { maxBytes: %s })', (maxBytes) => {
-    expect(() => parseRobots('', { maxBytes } as never)).toThrow(/options\.maxBytes: expected a number >= 1 or Infinity/)
+    expect(() => parseRobots('', { maxBytes } as never)).toThrow(/^options\.maxBytes: expected a number >= 1 \(rounded down\), or Infinity for no limit, got /)
   })
   test('parseRobots(body, options) with a non-object options', () => {
     expect(() => parseRobots('', 5 as never)).toThrow(/options: expected an object or undefined/)

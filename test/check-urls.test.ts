@@ -316,6 +316,19 @@ describe('edge: checkUrls bounds', () => {
     expect(returned).toBe(0)
   })
 
+  test('an input whose next() gives no iterator result ends the stream with a TypeError saying so', async () => {
+    // An async one's `undefined` read as "no step yet" and the stream spun on it for ever.
+    const wrong = (step: unknown) => ({ next: () => step })
+    const inputs = [
+      { [Symbol.asyncIterator]: () => wrong(Promise.resolve(undefined)) },
+      { [Symbol.asyncIterator]: () => wrong(Promise.resolve(7)) },
+      { [Symbol.iterator]: () => wrong(null) },
+    ]
+    for (const input of inputs) {
+      await expect(collect(checkUrls(input as Iterable<string>, { agent: 'x' }))).rejects.toThrow(/^urls: expected an iterator whose next\(\) gives \{ done, value \} objects, got /)
+    }
+  })
+
   test('a matcher that cannot be compiled for a fetched file ends the stream with its error, never an unhandled rejection', async () => {
     reset()
     // What a wasm memory that cannot grow does to matcher(): a RangeError, after the lookup settled.

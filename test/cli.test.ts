@@ -144,7 +144,7 @@ describe('cli: help, version, usage errors', () => {
     [['check', EXAMPLE, 'Googlebot', 'http://exa mple.com/'], /URL: expected an absolute URL/],
     [['check', 'http://', 'Googlebot', '/a'], /ROBOTS: not a valid URL: http:\/\//],
     [['check', 'ftp://example.com/robots.txt', 'Googlebot', '/a'], /ROBOTS: only http and https URLs can be fetched, got "ftp:"/],
-    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a number of milliseconds >= 1, got "soon"\n  --timeout MS  time limit/],
+    [['check', 'http://127.0.0.1:9/', 'Googlebot', '/a', '--timeout', 'soon'], /--timeout: expected a whole number of milliseconds >= 1, got "soon"\n  --timeout MS  time limit/],
     [['explain', EXAMPLE, 'Googlebot'], /robotstxt explain: missing URL/],
     [['explain', EXAMPLE, 'Googlebot', '/a', '/b'], /explain takes one URL, got 2/],
     [['explain', EXAMPLE, 'Googlebot', 'not a url'], /URL: expected an absolute URL/],

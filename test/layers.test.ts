@@ -63,6 +63,15 @@ describe('src/ layers (src/README.md)', () => {
     const folders = new Set(FILES.filter((f) => f.includes('/')).map((f) => `${f.slice(0, f.indexOf('/'))}/`))
     expect([...folders].filter((f) => !table.has(f))).toEqual([])
     expect(table.get('engine/')).toEqual([])
+    expect(table.get('flow/')).toEqual([])
+  })
+
+  test('flow/, shared by http/ (browsers, Workers) and threads/ (Node), imports no package: no platform API', () => {
+    const flow = FILES.filter((f) => f.startsWith('flow/'))
+    expect(flow.length).toBeGreaterThan(0)
+    const packages = flow.flatMap((file) => ts.preProcessFile(readFileSync(join(SRC, file), 'utf8'), true, true).importedFiles
+      .filter(({ fileName }) => !fileName.startsWith('.')).map(({ fileName }) => `${file} -> ${fileName}`))
+    expect(packages).toEqual([])
   })
 
   test('each import goes to the same part or one the table allows; no entry is imported', () => {

@@ -13,13 +13,14 @@
 // thread, waiting for 'drain') or is encoded that often (a worker); the pool holds at most
 // threads x BLOCKS_IN_FLIGHT blocks, and a worker's lines are made as they are checked.
 
+import { NUMERIC_OPTIONS } from '../engine/args.js'
 import { checkUrls, type UrlVerdict } from '../http/check-urls.js'
 import { RobotsCache, type StoredRobots } from '../http/cache.js'
 import type { RobotsFetch, RobotsOutcome } from '../http/fetch.js'
 import { inOrder, type Work } from '../threads/pool.js'
 import { describeFsError, errorCode, InputError, UsageError } from './errors.js'
 import { HELP } from './help.js'
-import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, parse, threadsOption } from './options.js'
+import { agentArgument, COMMON_OPTIONS, FETCH_OPTIONS, numberFlag, parse, threadsOption } from './options.js'
 import { ProgressLine } from './progress.js'
 import { fetchSettings, openList } from './source.js'
 import { proxyDispatcher, type ProxyConfig } from './proxy.js'
@@ -233,11 +234,11 @@ function render(v: UrlVerdict, mode: Mode, shown: string | undefined): string {
   return `${verdict}\t${v.line}\t${v.outcome ?? '-'}\t${url}\n`
 }
 
+/** `--concurrency N`: checkUrls' `concurrency`, bounded for a command line. */
+const CONCURRENCY_FLAG = { ...NUMERIC_OPTIONS.CheckUrlsOptions.concurrency, max: 10_000 } as const
+
 function concurrencyOption(value: string | boolean | undefined): number {
-  if (value === undefined) return 16
-  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(n >= 1 && n <= 10_000)) throw new UsageError(`--concurrency: expected a whole number from 1 to 10000, got "${String(value)}"`, 'filter')
-  return n
+  return numberFlag('concurrency', value, CONCURRENCY_FLAG, 'filter')
 }
 
 /** The progress line on a terminal (URLs/s, origins and their outcomes), and the summary at the end. */

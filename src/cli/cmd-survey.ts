@@ -11,6 +11,7 @@ import { stat, writeFile } from 'node:fs/promises'
 import { once } from 'node:events'
 import { dirname } from 'node:path'
 import type { Writable } from 'node:stream'
+import { numberFits, NUMERIC_OPTIONS } from '../engine/args.js'
 import { loadSurveyChunk } from '../survey/load.js'
 import type { RowSink } from '../survey/parquet.js'
 import type { SurveyGroup, SurveyOptions, SurveySummary } from '../survey/types.js'
@@ -76,7 +77,9 @@ function bytesOption(v: string | boolean | undefined, flag: string): number | un
   if (v === undefined) return undefined
   const m = typeof v === 'string' ? /^([0-9]+)([kmgt]?)(?:i?b)?$/i.exec(v.trim()) : null
   const n = m === null ? NaN : Number(m[1]) * UNITS[m[2]!.toLowerCase()]!
-  if (!(n >= 1) || !Number.isSafeInteger(n)) throw new UsageError(`${flag}: expected a number of bytes >= 1, with K, M, G or T for KiB, MiB, GiB, TiB (e.g. 512M), got "${String(v)}"`, 'survey')
+  if (!numberFits(NUMERIC_OPTIONS.SurveyOptions.maxPipeBytes, n)) {
+    throw new UsageError(`${flag}: expected a number of bytes >= 1, with K, M, G or T for KiB, MiB, GiB, TiB (e.g. 512M), got "${String(v)}"`, 'survey')
+  }
   return n
 }
 

@@ -4,7 +4,9 @@
 // user-agent.
 
 import { parseArgs } from 'node:util'
-import { agentTokens, NAMING_TOKEN } from '../engine/args.js'
+import {
+  agentTokens, expectedNumber, NAMING_TOKEN, numberFits, NUMERIC_OPTIONS, type NumberRule,
+} from '../engine/args.js'
 import { findCrawler } from '../engine/crawlers.js'
 import { UsageError } from './errors.js'
 import { HELP } from './help.js'
@@ -64,23 +66,40 @@ export function optionError(name: string, message: string, command: string): Usa
   return new UsageError(`--${name}: ${message}`, command, optionUsage(command, name))
 }
 
-/** `--timeout MS`: a whole number of milliseconds >= 1 (default 10,000, as fetchRobots). */
-export function timeoutOption(value: string | boolean | undefined, command: string): number {
-  if (value === undefined) return 10_000
+/** A NumberRule in the CLI's words: "a whole number" where the API says "an integer", units spelt out. */
+function flagExpected(rule: NumberRule): string {
+  const words = expectedNumber(rule.unit === 'ms' ? { ...rule, unit: 'milliseconds' } : rule)
+  return words.replace(/^an integer\b/, 'a whole number')
+}
+
+/**
+ * `--name N`: digits, held to the rule of the API option it becomes (NUMERIC_OPTIONS) or to the
+ * CLI's own; the rule's default when absent.
+ */
+export function numberFlag(
+  name: string,
+  value: string | boolean | undefined,
+  rule: NumberRule & { default: number },
+  command: string,
+): number {
+  if (value === undefined) return rule.default
   const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(n >= 1) || !Number.isSafeInteger(n)) throw optionError('timeout', `expected a number of milliseconds >= 1, got "${String(value)}"`, command)
+  if (!numberFits(rule, n)) throw optionError(name, `expected ${flagExpected(rule)}, got "${String(value)}"`, command)
   return n
 }
 
-/** Threads a command may use: far more than any machine's cores, few enough to start. */
-export const MAX_THREADS = 256
+/** `--timeout MS`: whole milliseconds, a time limit (default 10,000, as fetchRobots). */
+const TIMEOUT_FLAG = {
+  integer: true, min: 1, unit: 'ms', default: NUMERIC_OPTIONS.FetchOptions.timeoutMs.default,
+} as const
 
-/** `--threads N`: a whole number from 1 to MAX_THREADS (default 1: no worker threads). */
+export function timeoutOption(value: string | boolean | undefined, command: string): number {
+  return numberFlag('timeout', value, TIMEOUT_FLAG, command)
+}
+
+/** `--threads N`: as the survey's `threads` (default 1: no worker threads; at most 256). */
 export function threadsOption(value: string | boolean | undefined, command: string): number {
-  if (value === undefined) return 1
-  const n = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(n >= 1 && n <= MAX_THREADS)) throw optionError('threads', `expected a whole number from 1 to ${MAX_THREADS}, got "${String(value)}"`, command)
-  return n
+  return numberFlag('threads', value, NUMERIC_OPTIONS.SurveyOptions.threads, command)
 }
 
 /** What an AGENT is checked as, and how output names it. */

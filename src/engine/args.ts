@@ -146,9 +146,130 @@ export function urlString(url: unknown, param = 'url'): string {
  */
 export const DEFAULT_MAX_BYTES = 512_000
 
-/** `maxBytes` option (our input rules, docs/semantics.md "Our three input rules"): a number >= 1, rounded down, or Infinity. */
-export function maxBytesOption(value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 1) fail('options.maxBytes', 'a number >= 1 or Infinity', value)
-  return value === Infinity ? Infinity : Math.floor(value)
+/**
+ * What a numeric option takes. Every number is checked: NaN never passes, nor a string of digits.
+ * Without `unlimited`, Infinity does not pass either (`integer` means a safe integer).
+ */
+export interface NumberRule {
+  /** Whole numbers only. */
+  readonly integer?: true
+  /** The least value taken; -Infinity for no least. */
+  readonly min: number
+  /** `min` itself is not taken: the value must be greater. */
+  readonly above?: true
+  /** The greatest value taken; none when absent. */
+  readonly max?: number
+  /** Infinity is taken, and means no limit. */
+  readonly unlimited?: true
+  /** A value taken is rounded down. */
+  readonly floor?: true
+  /** 0 is taken for "none given", as undefined (Crawlee's own convention for its timeouts). */
+  readonly zeroIsDefault?: true
+  /** What the number counts ('ms', 'bytes'), said in the message. */
+  readonly unit?: string
+  /** The value when none is given; absent when the option's default is worked out where it is used. */
+  readonly default?: number
+}
+
+const DAY_MS = 86_400_000
+/** A lifetime or keep time: finite, 0 keeps nothing. */
+const LIFETIME_MS = { min: 0, unit: 'ms' } as const
+/** A time limit: 0 would fail everything at once, and Infinity waits for ever. */
+const TIME_LIMIT_MS = { min: 0, above: true, unlimited: true, unit: 'ms' } as const
+
+/**
+ * Every numeric option of the API, by its options interface and property: the one description that
+ * numberOption checks them by, and that test/numeric-options.test.ts holds each API call to. Names
+ * that two interfaces share keep their own rules where they count different things (ParseOptions'
+ * maxBytes cuts a body, RobotsCacheOptions' bounds what the cache keeps) or where what takes the
+ * number needs it whole (Redis PX takes whole ms; a survey's fetches are bounded to 10 minutes).
+ */
+export const NUMERIC_OPTIONS = {
+  ParseOptions: {
+    maxBytes: { min: 1, floor: true, unlimited: true, default: DEFAULT_MAX_BYTES },
+  },
+  FetchOptions: {
+    timeoutMs: { ...TIME_LIMIT_MS, default: 10_000 },
+  },
+  RobotsCacheOptions: {
+    // RFC 9309 2.4: a robots.txt SHOULD NOT be cached beyond 24 hours.
+    ttlMs: { ...LIFETIME_MS, default: DAY_MS },
+    maxTtlMs: { ...LIFETIME_MS, default: 7 * DAY_MS },
+    retryMs: { ...LIFETIME_MS, default: 60_000 },
+    maxEntries: { integer: true, min: 0, default: 10_000 },
+    maxBytes: { integer: true, min: 0, unit: 'bytes', default: 64 * 2 ** 20 },
+    // Default: the cache's timeoutMs, at most 10 s.
+    storageMs: TIME_LIMIT_MS,
+  },
+  RobotsFromResponseOptions: {
+    // Default: Date.now().
+    now: { min: -Infinity, unit: 'ms since the epoch' },
+    ttlMs: { ...LIFETIME_MS, default: DAY_MS },
+    maxTtlMs: { ...LIFETIME_MS, default: 7 * DAY_MS },
+    retryMs: { ...LIFETIME_MS, default: 60_000 },
+  },
+  CheckUrlsOptions: {
+    concurrency: { integer: true, min: 1, default: 16 },
+    maxPending: { integer: true, min: 1, default: 10_000 },
+  },
+  WorkersCacheStorageOptions: {
+    keepMs: { ...LIFETIME_MS, default: 30 * DAY_MS },
+  },
+  RedisStorageOptions: {
+    lockMs: { integer: true, min: 1, unit: 'ms', default: 10_000 },
+    ttlMs: { integer: true, min: 1, unit: 'ms', default: 30 * DAY_MS },
+  },
+  RobotsTxtFileFindOptions: {
+    // Default: fetchRobots' timeoutMs.
+    timeoutMillis: { ...TIME_LIMIT_MS, zeroIsDefault: true },
+  },
+  GoogleRobotsOptions: {
+    unavailableRetries: { integer: true, min: 0, default: 3 },
+    maxUnavailableWaitMs: { min: 0, unlimited: true, unit: 'ms', default: 600_000 },
+  },
+  SurveyOptions: {
+    threads: { integer: true, min: 1, max: 256, default: 1 },
+    concurrency: { integer: true, min: 1, max: 1024, default: 16 },
+    timeoutMs: { integer: true, min: 1, max: 600_000, unit: 'ms', default: 10_000 },
+    // A pipe's copy is on disk, not in memory: a few GiB takes a large WARC file and stops an
+    // endless pipe long before a disk fills.
+    maxPipeBytes: { integer: true, min: 1, unit: 'bytes', default: 4 * 2 ** 30 },
+  },
+} as const satisfies Record<string, Record<string, NumberRule>>
+
+/** True when `value` is a number `rule` takes. */
+export function numberFits(rule: NumberRule, value: unknown): value is number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return false
+  if (value === Infinity) return rule.unlimited === true
+  if (rule.integer === true ? !Number.isSafeInteger(value) : !Number.isFinite(value)) return false
+  if (rule.above === true ? value <= rule.min : value < rule.min) return false
+  return rule.max === undefined || value <= rule.max
+}
+
+/** What `rule` takes, in words: the text after "expected" in its TypeError. */
+export function expectedNumber(rule: NumberRule): string {
+  const unit = rule.unit === undefined ? '' : ` of ${rule.unit}`
+  const kind = rule.integer === true
+    ? (unit === '' ? 'an integer' : `a whole number${unit}`)
+    : `a ${rule.unlimited === true ? '' : 'finite '}number${unit}`
+  const range = rule.max !== undefined
+    ? ` from ${rule.min} to ${rule.max}`
+    : rule.min === -Infinity ? '' : ` ${rule.above === true ? '>' : '>='} ${rule.min}`
+  const rounded = rule.floor === true ? ' (rounded down)' : ''
+  const unlimited = rule.unlimited === true ? ', or Infinity for no limit' : ''
+  const zero = rule.zeroIsDefault === true ? ', or 0 for the default' : ''
+  return kind + range + rounded + unlimited + zero
+}
+
+/** A rule's default: undefined for a rule without one. */
+type DefaultOf<R> = R extends { readonly default: infer D } ? D : undefined
+
+/**
+ * A numeric option checked by its rule (a NUMERIC_OPTIONS entry): the rule's default when none is
+ * given, else the number (rounded down if the rule says so); a TypeError naming `param` otherwise.
+ */
+export function numberOption<R extends NumberRule>(param: string, value: unknown, rule: R): number | DefaultOf<R> {
+  if (value === undefined || (value === 0 && rule.zeroIsDefault === true)) return rule.default as DefaultOf<R>
+  if (!numberFits(rule, value)) fail(param, expectedNumber(rule), value)
+  return rule.floor === true && value !== Infinity ? Math.floor(value) : value
 }

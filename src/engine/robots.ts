@@ -1,7 +1,7 @@
 // parseRobots and the Robots object: one parsed robots.txt, matchers compiled from it on demand.
 
 import { agentOf, firstTokens, grownSlots, noteNamed, siteMatchers, slotKeys, slotMatcher, stringMemo, type Agent, type AgentSlots, type SiteAgents } from './agent-cache.js'
-import { agentTokens, DEFAULT_MAX_BYTES, fail, maxBytesOption, plainBytes, urlString } from './args.js'
+import { agentTokens, DEFAULT_MAX_BYTES, fail, NUMERIC_OPTIONS, numberOption, plainBytes, urlString } from './args.js'
 import { decodeUtf8, encoder, textReader, type TextReader } from './bytes.js'
 import { directivesOf, type Directive } from './directives.js'
 import { preferenceIndex, preferencesFor, type PreferenceIndex, type UsagePreference } from './preferences.js'
@@ -14,7 +14,7 @@ import { lineReports, reportLines, type LineReport } from './line-report.js'
 import { Builder, parsedCrawlDelay, parseWith, scanSitemaps, selectRules, type ParsedRobots } from './parse.js'
 import { scanBodyTs, type LineSink } from './scanner.js'
 
-// Defined beside maxBytesOption, which the http layer's strict decoding may import without the engine.
+// Defined in args.ts, which the http layer's strict decoding may import without the engine.
 export { DEFAULT_MAX_BYTES }
 
 /**
@@ -502,7 +502,8 @@ class Derived {
  */
 export function parseRobots(body: string | Uint8Array, options?: ParseOptions): Robots {
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
-  const maxBytes = maxBytesOption(options?.maxBytes, DEFAULT_MAX_BYTES)
+  // Our input rules, docs/semantics.md "Our three input rules": a number >= 1, rounded down, or Infinity.
+  const maxBytes = numberOption('options.maxBytes', options?.maxBytes, NUMERIC_OPTIONS.ParseOptions.maxBytes)
   let bytes: Uint8Array
   if (typeof body === 'string') {
     // Short enough that no cut can apply: keep the string, encode it when compiling.

@@ -6,9 +6,9 @@
 // order; a use re-inserts); #bytes is the sum of the kept bodies' lengths and never exceeds
 // maxBytes once a store returns; #pending holds at most one fetch per origin.
 
-import { agentTokens, fail } from '../engine/args.js'
+import { agentTokens, fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import {
-  DAY_MS, DEFAULT_MAX_TTL_MS, DEFAULT_RETRY_MS, DEFAULT_TTL_MS, FetchResult, checkOptionsObject, failureLifetime,
+  DAY_MS, FetchResult, checkOptionsObject, failureLifetime,
   fetchConfig, fetchRaw, isAbortSignal, isSuccess, noRobots, raceAbort, resultOf, successLifetime,
   type FetchConfig, type FetchOptions, type Lifetimes, type RobotsFetch, type RobotsOutcome,
 } from './fetch.js'
@@ -170,8 +170,6 @@ export interface LookupOptions {
 
 /** Google: after 30 days unreachable with no cached copy, "assumes that there are no crawl restrictions". */
 const UNREACHABLE_ALLOW_MS = 30 * DAY_MS
-const DEFAULT_MAX_ENTRIES = 10_000
-const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 
 /**
  * `RobotsCache.stats`: what the cache holds at the moment it is read.
@@ -250,13 +248,14 @@ export class RobotsCache {
     checkOptionsObject(options)
     const o = options ?? {}
     this.#config = fetchConfig(o)
+    const rules = NUMERIC_OPTIONS.RobotsCacheOptions
     this.#lifetimes = {
-      ttlMs: msOption('options.ttlMs', o.ttlMs, DEFAULT_TTL_MS),
-      maxTtlMs: msOption('options.maxTtlMs', o.maxTtlMs, DEFAULT_MAX_TTL_MS),
-      retryMs: msOption('options.retryMs', o.retryMs, DEFAULT_RETRY_MS),
+      ttlMs: numberOption('options.ttlMs', o.ttlMs, rules.ttlMs),
+      maxTtlMs: numberOption('options.maxTtlMs', o.maxTtlMs, rules.maxTtlMs),
+      retryMs: numberOption('options.retryMs', o.retryMs, rules.retryMs),
     }
-    this.#maxEntries = countOption('options.maxEntries', o.maxEntries, DEFAULT_MAX_ENTRIES)
-    this.#maxBytes = countOption('options.maxBytes', o.maxBytes, DEFAULT_CACHE_BYTES)
+    this.#maxEntries = numberOption('options.maxEntries', o.maxEntries, rules.maxEntries)
+    this.#maxBytes = numberOption('options.maxBytes', o.maxBytes, rules.maxBytes)
     // Read once: a getter read again could install a clock never checked.
     const now: unknown = o.now
     if (now !== undefined && typeof now !== 'function') fail('options.now', 'a function returning ms since the epoch', now)
@@ -266,9 +265,8 @@ export class RobotsCache {
       fail('options.storage', 'an object with get(origin) and put(origin, record) methods', s)
     }
     this.#storage = s
-    const bound = o.storageMs
-    if (bound !== undefined && (typeof bound !== 'number' || Number.isNaN(bound) || bound <= 0)) fail('options.storageMs', 'a number of ms > 0 or Infinity', bound)
-    this.#storageMs = bound ?? Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
+    const storageMs = numberOption('options.storageMs', o.storageMs, rules.storageMs)
+    this.#storageMs = storageMs ?? Math.min(this.#config.timeoutMs, STORAGE_MAX_MS)
   }
 
   /**
@@ -588,16 +586,4 @@ function lookupSignal(options: LookupOptions | undefined): AbortSignal | undefin
   const signal = options?.signal
   if (signal !== undefined && !isAbortSignal(signal)) fail('options.signal', 'an AbortSignal', signal)
   return signal
-}
-
-function msOption(param: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(param, 'a finite number of ms >= 0', value)
-  return value
-}
-
-function countOption(param: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(param, 'an integer >= 0', value)
-  return value
 }

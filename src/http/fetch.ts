@@ -1,7 +1,7 @@
 // fetchRobots: one robots.txt fetch on the platform `fetch` (Node >= 18, Workers, browsers), turned
 // into an outcome as RFC 9309 2.3.1 and Google's documented handling say. The cache (cache.ts) builds on `fetchRaw`.
 
-import { fail } from '../engine/args.js'
+import { fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { classifyFetchError, fetchError } from './fetch-error.js'
 import { locateRobots } from './origin.js'
 import {
@@ -11,7 +11,7 @@ import { platformStrictDispatcher, strictDispatcher, type Dispatcher } from './s
 import { defaultUserAgent, inBrowser } from './user-agent.js'
 
 export {
-  DAY_MS, DEFAULT_MAX_TTL_MS, DEFAULT_RETRY_MS, DEFAULT_TTL_MS, FetchResult, failureLifetime, isSuccess, noRobots, raceAbort, resultOf,
+  DAY_MS, FetchResult, failureLifetime, isSuccess, noRobots, raceAbort, resultOf,
   statusOutcome, successLifetime, type Lifetimes, type RawFetch, type RobotsFetch, type RobotsOutcome,
 } from './response.js'
 
@@ -48,8 +48,6 @@ export interface FetchOptions {
   dispatcher?: unknown
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000
-
 /** Validated `FetchOptions`. */
 export interface FetchConfig {
   fetch: typeof fetch | undefined
@@ -74,8 +72,7 @@ export function fetchConfig(options: FetchOptions | undefined): FetchConfig {
   // object as the signal failed inside the fetch with an internal error).
   const { fetch, timeoutMs: givenTimeout, userAgent, signal, dispatcher } = (options ?? {}) as Record<keyof FetchOptions, unknown>
   if (fetch !== undefined && typeof fetch !== 'function') fail('options.fetch', 'a fetch function', fetch)
-  const timeoutMs = givenTimeout ?? DEFAULT_TIMEOUT_MS
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) fail('options.timeoutMs', 'a number > 0 (ms) or Infinity', givenTimeout)
+  const timeoutMs = numberOption('options.timeoutMs', givenTimeout, NUMERIC_OPTIONS.FetchOptions.timeoutMs)
   // Identity, not gzip: an identity body is framed by Content-Length or chunking, and the client
   // rejects it when the connection drops early, so a truncated body counts as a network failure
   // (RFC 9309 2.3.1.4). A server may still compress; strict-decoding.ts then checks that the

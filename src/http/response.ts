@@ -4,7 +4,7 @@
 // and hands its final response here; `robotsFromResponse` hands over a response the caller
 // fetched. There is no other copy of these rules: the cache (cache.ts) and the survey build on them.
 
-import { agentTokens, fail } from '../engine/args.js'
+import { agentTokens, fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { concatBytes } from '../engine/bytes.js'
 import { DEFAULT_MAX_BYTES, parseRobots, type Robots } from '../engine/robots.js'
 import { BodyError, classifyFetchError, CodedError, fetchError, type RobotsFetchError } from './fetch-error.js'
@@ -126,11 +126,11 @@ export const BODY_LIMIT = DEFAULT_MAX_BYTES
 /** One day in ms. */
 export const DAY_MS = 86_400_000
 /** Default lifetime of a result without max-age (RFC 9309 2.4: "SHOULD NOT" cache beyond 24 h). */
-export const DEFAULT_TTL_MS = DAY_MS
+export const DEFAULT_TTL_MS = NUMERIC_OPTIONS.RobotsCacheOptions.ttlMs.default
 /** Default cap on a max-age lifetime. */
-export const DEFAULT_MAX_TTL_MS = 7 * DAY_MS
+export const DEFAULT_MAX_TTL_MS = NUMERIC_OPTIONS.RobotsCacheOptions.maxTtlMs.default
 /** Default reuse of a failed fetch's result before retrying. */
-export const DEFAULT_RETRY_MS = 60_000
+export const DEFAULT_RETRY_MS = NUMERIC_OPTIONS.RobotsCacheOptions.retryMs.default
 /** The longest a Retry-After holds a failure: RFC 9309 2.4's bound on caching a robots.txt answer. */
 const MAX_RETRY_AFTER_MS = DAY_MS
 
@@ -524,13 +524,6 @@ export function resultOf(origin: string, raw: RawFetch, fetchedAt: number, l: Li
   })
 }
 
-/** A lifetime option: a finite number of ms >= 0, or the default. */
-export function msOption(param: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(param, 'a finite number of ms >= 0', value)
-  return value
-}
-
 /**
  * The `RobotsFetch` for a robots.txt response the caller fetched itself (with its own client,
  * proxy, retries or cache), decided by the same rules `fetchRobots` applies to the response it
@@ -564,13 +557,13 @@ export async function robotsFromResponse(url: string | URL, response: RobotsResp
   const parts = responseParts(response)
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object or undefined', options)
   const { now: givenNow, ttlMs, maxTtlMs, retryMs } = (options ?? {}) as Record<keyof RobotsFromResponseOptions, unknown>
-  if (givenNow !== undefined && (typeof givenNow !== 'number' || !Number.isFinite(givenNow))) fail('options.now', 'a finite number of ms since the epoch', givenNow)
+  const rules = NUMERIC_OPTIONS.RobotsFromResponseOptions
+  const now = numberOption('options.now', givenNow, rules.now) ?? Date.now()
   const lifetimes: Lifetimes = {
-    ttlMs: msOption('options.ttlMs', ttlMs, DEFAULT_TTL_MS),
-    maxTtlMs: msOption('options.maxTtlMs', maxTtlMs, DEFAULT_MAX_TTL_MS),
-    retryMs: msOption('options.retryMs', retryMs, DEFAULT_RETRY_MS),
+    ttlMs: numberOption('options.ttlMs', ttlMs, rules.ttlMs),
+    maxTtlMs: numberOption('options.maxTtlMs', maxTtlMs, rules.maxTtlMs),
+    retryMs: numberOption('options.retryMs', retryMs, rules.retryMs),
   }
-  const now = (givenNow as number | undefined) ?? Date.now()
   const r = response as { url?: unknown; redirected?: unknown }
   const at: Hop = { url: typeof r.url === 'string' && r.url !== '' ? r.url : robotsUrl, redirects: r.redirected === true ? 1 : 0 }
   let raw: RawFetch

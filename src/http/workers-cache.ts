@@ -10,7 +10,7 @@
 // No Workers global is touched at import time, so the package still loads in Node; any object with
 // the two Cache methods works (a browser Cache, a test double).
 
-import { fail } from '../engine/args.js'
+import { fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { isFetchError, type RobotsCacheStorage, type StoredRobots } from './cache.js'
 import type { RobotsFetchError } from './fetch-error.js'
 import type { RobotsOutcome } from './fetch.js'
@@ -68,8 +68,6 @@ export interface WorkersCacheStorageOptions {
   now?: () => number
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000
-const DEFAULT_KEEP_MS = 30 * DAY_MS
 /** The header holding the record's fields; its `v` is the format version, checked on every read. */
 const META_HEADER = 'x-robotstxt-wasm-record'
 const FORMAT = 1
@@ -126,8 +124,7 @@ export function workersCacheStorage(cache: WorkersCache, options: WorkersCacheSt
   }
   if (typeof options !== 'object' || options === null) fail('options', 'an object with keyPrefix', options)
   const prefix = keyPrefixOption(options.keyPrefix)
-  const keepMs = options.keepMs ?? DEFAULT_KEEP_MS
-  if (typeof keepMs !== 'number' || !Number.isFinite(keepMs) || keepMs < 0) fail('options.keepMs', 'a finite number of ms >= 0', keepMs)
+  const keepMs = numberOption('options.keepMs', options.keepMs, NUMERIC_OPTIONS.WorkersCacheStorageOptions.keepMs)
   const now = options.now ?? Date.now
   if (typeof now !== 'function') fail('options.now', 'a function returning ms since the epoch', now)
   const keyOf = (origin: string) => prefix + encodeURIComponent(origin)

@@ -11,7 +11,7 @@
 // helper, strictDispatcher (http/), holds no state worth sharing and is bundled in.
 
 import { createRequire } from 'node:module'
-import { fail } from '../engine/args.js'
+import { fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { fetchRobots, parseRobots, RobotsCache, robotsOrigin, type RobotsCacheOptions, type RobotsFetch } from '../public.js'
 import { strictDispatcher, type Dispatcher } from '../http/strict-decoding.js'
 
@@ -203,10 +203,10 @@ export class RobotsTxtFile {
       return new RobotsTxtFile(robotsUrl, await o.cache.get(url, { signal: o.signal }), proxyUrl, agent)
     }
     // Crawlee hands a timeoutMillis on only when truthy: 0 is none given, so the default applies.
-    const t: unknown = o.timeoutMillis
-    if (t !== undefined && t !== 0 && (typeof t !== 'number' || Number.isNaN(t) || t < 0)) fail('options.timeoutMillis', 'a number of ms > 0, or 0 or undefined for the default', t)
+    const timeoutRule = NUMERIC_OPTIONS.RobotsTxtFileFindOptions.timeoutMillis
+    const timeoutMs = numberOption('options.timeoutMillis', o.timeoutMillis, timeoutRule)
     const doFetch = o.fetch ?? (proxyUrl === undefined ? undefined : await proxyFetch(proxyUrl))
-    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs: t === 0 ? undefined : o.timeoutMillis, userAgent: agent })
+    const result = await fetchRobots(url, { fetch: doFetch, signal: o.signal, timeoutMs, userAgent: agent })
     return new RobotsTxtFile(robotsUrl, result, proxyUrl, agent)
   }
 
@@ -342,8 +342,9 @@ export function withGoogleRobots<C extends CrawlerClass>(CrawlerClass: C, option
   if (given !== undefined && !(given instanceof RobotsCache)) fail('options.cache', 'a RobotsCache', given)
   // From the copy: a getter read again could give the crawl an agent the cache was not built with.
   const declared = checkAgent(cacheOptions.userAgent, 'options.userAgent')
-  const retries = countOption(unavailableRetries, 'options.unavailableRetries', DEFAULT_UNAVAILABLE_RETRIES)
-  const maxWait = msOption(maxUnavailableWaitMs, 'options.maxUnavailableWaitMs', DEFAULT_MAX_UNAVAILABLE_WAIT_MS)
+  const rules = NUMERIC_OPTIONS.GoogleRobotsOptions
+  const retries = numberOption('options.unavailableRetries', unavailableRetries, rules.unavailableRetries)
+  const maxWait = numberOption('options.maxUnavailableWaitMs', maxUnavailableWaitMs, rules.maxUnavailableWaitMs)
   const cache = given ?? new RobotsCache(cacheOptions)
   const origins = new OriginStates()
   // Holding needs Crawlee's dequeue hook (delayRequest, called just before its robots.txt check of
@@ -477,8 +478,6 @@ interface RequestSource {
   reclaimRequest(request: QueuedRequest, options?: { forefront?: boolean }): Promise<unknown>
 }
 
-const DEFAULT_UNAVAILABLE_RETRIES = 3
-const DEFAULT_MAX_UNAVAILABLE_WAIT_MS = 600_000
 /**
  * The longest a held request stays out of the queue at a time. Crawlee's request queue locks a
  * dequeued request for max(requestHandlerTimeoutSecs + 5, 60) s and hands it out again once the
@@ -532,18 +531,6 @@ class OriginStates {
     state.logged = result
     log()
   }
-}
-
-function countOption(value: unknown, param: string, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(param, 'an integer >= 0 or undefined', value)
-  return value
-}
-
-function msOption(value: unknown, param: string, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) fail(param, 'a number of ms >= 0 (Infinity: no limit) or undefined', value)
-  return value
 }
 
 /** The robots.txt URL of `url`'s origin (robotsOrigin validates the URL: http(s) only). */

@@ -20,7 +20,7 @@
 // in its offline queue and run late, once it reconnects; its own reconnection brings the storage
 // back, at the first call after it is ready again (or after OUTAGE_MS, when a command failed).
 
-import { fail } from '../engine/args.js'
+import { fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { base64Bytes } from '../engine/bytes.js'
 import type { RobotsCacheStorage, StoredRobots } from '../http/cache.js'
 
@@ -102,12 +102,6 @@ function commandOf(client: unknown): Command {
   return fail('client', 'a connected Redis or Valkey client (node-redis, ioredis or iovalkey)', client)
 }
 
-function msOption(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(name, 'a whole number of ms >= 1', value)
-  return value
-}
-
 /**
  * A `RobotsCacheStorage` over Redis or Valkey, shared by every process of a crawler fleet: pass it
  * as `new RobotsCache({ storage: redisStorage(client) })` in each. N processes asking at once for
@@ -128,8 +122,9 @@ export function redisStorage(client: unknown, options?: RedisStorageOptions): Ro
   if (options !== undefined && (options === null || typeof options !== 'object')) fail('options', 'an object', options)
   const prefix = options?.prefix ?? 'robotstxt:'
   if (typeof prefix !== 'string') fail('options.prefix', 'a string', prefix)
-  const lockMs = msOption('options.lockMs', options?.lockMs, 10_000)
-  const ttlMs = msOption('options.ttlMs', options?.ttlMs, 30 * 86_400_000)
+  // Whole ms: Redis' PX takes an integer.
+  const lockMs = numberOption('options.lockMs', options?.lockMs, NUMERIC_OPTIONS.RedisStorageOptions.lockMs)
+  const ttlMs = numberOption('options.ttlMs', options?.ttlMs, NUMERIC_OPTIONS.RedisStorageOptions.ttlMs)
 
   let downUntil = 0
   /** Locks this process holds: origin -> token and when it was taken (pruned after lockMs). */

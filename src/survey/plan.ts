@@ -3,7 +3,7 @@
 // bound on a pipe's copy. Bad options throw a TypeError saying what was expected.
 // A plan is plain frozen data: it is sent to worker threads as it is.
 
-import { agentTokens, fail } from '../engine/args.js'
+import { agentTokens, fail, NUMERIC_OPTIONS, numberOption } from '../engine/args.js'
 import { asciiLower } from '../engine/bytes.js'
 import { closestCrawlers, CRAWLER_SETS, crawlers as presets, type Crawler } from '../engine/crawlers.js'
 import type { SurveyInput, SurveyOptions } from './types.js'
@@ -38,22 +38,16 @@ export const COMMON_CRAWL_PREFIX = 'https://data.commoncrawl.org/'
 
 /** The preset sets, in the order reports show them. */
 export const SETS: readonly string[] = CRAWLER_SETS
-const MAX_THREADS = 256
 const MAX_PATHS = 64
+const NUMBERS = NUMERIC_OPTIONS.SurveyOptions
 /** A pipe's copy is on disk, not in memory: a few GiB takes a large WARC file and stops an endless pipe long before a disk fills. */
-export const DEFAULT_MAX_PIPE_BYTES = 4 * 2 ** 30
+export const DEFAULT_MAX_PIPE_BYTES = NUMBERS.maxPipeBytes.default
 
 function stringList(value: unknown, param: string, what: string): readonly string[] {
   if (value === undefined) return []
   if (!Array.isArray(value)) fail(param, `an array of ${what}`, value)
   // Array.from, not map: a hole is an element too, and map would skip it unchecked.
   return Array.from(value as unknown[], (v, i) => (typeof v === 'string' && v !== '' ? v : fail(`${param}[${i}]`, `a non-empty string (${what})`, v)))
-}
-
-function integerOption(value: unknown, param: string, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(param, `an integer from ${min} to ${max}`, value)
-  return value
 }
 
 function plannedOf(p: Crawler): PlannedCrawler {
@@ -107,11 +101,11 @@ export function surveyPlan(options: SurveyOptions | undefined): SurveyPlan {
   return Object.freeze({
     crawlers: Object.freeze(chosen),
     paths: Object.freeze(paths),
-    threads: integerOption(o.threads, 'options.threads', 1, MAX_THREADS, 1),
+    threads: numberOption('options.threads', o.threads, NUMBERS.threads),
     shard: Object.freeze(shard),
-    concurrency: integerOption(o.concurrency, 'options.concurrency', 1, 1024, 16),
-    timeoutMs: integerOption(o.timeoutMs, 'options.timeoutMs', 1, 600_000, 10_000),
-    maxPipeBytes: integerOption(o.maxPipeBytes, 'options.maxPipeBytes', 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PIPE_BYTES),
+    concurrency: numberOption('options.concurrency', o.concurrency, NUMBERS.concurrency),
+    timeoutMs: numberOption('options.timeoutMs', o.timeoutMs, NUMBERS.timeoutMs),
+    maxPipeBytes: numberOption('options.maxPipeBytes', o.maxPipeBytes, NUMBERS.maxPipeBytes),
     by: o.by === undefined ? null : BY.includes(o.by) ? o.by : fail('options.by', `one of ${BY.join(', ')}`, o.by),
     prefix: prefixOption(o.prefix),
   })

@@ -20,6 +20,8 @@
 // serveWork() with the same Work at load; workerData's tag says which Work it is to serve.
 
 import { isMainThread, parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads'
+import { InputOrder } from '../flow/release.js'
+import { SIGNALLED, Wake } from '../flow/wake.js'
 
 /** One kind of work, known to both sides: the same object is given to inOrder() and serveWork(). */
 export interface Work<D, J, R> {
@@ -172,15 +174,11 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
   const execArgv = workerExecArgv()
   const workers = Array.from({ length: local === null ? threads : threads - 1 }, () => new Worker(options.worker, { workerData: { tag: work.tag, data: options.data }, execArgv, resourceLimits: options.resourceLimits }))
   const load = new Map<Worker, number>(workers.map((w) => [w, 0]))
-  const done = new Map<number, R>()
+  // Bounds the jobs out (sent and not yet released), results held waiting for an earlier one included.
+  const order = new InputOrder<R>(threads * inFlight)
+  const wake = new Wake()
   let failure: Error | null = null
   let closing = false
-  let wake: (() => void) | null = null
-  const notify = (): void => {
-    const w = wake
-    wake = null
-    w?.()
-  }
   for (const w of workers) {
     w.on('message', (m: FromWorker<R>) => {
       if ('ask' in m) {
@@ -193,47 +191,37 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
       load.set(w, load.get(w)! - 1)
       if (m.error !== undefined) failure ??= new Error(`${work.tag} failed: ${m.error}`)
       else {
-        done.set(m.seq, m.result as R)
+        order.put(m.seq, m.result as R)
         if (m.spent !== undefined && m.spent.length > 0) options.recycle?.(m.spent)
       }
-      notify()
+      wake.signal()
     })
     w.on('error', (e) => {
       failure ??= e instanceof Error ? e : new Error(`${work.tag} failed: ${String(e)}`)
-      notify()
+      wake.signal()
     })
     w.on('exit', (code) => {
       if (!closing) failure ??= new Error(`${work.tag} stopped with exit code ${code}`)
-      notify()
+      wake.signal()
     })
   }
-  /** Resolves on the next message, error or exit of any worker. */
-  const event = (): Promise<typeof EVENT> => new Promise((resolve) => {
-    wake = () => resolve(EVENT)
-  })
-
   const it = jobs[Symbol.asyncIterator]()
   /** A read under way: kept across events, since an iterator's next() must not be called again before it settles. */
   let reading: Promise<IteratorResult<J>> | null = null
-  let sent = 0
-  let next = 0
   let ended = false
-  const capacity = threads * inFlight
   try {
     for (;;) {
       if (failure !== null) throw failure
-      while (done.has(next)) {
-        const result = done.get(next)!
-        done.delete(next)
-        next++
-        yield result
+      while (order.ready()) {
+        yield order.release()
         if (failure !== null) throw failure
       }
-      if (ended && next === sent) return
-      if (stats !== undefined) stats.maxBuffered = Math.max(stats.maxBuffered, done.size)
-      if (!ended && reading === null && sent - next < capacity) reading = it.next()
-      const step = await (reading === null ? event() : Promise.race([reading, event()]))
-      if (step === EVENT) continue
+      if (ended && order.outstanding === 0) return
+      if (stats !== undefined) stats.maxBuffered = Math.max(stats.maxBuffered, order.held)
+      if (!ended && reading === null && order.room > 0) reading = it.next()
+      // The next message, error or exit of any worker, or the read's step.
+      const step = await wake.race(reading)
+      if (step === SIGNALLED) continue
       reading = null
       if (step.done === true) {
         ended = true
@@ -243,11 +231,11 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
       let target = workers[0]!
       for (const w of workers) if (load.get(w)! < load.get(target)!) target = w
       const job = step.value
-      const seq = sent++
-      if (stats !== undefined) stats.maxOutstanding = Math.max(stats.maxOutstanding, sent - next)
+      const seq = order.number(1)
+      if (stats !== undefined) stats.maxOutstanding = Math.max(stats.maxOutstanding, order.outstanding)
       if (local !== null && load.get(target)! >= inFlight) {
         const result = await local(job)
-        done.set(seq, result)
+        order.put(seq, result)
         options.recycle?.(spentOf(work, job, result))
         continue
       }
@@ -262,8 +250,6 @@ export async function* inOrder<D, J, R>(jobs: AsyncIterable<J>, work: Work<D, J,
     await Promise.all(workers.map((w) => w.terminate()))
   }
 }
-
-const EVENT = Symbol('event')
 
 /**
  * The parent's Node flags that a worker takes. Not --input-type: it is for -e and stdin code, and a

@@ -1,9 +1,21 @@
 // Kinds of work for test/pool.test.ts, on both sides of the pool: the test imports them for the
-// calling side, and the pool's workers load this file, which serves them. Node loads
-// src/threads/pool.ts itself (type stripping: the module imports nothing but node:worker_threads),
-// so the two halves of the pool meet as they do in a bundle.
+// calling side, and the pool's workers load this file, which serves them. In a worker, Node loads
+// src/threads/pool.ts itself (type stripping), its imports of src/ written `.js` as TypeScript
+// writes them resolved to the `.ts` files by a resolve hook, so the two halves of the pool meet as
+// they do in a bundle.
+import { registerHooks } from 'node:module'
 import { isMainThread } from 'node:worker_threads'
-import { serveWork } from '../../src/threads/pool.ts'
+
+if (!isMainThread) {
+  const src = new URL('../../src/', import.meta.url).href
+  registerHooks({
+    resolve(specifier, context, next) {
+      const fromSrc = context.parentURL?.startsWith(src) === true && specifier.startsWith('.') && specifier.endsWith('.js')
+      return next(fromSrc ? `${specifier.slice(0, -3)}.ts` : specifier, context)
+    },
+  })
+}
+const { serveWork } = await import('../../src/threads/pool.ts')
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
 /** Blocks this thread for `ms`: jobs finish out of order, and a worker can be kept busy. */
